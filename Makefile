@@ -1,0 +1,36 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test build bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml setup.py
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Rebuild the compiled engine whenever a .pyx/.pxd changed (cheap when nothing did).
+build: $(STAMP)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+
+run: build
+	rm -f puzzles.db puzzles.db-wal puzzles.db-shm
+	$(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1 --jobs 2
+	$(BIN)/puzzlefleet generate --game queens --size 10 --diagonals --count 2 --seed 2
+	$(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3 --jobs 2
+	$(BIN)/puzzlefleet export --limit 3 --format text
+
+test: build
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q
+
+bench: build
+	$(BIN)/python bench/bench_starbattle.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info engine/**/*.so engine/**/*.c
