@@ -1,0 +1,107 @@
+"""Region growth and connectivity on a square grid, shared by every game that draws regions.
+
+Regions grow from seed cells by random frontier growth toward target sizes, so their edges come out
+ragged rather than rectangular; cells left over when every region has met its target (or is walled in)
+join the smallest neighbouring region.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from engine.core.grid import orthogonal_neighbours
+
+UNASSIGNED = -1
+
+
+def is_connected(n: int, cells: Iterable[int]) -> bool:
+    """Whether the cells form one piece through shared edges (an empty set counts as connected)."""
+    members = set(cells)
+    if not members:
+        return True
+    neighbours = orthogonal_neighbours(n)
+    start = next(iter(members))
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nb in neighbours[stack.pop()]:
+            if nb in members and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) == len(members)
+
+
+def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]) -> bool:
+    """Whether the region holding `cells` is still one piece (and not empty) once they leave it."""
+    leaving = set(cells)
+    label = regions[next(iter(leaving))]
+    rest = [i for i, lab in enumerate(regions) if lab == label and i not in leaving]
+    return bool(rest) and is_connected(n, rest)
+
+
+def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random) -> list[int]:
+    """Grow labelled regions in place until every cell is assigned; returns `regions`.
+
+    `regions` holds region numbers for seed cells and UNASSIGNED elsewhere; `targets[label]` is the size
+    that region grows toward. Each step picks a region still short of its target, weighted by how short
+    it is, and gives it one random cell of its frontier.
+    """
+    neighbours = orthogonal_neighbours(n)
+    sizes = [0] * len(targets)
+    frontier: list[list[int]] = [[] for _ in targets]
+    for cell, label in enumerate(regions):
+        if label != UNASSIGNED:
+            sizes[label] += 1
+            frontier[label].extend(nb for nb in neighbours[cell] if regions[nb] == UNASSIGNED)
+    growing = [label for label in range(len(targets)) if sizes[label] < targets[label]]
+    while growing:
+        label = rng.choices(growing, weights=[targets[g] - sizes[g] for g in growing])[0]
+        edge = frontier[label]
+        cell = UNASSIGNED
+        while edge:
+            i = rng.randrange(len(edge))
+            edge[i], edge[-1] = edge[-1], edge[i]
+            candidate = edge.pop()
+            if regions[candidate] == UNASSIGNED:
+                cell = candidate
+                break
+        if cell == UNASSIGNED:          # walled in: this region stops here
+            growing.remove(label)
+            continue
+        regions[cell] = label
+        sizes[label] += 1
+        edge.extend(nb for nb in neighbours[cell] if regions[nb] == UNASSIGNED)
+        if sizes[label] >= targets[label]:
+            growing.remove(label)
+    _absorb_leftovers(n, regions, sizes, rng)
+    return regions
+
+
+def _absorb_leftovers(n: int, regions: list[int], sizes: list[int], rng: random.Random) -> None:
+    """Give every unassigned cell to its smallest neighbouring region, so no region starves."""
+    neighbours = orthogonal_neighbours(n)
+    left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
+    rng.shuffle(left)
+    while left:
+        still = []
+        for cell in left:
+            labels = [regions[nb] for nb in neighbours[cell] if regions[nb] != UNASSIGNED]
+            if not labels:
+                still.append(cell)
+                continue
+            smallest = min(labels, key=lambda lab: (sizes[lab], lab))
+            regions[cell] = smallest
+            sizes[smallest] += 1
+        left = still
+
+
+def target_sizes(total: int, minimums: Sequence[int], spread: float, rng: random.Random) -> list[int]:
+    """Target sizes summing to about `total`, each at least its minimum.
+
+    `spread` 0 gives equal sizes (interlocking regions, longer deductions); larger values give a wide
+    mix of sprawling and tiny regions (tiny regions pin their stars at once: easier boards).
+    """
+    weights = [rng.lognormvariate(0.0, spread) for _ in minimums]
+    scale = total / sum(weights)
+    return [max(minimum, round(w * scale)) for w, minimum in zip(weights, minimums)]

@@ -1,0 +1,355 @@
+# Compiled Star Battle search (see _search.pxd for the state it keeps).
+#
+# One depth-first search serves two jobs: counting solutions up to a limit (with the alternatives it
+# found, which the repair step needs), and drawing a random answer (the same search with random
+# branching and the region rule switched off by passing regions = rows). Branching is binary: pick
+# the unit with the least slack (candidates minus stars still needed), take one of its candidates,
+# and try "star here" then "no star here". Bounds and wraparound checks are set in setup.py.
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+def monotonic() -> float:
+    """The clock the deadlines are measured on (same as time.monotonic())."""
+    return _now()
+
+cdef inline uint64_t _splitmix(uint64_t *state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef class Search:
+    """A solver for one board. `regions` is a flat list of n*n region numbers 0..n-1."""
+
+    def __cinit__(self, int n, int k, bint diagonals, regions):
+        cdef int r, c, dr, dc, i, cell, count, rr, cc
+        self.n = n
+        self.k = k
+        self.diagonals = diagonals
+        self.ncells = n * n
+        self.nunits = 3 * n
+        self.cell_units = <int *> malloc(self.ncells * 3 * sizeof(int))
+        self.unit_start = <int *> malloc((self.nunits + 1) * sizeof(int))
+        self.unit_cells = <int *> malloc(self.ncells * 3 * sizeof(int))
+        self.attack_start = <int *> malloc((self.ncells + 1) * sizeof(int))
+        self.attack_cells = <int *> malloc(self.ncells * (8 + 4 * n) * sizeof(int))
+        self.cand = <unsigned char *> malloc(self.ncells)
+        self.star = <unsigned char *> malloc(self.ncells)
+        self.ucands = <int *> malloc(self.nunits * sizeof(int))
+        self.ustars = <int *> malloc(self.nunits * sizeof(int))
+        self.trail = <int *> malloc((self.ncells + 1) * sizeof(int))
+        self.queue = <int *> malloc((self.nunits + 1) * sizeof(int))
+        self.queued = <unsigned char *> malloc(self.nunits)
+        self.solutions = NULL
+        if (not self.cell_units or not self.unit_start or not self.unit_cells or not self.attack_start
+                or not self.attack_cells or not self.cand or not self.star or not self.ucands
+                or not self.ustars or not self.trail or not self.queue or not self.queued):
+            raise MemoryError()
+        # Attack lists: the 8 neighbours, plus both full diagonals for the classic rule.
+        count = 0
+        for r in range(n):
+            for c in range(n):
+                cell = r * n + c
+                self.attack_start[cell] = count
+                for dr in range(-1, 2):
+                    for dc in range(-1, 2):
+                        rr = r + dr
+                        cc = c + dc
+                        if (dr or dc) and 0 <= rr < n and 0 <= cc < n:
+                            self.attack_cells[count] = rr * n + cc
+                            count += 1
+                if diagonals:
+                    for i in range(2, n):
+                        for dr, dc in ((i, i), (i, -i), (-i, i), (-i, -i)):
+                            rr = r + dr
+                            cc = c + dc
+                            if 0 <= rr < n and 0 <= cc < n:
+                                self.attack_cells[count] = rr * n + cc
+                                count += 1
+        self.attack_start[self.ncells] = count
+        self.set_regions(regions)
+
+    def __dealloc__(self):
+        free(self.cell_units); free(self.unit_start); free(self.unit_cells)
+        free(self.attack_start); free(self.attack_cells); free(self.cand); free(self.star)
+        free(self.ucands); free(self.ustars); free(self.trail); free(self.queue); free(self.queued)
+        free(self.solutions)
+
+    def set_regions(self, regions) -> None:
+        """Replace the region map (the repair loop edits regions between counts)."""
+        cdef int i
+        if len(regions) != self.ncells:
+            raise ValueError("regions must list n*n cells")
+        cdef int *buf = <int *> malloc(self.ncells * sizeof(int))
+        if not buf:
+            raise MemoryError()
+        try:
+            for i in range(self.ncells):
+                buf[i] = regions[i]
+                if buf[i] < 0 or buf[i] >= self.n:
+                    raise ValueError("region numbers must be 0..n-1")
+            self._set_regions(buf)
+        finally:
+            free(buf)
+
+    cdef void _set_regions(self, const int *regions) noexcept nogil:
+        cdef int n = self.n, cell, u, pos
+        cdef int *fill = self.ucands  # scratch: next free slot per unit
+        memset(self.ustars, 0, self.nunits * sizeof(int))
+        for cell in range(self.ncells):
+            self.cell_units[cell * 3] = cell // n
+            self.cell_units[cell * 3 + 1] = n + cell % n
+            self.cell_units[cell * 3 + 2] = 2 * n + regions[cell]
+            self.ustars[2 * n + regions[cell]] += 1
+        pos = 0
+        for u in range(self.nunits):
+            self.unit_start[u] = pos
+            fill[u] = pos
+            pos += n if u < 2 * n else self.ustars[u]
+        self.unit_start[self.nunits] = pos
+        for cell in range(self.ncells):
+            for pos in range(3):
+                u = self.cell_units[cell * 3 + pos]
+                self.unit_cells[fill[u]] = cell
+                fill[u] += 1
+        self._reset()
+
+    cdef void _reset(self) noexcept nogil:
+        cdef int u
+        memset(self.cand, 1, self.ncells)
+        memset(self.star, 0, self.ncells)
+        memset(self.ustars, 0, self.nunits * sizeof(int))
+        memset(self.queued, 0, self.nunits)
+        for u in range(self.nunits):
+            self.ucands[u] = self.unit_start[u + 1] - self.unit_start[u]
+        self.nstars = 0
+        self.trail_len = 0
+        self.qhead = 0
+        self.qtail = 0
+
+    cdef void _enqueue(self, int u) noexcept nogil:
+        if not self.queued[u]:
+            self.queued[u] = 1
+            self.queue[self.qtail] = u
+            self.qtail = (self.qtail + 1) % (self.nunits + 1)
+
+    cdef bint _eliminate(self, int cell) noexcept nogil:
+        cdef int j, u, need
+        cdef bint ok = True
+        if not self.cand[cell]:
+            return True
+        self.cand[cell] = 0
+        self.trail[self.trail_len] = cell * 2
+        self.trail_len += 1
+        for j in range(3):
+            u = self.cell_units[cell * 3 + j]
+            self.ucands[u] -= 1
+            need = self.k - self.ustars[u]
+            if self.ucands[u] < need:
+                ok = False
+            elif self.ucands[u] == need and need > 0:
+                self._enqueue(u)
+        return ok
+
+    cdef bint _place(self, int cell) noexcept nogil:
+        cdef int j, u, a
+        if not self.cand[cell]:
+            return False
+        self.cand[cell] = 0
+        self.star[cell] = 1
+        self.nstars += 1
+        self.trail[self.trail_len] = cell * 2 + 1
+        self.trail_len += 1
+        cdef bint ok = True
+        # update all three units before judging, so that _undo can reverse exactly what was done
+        for j in range(3):
+            u = self.cell_units[cell * 3 + j]
+            self.ucands[u] -= 1
+            self.ustars[u] += 1
+            if self.ustars[u] > self.k or self.ucands[u] < self.k - self.ustars[u]:
+                ok = False
+            elif self.ucands[u] > 0 and self.ucands[u] <= self.k - self.ustars[u] or (
+                    self.ustars[u] == self.k and self.ucands[u] > 0):
+                self._enqueue(u)
+        if not ok:
+            return False
+        for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+            if not self._eliminate(self.attack_cells[a]):
+                return False
+        return True
+
+    cdef bint _propagate(self) noexcept nogil:
+        cdef int u, i, cell, need
+        while self.qhead != self.qtail:
+            u = self.queue[self.qhead]
+            self.qhead = (self.qhead + 1) % (self.nunits + 1)
+            self.queued[u] = 0
+            need = self.k - self.ustars[u]
+            if self.ucands[u] < need:
+                return False
+            if need == 0:
+                for i in range(self.unit_start[u], self.unit_start[u + 1]):
+                    cell = self.unit_cells[i]
+                    if self.cand[cell] and not self._eliminate(cell):
+                        return False
+            elif self.ucands[u] == need:
+                for i in range(self.unit_start[u], self.unit_start[u + 1]):
+                    cell = self.unit_cells[i]
+                    if self.cand[cell] and not self._place(cell):
+                        return False
+        return True
+
+    cdef void _undo(self, int mark) noexcept nogil:
+        cdef int entry, cell, j, u
+        while self.trail_len > mark:
+            self.trail_len -= 1
+            entry = self.trail[self.trail_len]
+            cell = entry >> 1
+            self.cand[cell] = 1
+            if entry & 1:
+                self.star[cell] = 0
+                self.nstars -= 1
+                for j in range(3):
+                    u = self.cell_units[cell * 3 + j]
+                    self.ucands[u] += 1
+                    self.ustars[u] -= 1
+            else:
+                for j in range(3):
+                    self.ucands[self.cell_units[cell * 3 + j] ] += 1
+        # a failed propagation leaves units queued; they belong to the abandoned branch
+        while self.qhead != self.qtail:
+            self.queued[self.queue[self.qhead]] = 0
+            self.qhead = (self.qhead + 1) % (self.nunits + 1)
+
+    cdef int _choose_unit(self) noexcept nogil:
+        # Least slack first, fewer candidates on ties: the classic most-constrained heuristic.
+        cdef int u, need, slack, best = -1, best_slack = 1 << 30, best_cands = 1 << 30
+        for u in range(self.nunits):
+            need = self.k - self.ustars[u]
+            if need == 0:
+                continue
+            slack = self.ucands[u] - need
+            if slack < best_slack or (slack == best_slack and self.ucands[u] < best_cands):
+                best = u
+                best_slack = slack
+                best_cands = self.ucands[u]
+        return best
+
+    cdef int _choose_cell(self, int unit) noexcept nogil:
+        cdef int i, cell, pick
+        if self.randomize:
+            pick = <int> (_splitmix(&self.rng) % <uint64_t> self.ucands[unit])
+        else:
+            pick = 0
+        for i in range(self.unit_start[unit], self.unit_start[unit + 1]):
+            cell = self.unit_cells[i]
+            if self.cand[cell]:
+                if pick == 0:
+                    return cell
+                pick -= 1
+        return -1
+
+    cdef bint _search(self) noexcept nogil:
+        """Returns True when the search must stop (limit reached or deadline passed)."""
+        cdef int unit, cell, mark, i, j
+        cdef bint stop = False
+        self.nodes += 1
+        if self.deadline > 0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
+            self.timed_out = True
+            return True
+        if self.nstars == self.n * self.k:
+            j = self.nsolutions * self.n * self.k
+            for i in range(self.ncells):
+                if self.star[i]:
+                    self.solutions[j] = i
+                    j += 1
+            self.nsolutions += 1
+            return self.nsolutions >= self.limit
+        unit = self._choose_unit()
+        cell = self._choose_cell(unit)
+        mark = self.trail_len
+        if self._place(cell) and self._propagate():
+            stop = self._search()
+        self._undo(mark)
+        if stop:
+            return True
+        if self._eliminate(cell) and self._propagate():
+            stop = self._search()
+        self._undo(mark)
+        return stop
+
+    cdef bint _start(self, stars, eliminated) except -1:
+        """Reset and apply a partial position; False if it contradicts itself at once."""
+        cdef int cell
+        self._reset()
+        self.nodes = 0
+        self.timed_out = False
+        self.nsolutions = 0
+        for cell in eliminated:
+            if not 0 <= cell < self.ncells:
+                raise ValueError(f"cell {cell} is off the board")
+            if self.star[cell] or not self._eliminate(cell):
+                return False
+        for cell in stars:
+            if not 0 <= cell < self.ncells:
+                raise ValueError(f"cell {cell} is off the board")
+            if not self._place(cell):
+                return False
+        return self._propagate()
+
+    cdef list _collect(self):
+        cdef int s, i, per = self.n * self.k
+        return [tuple(self.solutions[s * per + i] for i in range(per)) for s in range(self.nsolutions)]
+
+    cdef void _alloc_solutions(self, int limit) except *:
+        free(self.solutions)
+        self.solutions = <int *> malloc(max(limit, 1) * self.n * self.k * sizeof(int))
+        if not self.solutions:
+            raise MemoryError()
+        self.limit = limit
+
+    def solve(self, int limit, stars=(), eliminated=(), double deadline=0.0):
+        """Search for up to `limit` solutions extending the given partial position.
+
+        Returns (solutions, complete): each solution is a sorted tuple of star cells; `complete` is
+        False when `deadline` (on the monotonic clock, 0 = none) passed before the search ended,
+        in which case the solutions found so far are a lower bound.
+        """
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self._alloc_solutions(limit)
+        self.randomize = False
+        self.deadline = deadline
+        if self._start(stars, eliminated):
+            with nogil:
+                self._search()
+        return self._collect(), not self.timed_out
+
+    def random_solution(self, unsigned long long seed, double deadline=0.0):
+        """One solution found by randomised branching (the same seed gives the same solution), or None."""
+        self._alloc_solutions(1)
+        self.randomize = True
+        self.rng = seed
+        self.deadline = deadline
+        if self._start((), ()):
+            with nogil:
+                self._search()
+        found = self._collect()
+        if self.timed_out or not found:
+            return None
+        return found[0]
+
+    @property
+    def node_count(self) -> int:
+        """Search nodes visited by the last call."""
+        return self.nodes

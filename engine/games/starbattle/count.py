@@ -1,0 +1,37 @@
+"""Counting solutions: a typed front for the compiled search, stopping at a limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.games.starbattle._search import Search, monotonic
+from engine.games.starbattle.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    solutions: tuple[tuple[int, ...], ...]   # up to the limit, each a sorted tuple of star cells
+    complete: bool                           # False when the deadline cut the search short
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+
+def new_search(rules: Rules, regions: Sequence[int]) -> Search:
+    return Search(rules.size, rules.stars, rules.diagonals, list(regions))
+
+
+def count_solutions(rules: Rules, regions: Sequence[int], limit: int = 2, *, stars: Iterable[int] = (),
+                    eliminated: Iterable[int] = (), deadline: float = 0.0) -> Count:
+    """Up to `limit` solutions extending a partial position (stars placed, cells ruled out).
+
+    `deadline` is a time on `monotonic()`; 0 means none.
+    """
+    search = new_search(rules, regions)
+    found, complete = search.solve(limit, tuple(stars), tuple(eliminated), deadline)
+    return Count(tuple(found), complete)
+
+
+__all__ = ["Count", "Search", "count_solutions", "monotonic", "new_search"]

@@ -1,0 +1,100 @@
+"""Repairing ambiguity: while the board has solutions other than the answer, move an impostor cell
+(a star of an alternative that is empty in the answer) into a neighbouring region.
+
+Moving cell c out of region R kills every alternative with a star on c: R now holds only k - 1 of that
+alternative's stars. The answer's stars never move, so the answer survives every move; the donor region
+must stay one piece. An impostor inside its region, with no other region beside it, moves together with
+the shortest path of non-answer cells that leads from it to another region, and whatever that path
+would cut off from the region's answer stars. The impostor chosen is the one shared by the most
+alternatives found.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from dataclasses import dataclass
+
+from engine.core.grid import orthogonal_neighbours
+from engine.games.starbattle.count import Search
+
+
+@dataclass(slots=True)
+class RepairOutcome:
+    unique: bool
+    rounds: int
+    reason: str = ""          # why it failed: "ambiguous" (round cap), "stuck" (no legal move), "timeout"
+
+
+def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
+           max_rounds: int, alternatives: int = 8, deadline: float = 0.0) -> RepairOutcome:
+    """Edit `regions` in place until the answer is the only solution or the round cap is reached.
+
+    `search` must already hold `regions`; it is kept in step with every move.
+    """
+    answer_cells = set(answer)
+    for rounds in range(max_rounds + 1):
+        found, complete = search.solve(alternatives + 1, (), (), deadline)
+        if not complete:
+            return RepairOutcome(False, rounds, "timeout")
+        others = [sol for sol in found if sol != answer]
+        if not others:
+            return RepairOutcome(True, rounds)
+        if rounds == max_rounds:
+            break
+        shared = Counter(cell for sol in others for cell in sol if cell not in answer_cells)
+        ranked = sorted(shared, key=lambda cell: (-shared[cell], rng.random()))
+        for cell in ranked:
+            move = _move_out(n, regions, cell, answer_cells, rng)
+            if move is not None:
+                path, target = move
+                for moved in path:
+                    regions[moved] = target
+                search.set_regions(regions)
+                break
+        else:
+            return RepairOutcome(False, rounds, "stuck")
+    return RepairOutcome(False, max_rounds, "ambiguous")
+
+
+def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
+              rng: random.Random) -> tuple[list[int], int] | None:
+    """The cells to hand over and the region to receive them, or None when there is no legal move.
+
+    The nearest cell of the impostor's region that borders another region is found breadth-first
+    through non-answer cells; the path to it is handed over, together with any part of the region that
+    the path would cut off from the region's answer stars (so the donor stays one piece).
+    """
+    neighbours = orthogonal_neighbours(n)
+    own = regions[cell]
+    members = {i for i, lab in enumerate(regions) if lab == own}
+    stars = members & answer_cells
+    parent = {cell: -1}
+    queue = deque([cell])
+    while queue:
+        here = queue.popleft()
+        for nb in neighbours[here]:
+            if nb not in parent and nb in members and nb not in answer_cells:
+                parent[nb] = here
+                queue.append(nb)
+        targets = sorted({regions[nb] for nb in neighbours[here]} - {own})
+        if not targets:
+            continue
+        path = [here]
+        while parent[path[-1]] != -1:
+            path.append(parent[path[-1]])
+        kept = _reachable(neighbours, members - set(path), next(iter(stars)))
+        if stars <= kept:
+            return sorted(members - kept), rng.choice(targets)
+    return None
+
+
+def _reachable(neighbours, cells: set[int], start: int) -> set[int]:
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nb in neighbours[stack.pop()]:
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return seen

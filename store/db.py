@@ -1,0 +1,148 @@
+"""Engines, SQLite pragmas, schema migrations and sessions.
+
+SQLite is the default (several writer processes on one file: WAL, a busy timeout and BEGIN IMMEDIATE);
+PostgreSQL is used by URL through psycopg 3. Create engines after forking worker processes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.util import CommandError
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlmodel import Session
+
+from store.errors import StoreError
+
+DEFAULT_URL = "sqlite:///puzzles.db"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+# Execution option read by the SQLite "begin" hook: read-only sessions start deferred so readers
+# never queue behind writers (WAL lets them read while a writer holds the lock).
+_READ_ONLY = "puzzlefleet_read_only"
+# Any fixed number: the key of the PostgreSQL advisory lock that serialises concurrent init_db calls.
+_MIGRATION_LOCK_KEY = 0x70757A7A6C65
+
+
+def database_url() -> str:
+    """The database URL from PUZZLEFLEET_DB, or the SQLite file puzzles.db in the working directory."""
+    return os.environ.get("PUZZLEFLEET_DB") or DEFAULT_URL
+
+
+def one_line(exc: BaseException) -> str:
+    """The driver's own message (not SQLAlchemy's SQL dump), squeezed onto one line."""
+    inner = getattr(exc, "orig", None) or exc
+    text = " ".join(str(inner).split()) or type(inner).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def engine_url(url: str | None = None) -> URL:
+    """Parse and check a database URL; plain postgresql:// is pointed at psycopg 3 (the driver we ship)."""
+    raw = url or database_url()
+    try:
+        parsed = make_url(raw)
+    except (ArgumentError, ValueError):
+        raise StoreError("bad database URL: cannot parse it; expected sqlite:///FILE "
+                         "or postgresql://USER@HOST[:PORT]/DB") from None
+    backend = parsed.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        if "+" not in parsed.drivername:
+            parsed = parsed.set(drivername="postgresql+psycopg")
+    elif backend != "sqlite":
+        raise StoreError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+    return parsed
+
+
+def _setup_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Take transaction control away from pysqlite, so the "begin" hook below decides how each
+        # transaction starts (and so the PRAGMAs below run outside any transaction).
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        try:
+            cursor.execute("PRAGMA busy_timeout=30000")  # first, so switching to WAL also waits for locks
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL; commits skip the fsync
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # A deferred transaction that later upgrades its read lock to a write lock fails at once when
+        # another process writes, whatever the busy timeout; IMMEDIATE takes the write lock up front
+        # and waits for it.
+        mode = "DEFERRED" if conn.get_execution_options().get(_READ_ONLY) else "IMMEDIATE"
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for `url` (default: database_url()), connected once to prove it works.
+
+    Raises StoreError with a one-line message for a bad URL or an unreachable database."""
+    parsed = engine_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        if parsed.get_backend_name() == "sqlite":
+            engine = create_engine(parsed)
+            _setup_sqlite(engine)
+        else:
+            # Without a timeout a blackholed host hangs a worker for minutes.
+            connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": 10}
+            engine = create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+        # Fail here, with one line, rather than deep inside the first task.
+        with engine.connect():
+            pass
+    except (SQLAlchemyError, ImportError, ValueError, TypeError) as exc:
+        raise StoreError(f"cannot open database {shown}: {one_line(exc)}") from exc
+    # Leave no pooled connection behind to be shared by a process forked after this.
+    engine.dispose()
+    return engine
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic Config built in code (no alembic.ini needed), pointing at store/migrations."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("path_separator", "os")
+    if url is not None:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def init_db(engine: Engine) -> None:
+    """Bring the schema to the latest Alembic revision; safe to call again, and from several processes."""
+    cfg = alembic_config()
+    try:
+        # One transaction for the whole upgrade: on SQLite it begins IMMEDIATE, which already
+        # serialises concurrent callers; on PostgreSQL an advisory lock does the same.
+        with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    except (SQLAlchemyError, CommandError) as exc:
+        shown = engine.url.render_as_string(hide_password=True)
+        raise StoreError(f"cannot migrate database {shown}: {one_line(exc)}") from exc
+
+
+@contextmanager
+def session(engine: Engine, *, read_only: bool = False) -> Iterator[Session]:
+    """A session that commits on success and rolls back on error; database errors become StoreError.
+
+    read_only=True starts SQLite transactions deferred (no write lock); do not write in such a session."""
+    bind = engine.execution_options(**{_READ_ONLY: True}) if read_only else engine
+    try:
+        with Session(bind) as s:
+            yield s
+            s.commit()
+    except SQLAlchemyError as exc:
+        raise StoreError(f"database error: {one_line(exc)}") from exc

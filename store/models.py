@@ -1,0 +1,30 @@
+"""The puzzle table. The board's whole JSON lives in `data`; the other columns copy the fields that
+listings filter and sort on, so queries never parse JSON."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import BigInteger, DateTime, Text
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Puzzle(SQLModel, table=True):
+    __tablename__ = "puzzle"
+
+    id: str = Field(primary_key=True, max_length=16)             # 16 hex chars, chosen by the caller
+    fingerprint: str = Field(unique=True, index=True, max_length=64)  # canonical form, 64 hex chars
+    game: str = Field(index=True)
+    size: int
+    stars: int | None = None                                       # None for Sudoku
+    diagonals: bool = False
+    band: str | None = Field(default=None, index=True)
+    score: int | None = None
+    engine_version: str
+    seed: int | None = Field(default=None, sa_type=BigInteger)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    data: str = Field(sa_type=Text)                                # the whole board JSON text

@@ -1,0 +1,145 @@
+"""Keyword-only repository functions over the puzzle table. Boards go in and come out as the JSON
+contract dicts of DESIGN.md; the caller's session owns the transaction (store.session commits)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+from sqlmodel import col
+
+from store.errors import StoreError
+from store.models import Puzzle, utcnow
+
+_ID = re.compile(r"[0-9a-f]{16}")
+_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+_INT32 = (-(2**31), 2**31 - 1)   # INTEGER columns on PostgreSQL
+_INT64 = (-(2**63), 2**63 - 1)   # BIGINT (seed)
+# Both dialects' inserts have on_conflict_do_nothing(); the generic insert has not.
+_INSERTS: dict[str, Callable[..., Any]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+
+
+def _int(value: Any, what: str, bounds: tuple[int, int] = _INT32) -> int | None:
+    if value is None:
+        return None
+    # bool is an int in Python, but true/false is not a size or a score.
+    if not isinstance(value, int) or isinstance(value, bool) or not bounds[0] <= value <= bounds[1]:
+        raise StoreError(f"{what} must be a whole number in range, got {value!r}")
+    return value
+
+
+def _text(value: Any, what: str, *, required: bool) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value:
+        raise StoreError(f"{what} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
+    """Check a board dict and turn it into the column values of one puzzle row."""
+    if not isinstance(data, dict):
+        raise StoreError(f"a board must be a JSON object, got {type(data).__name__}")
+    board_id = data.get("id")
+    if not isinstance(board_id, str) or not _ID.fullmatch(board_id):
+        raise StoreError(f"board id must be 16 lowercase hex characters, got {board_id!r}")
+    if not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint):
+        raise StoreError(f"board {board_id}: fingerprint must be 64 lowercase hex characters")
+    game = _text(data.get("game"), f"board {board_id}: game", required=True)
+    rules = data.get("rules")
+    if not isinstance(rules, dict):
+        raise StoreError(f"board {board_id}: rules must be an object with a size")
+    size = _int(rules.get("size"), f"board {board_id}: rules.size")
+    if size is None or size < 1:
+        raise StoreError(f"board {board_id}: rules.size must be a positive whole number")
+    diagonals = rules.get("diagonals", False)
+    if not isinstance(diagonals, bool):
+        raise StoreError(f"board {board_id}: rules.diagonals must be true or false")
+    difficulty = data.get("difficulty")
+    if difficulty is None:
+        difficulty = {}
+    if not isinstance(difficulty, dict):
+        raise StoreError(f"board {board_id}: difficulty must be an object")
+    try:
+        # ensure_ascii keeps a NUL out of the text (PostgreSQL refuses it); allow_nan=False refuses
+        # NaN/Infinity, which are not JSON.
+        text = json.dumps(data, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"board {board_id} is not JSON-serialisable: {exc}") from None
+    return {
+        "id": board_id,
+        "fingerprint": fingerprint,
+        "game": game,
+        "size": size,
+        "stars": _int(rules.get("stars"), f"board {board_id}: rules.stars"),
+        "diagonals": diagonals,
+        "band": _text(difficulty.get("band"), f"board {board_id}: difficulty.band", required=False),
+        "score": _int(difficulty.get("score"), f"board {board_id}: difficulty.score"),
+        "engine_version": _text(data.get("engine_version"), f"board {board_id}: engine_version",
+                                required=True),
+        "seed": _int(data.get("seed"), f"board {board_id}: seed", _INT64),
+        "created_at": utcnow(),
+        "data": text,
+    }
+
+
+def save_board(*, session: Session, data: dict[str, Any], fingerprint: str) -> bool:
+    """Store a board; True if stored, False if its fingerprint (or id) is already in the store.
+
+    Everything is checked before any SQL runs, and the row goes in with a single INSERT, so a bad
+    board raises StoreError and leaves nothing behind."""
+    row = _row(data, fingerprint)
+    insert = _INSERTS.get(session.get_bind().dialect.name)
+    if insert is None:
+        raise StoreError(f"unsupported database {session.get_bind().dialect.name!r}")
+    # No conflict target: skip the row on a clash with any unique key, the fingerprint or the id.
+    # The database decides, so racing writers cannot both store the same board. preserve_rowcount:
+    # psycopg's count is otherwise gone once the row-less cursor closes.
+    stmt = (insert(Puzzle).values(**row).on_conflict_do_nothing()
+            .execution_options(preserve_rowcount=True))
+    return session.connection().execute(stmt).rowcount == 1
+
+
+def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:
+    """The board with this id as its JSON dict, or None."""
+    text = session.scalar(select(col(Puzzle.data)).where(col(Puzzle.id) == board_id))
+    return None if text is None else json.loads(text)
+
+
+def _filters(game: str | None, size: int | None, band: str | None) -> list[ColumnElement[bool]]:
+    where: list[ColumnElement[bool]] = []
+    if game is not None:
+        where.append(col(Puzzle.game) == game)
+    if size is not None:
+        where.append(col(Puzzle.size) == size)
+    if band is not None:
+        where.append(col(Puzzle.band) == band)
+    return where
+
+
+def list_boards(*, session: Session, game: str | None = None, size: int | None = None,
+                band: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+    """Boards matching every given filter, oldest first (ties by id), as JSON dicts."""
+    if (limit is not None and limit < 0) or offset < 0:
+        raise StoreError("limit and offset must not be negative")
+    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band))
+            .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit))
+    return [json.loads(text) for text in session.scalars(stmt)]
+
+
+def count_boards(*, session: Session, game: str | None = None, size: int | None = None,
+                 band: str | None = None) -> int:
+    """How many boards match every given filter."""
+    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band))
+    return int(session.scalar(stmt) or 0)
+
+
+def has_fingerprint(*, session: Session, fingerprint: str) -> bool:
+    """Whether a board with this canonical fingerprint is already stored."""
+    stmt = select(col(Puzzle.id)).where(col(Puzzle.fingerprint) == fingerprint).limit(1)
+    return session.scalar(stmt) is not None

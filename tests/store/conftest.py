@@ -1,0 +1,88 @@
+"""Shared store fixtures: every `db_url`/`engine` test runs on a fresh SQLite file and on the real
+PostgreSQL at 127.0.0.1:5432 (in a schema of its own, dropped afterwards)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from store import StoreError, init_db, make_engine
+
+# Overridable so the suite can point at another server (or prove the skip/fail path).
+PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+Board = tuple[dict[str, Any], str]
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[Engine]:
+    try:
+        engine = make_engine(PG_URL)
+    except StoreError as exc:
+        # Under CI a missing database is a broken machine, not a reason to pass quietly.
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required under CI: {exc}")
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL to an empty database (no tables yet)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'puzzles.db'}"
+        return
+    admin: Engine = request.getfixturevalue("pg_admin")
+    schema = f"test_store_{uuid.uuid4().hex[:12]}"
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    try:
+        # Every connection of this URL sees only the fresh schema, so parallel runs never collide.
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """An engine on a migrated, empty database."""
+    eng = make_engine(db_url)
+    init_db(eng)
+    yield eng
+    eng.dispose()
+
+
+def _hex(text: str, n: int) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:n]
+
+
+@pytest.fixture
+def board() -> Callable[..., Board]:
+    """board(key, game=..., size=..., band=...) -> (data, fingerprint), deterministic per key."""
+
+    def make(key: str, *, game: str = "queens", size: int = 8, band: str | None = "easy",
+             score: int | None = 10, seed: int | None = 12345) -> Board:
+        data: dict[str, Any] = {
+            "id": _hex("id:" + key, 16),
+            "game": game,
+            "rules": {"size": size, "stars": 1, "diagonals": False} if game != "sudoku" else {"size": 9},
+            "regions": [[(r + c) % size for c in range(size)] for r in range(size)],
+            "solution": [[r, (2 * r) % size] for r in range(size)],
+            "difficulty": {"band": band, "score": score, "hardest": "pigeonhole"},
+            "steps": [{"technique": "last-cell-in-region", "cost": 1, "place": [[2, 4]],
+                       "eliminate": [[2, 3]], "why": "région 5 — one free cell"}],
+            "engine_version": "0.1.0",
+            "seed": seed,
+        }
+        return data, _hex("fp:" + key, 64)
+
+    return make

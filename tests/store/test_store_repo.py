@@ -1,0 +1,173 @@
+"""Round trips, dedup, validation and the SQLite connection setup, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, event, inspect
+from sqlmodel import SQLModel
+
+import store
+from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
+
+
+def test_round_trip(engine: Engine, board: Any) -> None:
+    boards = [board("a", size=8, band="easy"), board("b", size=8, band="hard"),
+              board("c", size=10, band="hard"), board("d", game="sudoku", size=9, band=None, seed=2**62)]
+    for data, fp in boards:  # one transaction each, so created_at follows this order
+        with store.session(engine) as s:
+            assert save_board(session=s, data=data, fingerprint=fp) is True
+
+    with store.session(engine, read_only=True) as s:
+        for data, fp in boards:
+            assert get_board(session=s, board_id=data["id"]) == data
+            assert has_fingerprint(session=s, fingerprint=fp)
+        assert get_board(session=s, board_id="f" * 16) is None
+        assert not has_fingerprint(session=s, fingerprint="0" * 64)
+
+        assert list_boards(session=s) == [data for data, _ in boards]
+        assert list_boards(session=s, game="queens", band="hard") == [boards[1][0], boards[2][0]]
+        assert list_boards(session=s, size=10) == [boards[2][0]]
+        assert list_boards(session=s, limit=2, offset=1) == [boards[1][0], boards[2][0]]
+        assert list_boards(session=s, game="starbattle") == []
+
+        assert count_boards(session=s) == 4
+        assert count_boards(session=s, game="queens") == 3
+        assert count_boards(session=s, band="hard") == 2
+        assert count_boards(session=s, game="queens", size=8, band="easy") == 1
+
+
+def test_duplicate_fingerprint_refused(engine: Engine, board: Any) -> None:
+    first, fp = board("one")
+    other, other_fp = board("two")
+    with store.session(engine) as s:
+        assert save_board(session=s, data=first, fingerprint=fp) is True
+    with store.session(engine) as s:
+        # Same fingerprint under another id (a rotated copy), then the same id under another fingerprint.
+        assert save_board(session=s, data=other, fingerprint=fp) is False
+        assert save_board(session=s, data={**other, "id": first["id"]}, fingerprint=other_fp) is False
+    with store.session(engine, read_only=True) as s:
+        assert count_boards(session=s) == 1
+        assert get_board(session=s, board_id=first["id"]) == first
+        assert get_board(session=s, board_id=other["id"]) is None
+
+
+def _bad(board: Any, change: str) -> tuple[Any, str]:
+    data, fp = board("bad")
+    data = dict(data)
+    if change == "not a dict":
+        return [data], fp
+    if change == "no id":
+        del data["id"]
+    elif change == "short id":
+        data["id"] = "abc"
+    elif change == "no game":
+        del data["game"]
+    elif change == "no rules":
+        del data["rules"]
+    elif change == "bool size":
+        data["rules"] = {"size": True}
+    elif change == "seed too big":
+        data["seed"] = 2**64
+    elif change == "not json":
+        data["extra"] = {1, 2}
+    elif change == "nan":
+        data["fun"] = {"score": math.nan}
+    elif change == "bad fingerprint":
+        return data, "xyz"
+    return data, fp
+
+
+@pytest.mark.parametrize("change", ["not a dict", "no id", "short id", "no game", "no rules", "bool size",
+                                    "seed too big", "not json", "nan", "bad fingerprint"])
+def test_invalid_board_leaves_no_row(engine: Engine, board: Any, change: str) -> None:
+    data, fp = _bad(board, change)
+    with pytest.raises(StoreError) as info:
+        with store.session(engine) as s:
+            save_board(session=s, data=data, fingerprint=fp)
+    assert "\n" not in str(info.value)
+    with store.session(engine, read_only=True) as s:
+        assert count_boards(session=s) == 0
+
+
+def test_failure_after_save_rolls_back(engine: Engine, board: Any) -> None:
+    good, fp = board("good")
+    bad, bad_fp = _bad(board, "not json")
+    with pytest.raises(StoreError):
+        with store.session(engine) as s:
+            assert save_board(session=s, data=good, fingerprint=fp)
+            save_board(session=s, data=bad, fingerprint=bad_fp)
+    with store.session(engine, read_only=True) as s:
+        assert count_boards(session=s) == 0
+
+
+def test_init_db_on_empty_database_is_idempotent(db_url: str) -> None:
+    engine = store.make_engine(db_url)
+    try:
+        store.init_db(engine)
+        store.init_db(engine)
+        insp = inspect(engine)
+        assert {"puzzle", "alembic_version"} <= set(insp.get_table_names())
+        indexes = {ix["name"]: ix for ix in insp.get_indexes("puzzle")}
+        assert indexes["ix_puzzle_fingerprint"]["unique"]
+        assert {"ix_puzzle_game", "ix_puzzle_band"} <= set(indexes)
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == ["0001"]
+            # The migrated schema is exactly what the models declare (what `alembic check` verifies).
+            assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("url", [
+    "not a url",
+    "nosuchdialect://x/y",
+    "mysql://user@127.0.0.1/db",
+    "sqlite:///{tmp}/no/such/dir/puzzles.db",
+    "postgresql://postgres@127.0.0.1:1/test",
+])
+def test_bad_url_gives_store_error(url: str, tmp_path: Any) -> None:
+    with pytest.raises(StoreError) as info:
+        store.make_engine(url.format(tmp=tmp_path))
+    assert str(info.value) and "\n" not in str(info.value)
+
+
+def test_database_url_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PUZZLEFLEET_DB", raising=False)
+    assert store.database_url() == "sqlite:///puzzles.db"
+    monkeypatch.setenv("PUZZLEFLEET_DB", "postgresql://u@h/db")
+    assert store.database_url() == "postgresql://u@h/db"
+
+
+def test_postgresql_urls_use_psycopg3() -> None:
+    from store.db import engine_url
+
+    assert engine_url("postgresql://u:pw@h/db").drivername == "postgresql+psycopg"
+    assert engine_url("postgres://u@h/db").drivername == "postgresql+psycopg"
+    assert engine_url("postgresql+psycopg://u@h/db").drivername == "postgresql+psycopg"
+
+
+def test_sqlite_pragmas_and_begin_immediate(tmp_path: Any, board: Any) -> None:
+    engine = store.make_engine(f"sqlite:///{tmp_path / 'p.db'}")
+    store.init_db(engine)
+    seen: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: seen.append(args[2]))
+    try:
+        with engine.connect() as conn:
+            pragmas = {name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+                       for name in ("journal_mode", "busy_timeout", "synchronous", "foreign_keys")}
+        assert pragmas == {"journal_mode": "wal", "busy_timeout": 30000, "synchronous": 1, "foreign_keys": 1}
+        data, fp = board("x")
+        with store.session(engine) as s:
+            save_board(session=s, data=data, fingerprint=fp)
+        assert "BEGIN IMMEDIATE" in seen
+        seen.clear()
+        with store.session(engine, read_only=True) as s:
+            count_boards(session=s)
+        assert "BEGIN DEFERRED" in seen and "BEGIN IMMEDIATE" not in seen
+    finally:
+        engine.dispose()
