@@ -17,6 +17,7 @@ from engine.games.starbattle.count import count_solutions, monotonic, new_search
 from engine.games.starbattle.draw import draw_regions, plant
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
+from engine.version import ENGINE_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,4 +85,5 @@ def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
                 stats.rejected["unproved"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
-            return Board(rules, tuple(regions), answer, seed), stats
+            extra = {"engine_version": ENGINE_VERSION, "generation": stats.to_json()}
+            return Board(rules, tuple(regions), answer, seed, extra), stats

@@ -1,0 +1,234 @@
+"""The `puzzlefleet` command. Bad input gets one line on stderr and a non-zero exit, never a traceback.
+
+Exit codes: 0 success; 1 not found; 2 bad input; `solve` also uses 3 (several solutions) and 4 (none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import engine
+from engine import Board, PuzzleError, Rules, count_solutions, from_url, to_url
+from puzzlefleet import embedded, render
+from store import StoreError, get_board, init_db, list_boards, make_engine, session
+
+BANDS = ("easy", "medium", "hard", "expert")
+EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:      # one line instead of usage + message
+        raise UsageError(message)
+
+
+def _positive(limit: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"{value} is out of range 1..{limit}")
+        return value
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2 ** 63:
+        raise argparse.ArgumentTypeError("a seed is a whole number 0..2^63-1")
+    return value
+
+
+def _size(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="puzzlefleet", description=__doc__.splitlines()[0])
+    verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
+
+    gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
+    gen.add_argument("--game", required=True, choices=engine.GAMES)
+    gen.add_argument("--size", required=True, type=_size)
+    gen.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
+    gen.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
+    gen.add_argument("--band", choices=BANDS)
+    gen.add_argument("--count", type=_positive(100_000), default=1)
+    gen.add_argument("--seed", type=_seed, help="run seed (default: random, printed)")
+    gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
+    gen.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
+
+    exp = verbs.add_parser("export", help="boards from the store")
+    exp.add_argument("--game", choices=engine.GAMES)
+    exp.add_argument("--size", type=_size)
+    exp.add_argument("--band", choices=BANDS)
+    exp.add_argument("--limit", type=_positive(10_000_000))
+    exp.add_argument("--format", choices=("json", "text", "pzpr"), default="json")
+    exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
+
+    show = verbs.add_parser("show", help="one board, coloured, in the terminal")
+    show.add_argument("id")
+
+    solve = verbs.add_parser("solve", help="solve boards: JSON (one or one per line) or puzz.link URLs")
+    solve.add_argument("file", help="a file, or - for standard input")
+    return parser
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    if args.game == "queens":
+        if args.stars not in (None, 1):
+            raise UsageError("queens has 1 star per unit; use --game starbattle for more")
+        return Rules(args.size, 1, args.diagonals)
+    return Rules(args.size, 2 if args.stars is None else args.stars, args.diagonals)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    if args.band is not None:
+        raise UsageError("--band needs the difficulty grader, which this version does not have yet")
+    if not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    print(f"generating {args.count} x {rules} (seed {seed}, {args.jobs} process(es))", flush=True)
+    summary = embedded.run(rules, count=args.count, seed=seed, jobs=args.jobs, timeout=args.timeout,
+                           db_url=None, progress=sys.stderr.isatty())
+    print(summary.line())
+    return 0 if summary.accepted == summary.requested else 1
+
+
+def _store_session(read_only: bool = True):
+    db = make_engine(None)
+    init_db(db)
+    return db, session(db, read_only=read_only)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    db, ctx = _store_session()
+    with ctx as s:
+        boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
+    db.dispose()
+    if args.format == "json":
+        text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
+    elif args.format == "text":
+        text = "".join(render.plain(b) + "\n\n" for b in boards)
+    else:
+        text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
+    if args.out:
+        _write_atomically(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _write_atomically(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+    os.replace(tmp, path)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    db, ctx = _store_session()
+    with ctx as s:
+        data = get_board(session=s, board_id=args.id)
+    db.dispose()
+    if data is None:
+        print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print(render.plain(data, with_solution=False).splitlines()[0])
+    print(render.coloured(data) if sys.stdout.isatty() else "\n".join(render.plain(data).splitlines()[1:]))
+    return 0
+
+
+def parse_boards(text: str) -> list[Board]:
+    """Boards from JSON (one object, an array, or one per line) or puzz.link URLs, one per line."""
+    stripped = text.strip()
+    if not stripped:
+        raise PuzzleError("no boards in the input")
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, list):
+        return [Board.from_json(item) for item in whole]
+    if whole is not None:
+        return [Board.from_json(whole)]
+    boards = []
+    for number, line in enumerate(stripped.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            if line.startswith("{"):
+                try:
+                    boards.append(Board.from_json(json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise PuzzleError(f"malformed JSON ({exc.msg})") from None
+            elif "starbattle/" in line:
+                boards.append(from_url(line))
+            elif len(line) == 81:
+                raise PuzzleError("Sudoku boards are not supported by this version yet")
+            else:
+                raise PuzzleError("expected a JSON board or a puzz.link starbattle URL")
+        except PuzzleError as exc:
+            raise PuzzleError(f"line {number}: {exc}") from None
+    return boards
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    boards = parse_boards(text)
+    worst = 0
+    for board in boards:
+        found = count_solutions(board.rules, board.regions, 2).solutions
+        status = {0: "none", 1: "unique"}.get(len(found), "several")
+        out: dict[str, Any] = board.to_json()
+        out["solution"] = [[cell // board.n, cell % board.n] for cell in found[0]] if found else []
+        out["status"] = status
+        print(json.dumps(out, separators=(",", ":")), flush=True)
+        worst = max(worst, {"unique": 0, "several": EXIT_SEVERAL, "none": EXIT_NONE}[status])
+    return worst
+
+
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.verb](args)
+    except (UsageError, PuzzleError, StoreError) as exc:
+        print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("puzzlefleet: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
