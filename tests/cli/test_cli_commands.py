@@ -1,0 +1,151 @@
+"""The `puzzlefleet` command run as a real process against a fresh SQLite store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import Board, Rules
+from engine.games.starbattle.reference import reference_solutions
+
+KNOWN_URL = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"   # pzprjs test board, one solution
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
+
+
+def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    return subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+def exported(env: dict[str, str], *args: str) -> list[dict]:
+    result = run(env, "export", *args)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_generate_stores_unique_boards_reproducibly(env, tmp_path):
+    result = run(env, "generate", "--game", "queens", "--size", "7", "--count", "6", "--seed", "5",
+                 "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert "accepted 6 of 6" in result.stdout
+    boards = exported(env)
+    assert len(boards) == 6
+    for data in boards:
+        board = Board.from_json(data)
+        # an independent re-check: the plain reference counter finds the stored answer alone
+        assert reference_solutions(board.rules, board.regions, 2) == [board.solution]
+    other = {**env, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'q.db'}"}
+    assert run(other, "generate", "--game", "queens", "--size", "7", "--count", "6", "--seed", "5")\
+        .returncode == 0
+    assert {b["id"] for b in exported(other)} == {b["id"] for b in boards}
+
+
+def test_a_second_run_with_the_same_seed_adds_new_boards_not_duplicates(env):
+    for _ in range(2):
+        result = run(env, "generate", "--game", "starbattle", "--size", "8", "--stars", "2",
+                     "--count", "3", "--seed", "11")
+        assert result.returncode == 0, result.stderr
+    boards = exported(env)
+    assert len(boards) == 6 and len({b["id"] for b in boards}) == 6
+    assert "duplicate 3" in result.stdout
+
+
+def test_export_formats_and_show(env, tmp_path):
+    assert run(env, "generate", "--game", "queens", "--size", "8", "--diagonals", "--seed", "3")\
+        .returncode == 0
+    (data,) = exported(env, "--game", "queens", "--size", "8")
+    assert data["rules"] == {"size": 8, "stars": 1, "diagonals": True}
+    text = run(env, "export", "--format", "text").stdout
+    assert text.startswith(f"# {data['id']} queens 8x8") and text.count("*") == 8
+    url = run(env, "export", "--format", "pzpr").stdout.strip()
+    assert url.startswith("https://puzz.link/p?starbattle/8/8/1/")
+    out = tmp_path / "boards.jsonl"
+    assert run(env, "export", "--out", str(out)).returncode == 0
+    assert json.loads(out.read_text()) == data
+    shown = run(env, "show", data["id"])
+    assert shown.returncode == 0 and data["id"] in shown.stdout
+    assert run(env, "export", "--game", "starbattle").stdout == ""
+
+
+def test_solve_reports_unique_several_and_none(env):
+    unique = run(env, "solve", "-", stdin=KNOWN_URL + "\n")
+    assert unique.returncode == 0, unique.stderr
+    line = json.loads(unique.stdout)
+    assert line["status"] == "unique" and len(line["solution"]) == 6
+    rows = {"game": "queens", "rules": {"size": 5}, "regions": [[r] * 5 for r in range(5)]}
+    several = run(env, "solve", "-", stdin=json.dumps(rows))
+    assert several.returncode == 3 and json.loads(several.stdout)["status"] == "several"
+    # 5x5, region 0 is the top-left 2x2 block plus nothing else that can hold a star with the others
+    none = {"game": "queens", "rules": {"size": 4},
+            "regions": [[0, 0, 0, 0], [0, 1, 1, 0], [0, 2, 3, 0], [0, 0, 0, 0]]}
+    assert not reference_solutions(Rules(4), [x for row in none["regions"] for x in row], 2)
+    result = run(env, "solve", "-", stdin=json.dumps(none))
+    assert result.returncode == 4 and json.loads(result.stdout)["status"] == "none"
+    both = run(env, "solve", "-", stdin=KNOWN_URL + "\n" + json.dumps(rows) + "\n")
+    assert both.returncode == 3 and len(both.stdout.splitlines()) == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["generate", "--game", "queens", "--size", "0"], "out of range"),
+    (["generate", "--game", "queens", "--size", "99"], "out of range"),
+    (["generate", "--game", "queens", "--size", "3"], "out of range"),
+    (["generate", "--game", "starbattle", "--size", "6", "--stars", "2"], "out of range"),
+    (["generate", "--game", "starbattle", "--size", "10", "--stars", "4"], "stars must be"),
+    (["generate", "--game", "queens", "--size", "8", "--stars", "2"], "1 star"),
+    (["generate", "--game", "starbattle", "--size", "10", "--diagonals"], "diagonal"),
+    (["generate", "--game", "chess", "--size", "8"], "invalid choice"),
+    (["generate", "--game", "queens", "--size", "eight"], "not a whole number"),
+    (["generate", "--game", "queens", "--size", "8", "--count", "0"], "out of range"),
+    (["generate", "--game", "queens", "--size", "8", "--seed", "-1"], "seed"),
+    (["generate", "--game", "queens", "--size", "8", "--band", "hard"], "grader"),
+    (["generate", "--game", "queens", "--size", "8", "--band", "legendary"], "invalid choice"),
+    (["generate", "--game", "queens", "--size", "8", "--timeout", "0"], "timeout"),
+    (["export", "--format", "bmp"], "invalid choice"),
+    (["export", "--out", "/nonexistent/dir/x.json"], "cannot write"),
+    (["solve", "/nonexistent/file.json"], "cannot read"),
+    ([], "required"),
+])
+def test_bad_input_gets_one_line_and_exit_2(env, args, message):
+    result = run(env, *args)
+    assert result.returncode == 2
+    assert result.stdout == "" or "generating" not in result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("stdin, message", [
+    ("", "no boards"),
+    ("{not json\n", "malformed JSON"),
+    ('{"game": "queens", "rules": {"size": 5}, "regions": [[0]]}', "5 rows of 5"),
+    ('{"game": "queens", "rules": {"size": 4}, "regions": [[0,0,0,0],[1,1,1,1],[2,2,2,2],[2,2,2,9]]}',
+     "0..3"),
+    ('{"game": "queens", "rules": {"size": 4}, "regions": [[0,0,0,0],[1,1,1,1],[2,2,2,2],[2,2,2,2]]}',
+     "needs all 4 regions"),
+    ('{"game": "queens", "rules": {"size": 99}, "regions": []}', "out of range"),
+    ('{"game": "go", "rules": {"size": 9}, "regions": []}', "not a Star Battle"),
+    ("https://puzz.link/p?starbattle/6/6/1/4ilbhg\n", "border data"),
+    ("https://puzz.link/p?starbattle/6/5/1/4ilbhgdnmhou\n", "square"),
+    ("hello\n", "expected a JSON board"),
+    ("." * 81 + "\n", "Sudoku"),
+    ("[1, 2]", "JSON object"),
+])
+def test_solve_refuses_bad_boards_with_one_line(env, stdin, message):
+    result = run(env, "solve", "-", stdin=stdin)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_a_bad_database_url_is_one_line(env):
+    result = run({**env, "PUZZLEFLEET_DB": "mysql://nobody@127.0.0.1/x"}, "export")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
