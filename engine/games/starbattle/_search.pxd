@@ -34,6 +34,7 @@ cdef class Search:
     cdef int limit, nsolutions
     cdef int *solutions           # limit * n * k cells
     cdef long long nodes
+    cdef long long max_nodes
     cdef double deadline
     cdef bint timed_out
     cdef bint randomize

@@ -264,6 +264,9 @@ cdef class Search:
         cdef int unit, cell, mark, i, j
         cdef bint stop = False
         self.nodes += 1
+        if self.max_nodes and self.nodes > self.max_nodes:
+            self.timed_out = True
+            return True
         if self.deadline > 0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
             self.timed_out = True
             return True
@@ -318,17 +321,23 @@ cdef class Search:
             raise MemoryError()
         self.limit = limit
 
-    def solve(self, int limit, stars=(), eliminated=(), double deadline=0.0):
+    def solve(self, int limit, stars=(), eliminated=(), double deadline=0.0, unsigned long long seed=0,
+              long long max_nodes=0):
         """Search for up to `limit` solutions extending the given partial position.
 
         Returns (solutions, complete): each solution is a sorted tuple of star cells; `complete` is
         False when `deadline` (on the monotonic clock, 0 = none) passed before the search ended,
-        in which case the solutions found so far are a lower bound.
+        in which case the solutions found so far are a lower bound. A non-zero `seed` randomises the
+        branching order, so that the solutions found first are spread over the space, not clustered.
+        A non-zero `max_nodes` also ends the search incomplete after that many nodes (a budget that,
+        unlike a deadline, gives the same answer on every machine).
         """
         if limit < 1:
             raise ValueError("limit must be at least 1")
         self._alloc_solutions(limit)
-        self.randomize = False
+        self.randomize = seed != 0
+        self.rng = seed
+        self.max_nodes = max_nodes
         self.deadline = deadline
         if self._start(stars, eliminated):
             with nogil:
@@ -338,6 +347,7 @@ cdef class Search:
     def random_solution(self, unsigned long long seed, double deadline=0.0):
         """One solution found by randomised branching (the same seed gives the same solution), or None."""
         self._alloc_solutions(1)
+        self.max_nodes = 0
         self.randomize = True
         self.rng = seed
         self.deadline = deadline

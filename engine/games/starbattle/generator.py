@@ -27,6 +27,8 @@ class Settings:
     max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
+    count_budget: int = 2_000_000     # search nodes (about a second) one count may take before the
+                                      # drawing is abandoned
 
 
 @dataclass(slots=True)
@@ -75,12 +77,16 @@ def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
                 continue
             search = new_search(rules, regions)
             outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
-                             alternatives=settings.alternatives, deadline=deadline)
+                             alternatives=settings.alternatives, deadline=deadline,
+                             count_budget=settings.count_budget)
             stats.repair_rounds += outcome.rounds
             if not outcome.unique:
                 stats.rejected[outcome.reason] += 1
                 continue
-            proof = count_solutions(rules, regions, 2)
+            proof = count_solutions(rules, regions, 2, deadline=deadline)
+            if not proof.complete:
+                stats.rejected["timeout"] += 1
+                continue
             if proof.solutions != (answer,):       # never expected: repair and the proof disagree
                 stats.rejected["unproved"] += 1
                 continue

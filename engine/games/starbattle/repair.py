@@ -16,27 +16,33 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from engine.core.grid import orthogonal_neighbours
-from engine.games.starbattle.count import Search
+from engine.games.starbattle.count import Search, monotonic
 
 
 @dataclass(slots=True)
 class RepairOutcome:
     unique: bool
     rounds: int
-    reason: str = ""          # why it failed: "ambiguous" (round cap), "stuck" (no legal move), "timeout"
+    reason: str = ""          # "ambiguous" (round cap), "stuck" (no legal move), "slow-count", "timeout"
 
 
 def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
-           max_rounds: int, alternatives: int = 8, deadline: float = 0.0) -> RepairOutcome:
+           max_rounds: int, alternatives: int = 8, deadline: float = 0.0,
+           count_budget: int = 0) -> RepairOutcome:
     """Edit `regions` in place until the answer is the only solution or the round cap is reached.
 
-    `search` must already hold `regions`; it is kept in step with every move.
+    `search` must already hold `regions`; it is kept in step with every move. A count that visits more
+    than `count_budget` search nodes gives up on this drawing ("slow-count"): the search's time has a
+    heavy tail, and a fresh drawing is cheaper than waiting it out. (Nodes, not seconds, so that a
+    seed gives the same board on any machine.)
     """
     answer_cells = set(answer)
     for rounds in range(max_rounds + 1):
-        found, complete = search.solve(alternatives + 1, (), (), deadline)
+        found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
+                                       count_budget)
         if not complete:
-            return RepairOutcome(False, rounds, "timeout")
+            timed_out = deadline and monotonic() > deadline
+            return RepairOutcome(False, rounds, "timeout" if timed_out else "slow-count")
         others = [sol for sol in found if sol != answer]
         if not others:
             return RepairOutcome(True, rounds)

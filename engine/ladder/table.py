@@ -1,0 +1,78 @@
+"""The technique table: every technique of a game as one ordered list of entries (Tatham's DIFFLIST,
+HoDoKu's step table). An entry carries its place on the ladder (`order`), its tier (the difficulty
+level it belongs to), its cost per step, and a finder that looks at a state and returns a Step or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ladder.step import Step
+
+Finder = Callable[[Any], "Step | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Technique:
+    name: str
+    order: int          # position on the ladder: lower is tried first
+    tier: int           # difficulty level: 1 is the easiest
+    cost: int           # charged once per step the technique takes
+    find: Finder        # state -> Step | None; never changes the state
+
+    def __repr__(self) -> str:
+        return f"Technique({self.name!r}, order={self.order}, tier={self.tier}, cost={self.cost})"
+
+
+class Ladder:
+    """An ordered technique table with lookup by name and capping by tier or technique."""
+
+    def __init__(self, techniques: Iterable[Technique]):
+        self.techniques: tuple[Technique, ...] = tuple(sorted(techniques, key=lambda t: t.order))
+        self.by_name = {t.name: t for t in self.techniques}
+        if len(self.by_name) != len(self.techniques):
+            raise ValueError("technique names must be unique")
+
+    def __iter__(self):
+        return iter(self.techniques)
+
+    def __len__(self) -> int:
+        return len(self.techniques)
+
+    def __getitem__(self, name: str) -> Technique:
+        return self.by_name[name]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.techniques)
+
+    def capped(self, cap: str | int | None) -> tuple[Technique, ...]:
+        """The techniques allowed under `cap`: None for all; an int tier (that tier and below); a
+        technique name (that technique and every one before it on the ladder); or "tier N"."""
+        if cap is None:
+            return self.techniques
+        if isinstance(cap, str) and cap.startswith("tier"):
+            try:
+                cap = int(cap[4:].strip(" -_:"))
+            except ValueError:
+                raise ValueError(f"unknown cap {cap!r}") from None
+        if isinstance(cap, int) and not isinstance(cap, bool):
+            return tuple(t for t in self.techniques if t.tier <= cap)
+        if isinstance(cap, str):
+            if cap not in self.by_name:
+                raise ValueError(f"unknown technique {cap!r}; known: {', '.join(self.names)}")
+            top = self.by_name[cap].order
+            return tuple(t for t in self.techniques if t.order <= top)
+        raise ValueError(f"unknown cap {cap!r}")
+
+    def upto(self, tier: int) -> tuple[Technique, ...]:
+        return tuple(t for t in self.techniques if t.tier <= tier)
+
+    def tier_of(self, name: str) -> int:
+        return self.by_name[name].tier
+
+
+def ladder_of(techniques: Sequence[Technique] | Ladder) -> Ladder:
+    return techniques if isinstance(techniques, Ladder) else Ladder(techniques)
