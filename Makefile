@@ -10,8 +10,10 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# The build tools live in the venv too, so that `build` can recompile the engine in place.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet 'Cython>=3.0.10' 'setuptools>=68' wheel
+	$(BIN)/pip install --quiet --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
 # Rebuild the compiled engine whenever a .pyx/.pxd changed (cheap when nothing did).
