@@ -27,7 +27,7 @@ class Settings:
     max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
-    count_budget: int = 2_000_000     # search nodes (about a second) one count may take before the
+    count_budget: int = 300_000       # search nodes (0.1-0.2 s) one count may take before the
                                       # drawing is abandoned
 
 
