@@ -10,7 +10,7 @@ def test_an_early_climax_with_floods_beats_a_late_grind():
     good, bad = fun_score(early), fun_score(late)
     assert good.climax_at < 0.1 and bad.climax_at > 0.7
     assert good.aha == 4 and bad.aha == 0
-    assert bad.longest_hard_run == 7 and good.longest_hard_run == 1
+    assert bad.longest_hard_run == 8 and good.longest_hard_run == 1
     assert good.score >= 85 > 40 >= bad.score
 
 
