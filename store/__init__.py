@@ -3,11 +3,33 @@ migrations and keyword-only repository functions. Every failure surfaces as Stor
 
 from store.db import database_url, init_db, make_engine, session
 from store.errors import StoreError
+from store.jobmodels import FINAL_STATES, JOB_STATES, Job, JobSlot
+from store.jobs import (AttemptOutcome, JobNotFound, SlotStatus, count_job_boards, create_job, get_job,
+                        list_job_boards, list_jobs, record_attempt, set_job_state, slot_status, stalled_jobs,
+                        touch_job, unfinished_slots)
 from store.models import Puzzle
 from store.repo import count_boards, get_board, has_fingerprint, list_boards, save_board
 
 __all__ = [
+    "FINAL_STATES",
+    "JOB_STATES",
+    "AttemptOutcome",
+    "Job",
+    "JobNotFound",
+    "JobSlot",
     "Puzzle",
+    "SlotStatus",
+    "count_job_boards",
+    "create_job",
+    "get_job",
+    "list_job_boards",
+    "list_jobs",
+    "record_attempt",
+    "set_job_state",
+    "slot_status",
+    "stalled_jobs",
+    "touch_job",
+    "unfinished_slots",
     "StoreError",
     "count_boards",
     "database_url",

@@ -1,0 +1,56 @@
+"""The job tables of the fleet: a job (one `enqueue`) and its slots (one row per finished or tried slot).
+
+A slot's row is written in the same transaction as its board, and (job_id, slot) is its primary key, so
+a redelivered or duplicated task can never store a second board for one slot. Counters live on the job
+row, so reading a job's progress is one primary-key lookup however large the job is."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, String, Text
+from sqlmodel import Field, SQLModel
+
+from store.models import utcnow
+
+# Job states. queued: created, nothing recorded yet; running: some attempts recorded; done: every slot
+# stored; incomplete: every slot finished, some gave up (out of attempts); failed: could not be sent.
+JOB_STATES = ("queued", "running", "done", "incomplete", "failed")
+FINAL_STATES = ("done", "incomplete", "failed")
+# Slot states: pending (attempts recorded, no board yet), stored, failed (out of attempts).
+SLOT_STATES = ("pending", "stored", "failed")
+
+
+class Job(SQLModel, table=True):
+    __tablename__ = "job"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(index=True)
+    rules: str                                                      # engine rules text, e.g. "queens 9"
+    band: str | None = None
+    params: str = Field(sa_type=Text)                               # the validated parameters, JSON text
+    seed: int = Field(sa_type=BigInteger)                           # slot seeds: derive_seed(seed, slot, attempt)
+    requested: int
+    stored: int = 0
+    failed: int = 0                                                 # slots that ran out of attempts
+    attempts: int = 0                                               # attempts recorded (once each)
+    rejected: str = Field(default="{}", sa_type=Text)               # reason -> count, JSON text
+    seconds: float = 0.0                                            # engine seconds, summed over attempts
+    state: str = Field(default="queued", index=True)
+    error: str | None = None                                        # why a job failed, one line
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class JobSlot(SQLModel, table=True):
+    __tablename__ = "job_slot"
+
+    job_id: int = Field(sa_column=Column(Integer, ForeignKey("job.id", ondelete="CASCADE"),
+                                         primary_key=True))
+    slot: int = Field(primary_key=True)
+    state: str = "pending"
+    attempts: int = 0                                               # attempts recorded: the next one's index
+    puzzle_id: str | None = Field(default=None, sa_column=Column(String(16), ForeignKey("puzzle.id"),
+                                                                 nullable=True, index=True))
+    seed: int | None = Field(default=None, sa_type=BigInteger)      # the stored board's seed
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
