@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import engine
 from engine import Board, PuzzleError, Rules, count_solutions, from_url, to_url
-from puzzlefleet import embedded, render
+from puzzlefleet import embedded, fleet, render
 from store import StoreError, get_board, init_db, list_boards, make_engine, session
 
 BANDS = ("easy", "medium", "hard", "expert")
@@ -76,10 +76,27 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
     gen.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
 
+    enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis)")
+    enq.add_argument("--game", required=True, choices=engine.GAMES)
+    enq.add_argument("--size", required=True, type=_size)
+    enq.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
+    enq.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
+    enq.add_argument("--band", choices=BANDS)
+    enq.add_argument("--count", type=_positive(1_000_000), default=1)
+    enq.add_argument("--seed", type=_seed, help="job seed (default: random, printed)")
+    enq.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
+    enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
+    enq.add_argument("--json", action="store_true", help="one JSON line instead of text")
+
+    jobs = verbs.add_parser("jobs", help="a job's progress, or the latest jobs")
+    jobs.add_argument("id", nargs="?", type=_positive(2**31 - 1))
+    jobs.add_argument("--json", action="store_true", help="JSON lines instead of text")
+
     exp = verbs.add_parser("export", help="boards from the store")
     exp.add_argument("--game", choices=engine.GAMES)
     exp.add_argument("--size", type=_size)
     exp.add_argument("--band", choices=BANDS)
+    exp.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored, in slot order")
     exp.add_argument("--limit", type=_positive(10_000_000))
     exp.add_argument("--format", choices=("json", "text", "pzpr"), default="json")
     exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
@@ -120,11 +137,55 @@ def _store_session(read_only: bool = True):
     return db, session(db, read_only=read_only)
 
 
+def cmd_enqueue(args: argparse.Namespace) -> int:
+    if not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    try:
+        sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
+                             band=args.band, count=args.count, seed=args.seed, timeout=args.timeout)
+        if not args.wait:
+            print(fleet.as_json(sent) if args.json else
+                  f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']}) "
+                  f"sent to queue {sent['queue']}")
+            return 0
+        if not args.json:
+            print(f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']})", flush=True)
+        status = fleet.follow(sent["job"], progress=sys.stderr.isatty() and not args.json)
+    except fleet.FleetError as exc:
+        raise UsageError(str(exc)) from None
+    print(fleet.as_json(status) if args.json else fleet.describe(status))
+    return 0 if status["state"] == "done" else 1
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    if args.id is None:
+        listed = fleet.latest()
+        print("\n".join(map(fleet.as_json, listed)) if args.json else fleet.table(listed))
+        return 0
+    status = fleet.job(args.id)
+    if status is None:
+        print(f"puzzlefleet: no job with id {args.id}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print(fleet.as_json(status) if args.json else fleet.describe(status))
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    db, ctx = _store_session()
-    with ctx as s:
-        boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
-    db.dispose()
+    if args.job is not None:
+        try:
+            boards = fleet.job_boards(args.job)
+        except fleet.FleetError as exc:
+            print(f"puzzlefleet: {exc}", file=sys.stderr)
+            return EXIT_NOT_FOUND
+        boards = [b for b in boards if (args.game is None or b.get("game") == args.game)
+                  and (args.size is None or b.get("rules", {}).get("size") == args.size)
+                  and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)]
+        boards = boards[:args.limit]
+    else:
+        db, ctx = _store_session()
+        with ctx as s:
+            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
+        db.dispose()
     if args.format == "json":
         text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
     elif args.format == "text":
@@ -215,7 +276,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return worst
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve}
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
+            "enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

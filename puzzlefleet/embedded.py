@@ -14,19 +14,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import DeadlineExceeded, Rules, derive_seed, generate
+from engine import Rules, derive_seed
 from store import init_db, make_engine, save_board, session
-
-
-def generate_one(rules_text: str, seed: int, timeout: float | None) -> dict[str, Any]:
-    """One slot's attempt, run in a pool process: the board (or the timeout) and the rejections."""
-    rules = Rules.parse(rules_text)
-    try:
-        board, stats = generate(rules, seed, timeout=timeout)
-    except DeadlineExceeded as exc:
-        return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True}
-    return {"board": board.to_json(), "fingerprint": board.fingerprint,
-            "rejected": dict(stats.rejected), "timeout": False}
+from workers.slot import generate_one  # one attempt of a slot: the same code in the fleet's tasks
 
 
 @dataclass

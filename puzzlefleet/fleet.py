@@ -1,0 +1,174 @@
+"""The fleet verbs' logic: `enqueue` records a job in the store and sends one task per slot; `jobs`
+reads a job's progress back (one primary-key lookup, however large the job).
+
+Celery is imported only when a job is sent, so `jobs` and `export --job` start fast."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+import time
+from typing import Any
+
+from sqlalchemy import Engine
+
+from store import (FINAL_STATES, StoreError, create_job, get_job, init_db, list_job_boards, list_jobs,
+                   make_engine, session, set_job_state)
+from workers.params import BadTask, JobParams
+
+
+class FleetError(Exception):
+    """A fleet failure with a one-line message (bad parameters, an unreachable broker)."""
+
+
+def _db(db_url: str | None) -> Engine:
+    db = make_engine(db_url)
+    init_db(db)
+    return db
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
+            band: str | None = None, count: int = 1, seed: int | None = None, timeout: float = 300.0,
+            max_attempts: int | None = None, db_url: str | None = None) -> dict[str, Any]:
+    """Check the parameters, record the job, send its tasks; returns {"job": ID, ...}.
+
+    Raises FleetError (one line) for bad parameters or an unreachable broker; in the latter case the
+    job is kept, marked failed."""
+    try:
+        extra = {} if max_attempts is None else {"max_attempts": max_attempts}
+        params = JobParams.build(game=game, size=size, stars=stars, diagonals=diagonals, band=band,
+                                 timeout=timeout, **extra)
+        rules = params.rules()
+    except BadTask as exc:
+        raise FleetError(str(exc)) from None
+    if not isinstance(count, int) or not 1 <= count <= 1_000_000:
+        raise FleetError(f"count must be 1..1000000, got {count!r}")
+    seed = seed if seed is not None else secrets.randbits(31)
+    db = _db(db_url)
+    try:
+        with session(db) as s:
+            job_id = create_job(session=s, game=params.game, rules=str(rules), band=params.band,
+                                params=params.to_json(), seed=seed, requested=count)
+        from workers.settings import ConfigError
+
+        try:
+            from workers.tasks import send_slots
+
+            send_slots(job_id, params, seed, range(count))
+        except ConfigError as exc:
+            raise FleetError(str(exc)) from None
+        except Exception as exc:   # the broker: connection refused, auth, timeouts (kombu/redis types)
+            from kombu.utils.url import maybe_sanitize_url
+
+            from workers.settings import settings
+            message = (f"cannot send job {job_id} to the broker {maybe_sanitize_url(settings().broker)}: "
+                       f"{_one_line(exc)}")
+            with session(db) as s:
+                set_job_state(session=s, job_id=job_id, state="failed", error=message)
+            raise FleetError(message) from exc
+    finally:
+        db.dispose()
+    return {"job": job_id, "requested": count, "rules": str(rules), "seed": seed, "queue": params.queue}
+
+
+def job(job_id: int, *, db_url: str | None = None) -> dict[str, Any] | None:
+    """A job's progress, or None."""
+    db = make_engine(db_url)
+    try:
+        init_db(db)
+        with session(db, read_only=True) as s:
+            return get_job(session=s, job_id=job_id)
+    finally:
+        db.dispose()
+
+
+def latest(*, limit: int = 20, db_url: str | None = None) -> list[dict[str, Any]]:
+    db = _db(db_url)
+    try:
+        with session(db, read_only=True) as s:
+            return list_jobs(session=s, limit=limit)
+    finally:
+        db.dispose()
+
+
+def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = None) -> list[dict[str, Any]]:
+    """The boards a job stored, in slot order; FleetError when there is no such job."""
+    db = _db(db_url)
+    try:
+        with session(db, read_only=True) as s:
+            if get_job(session=s, job_id=job_id) is None:
+                raise FleetError(f"no job with id {job_id}")
+            return list_job_boards(session=s, job_id=job_id, limit=limit)
+    finally:
+        db.dispose()
+
+
+def follow(job_id: int, *, poll: float = 0.5, progress: bool = False,
+           db_url: str | None = None) -> dict[str, Any]:
+    """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr."""
+    db = _db(db_url)
+    try:
+        while True:
+            with session(db, read_only=True) as s:
+                status = get_job(session=s, job_id=job_id)
+            if status is None:
+                raise FleetError(f"no job with id {job_id}")
+            if progress:
+                _bar(status)
+            if status["state"] in FINAL_STATES:
+                if progress:
+                    sys.stderr.write("\n")
+                return status
+            time.sleep(poll)
+    finally:
+        db.dispose()
+
+
+def _bar(status: dict[str, Any]) -> None:
+    width, done, total = 30, status["stored"] + status["failed"], max(status["requested"], 1)
+    filled = width * done // total
+    rate = status["stored"] / max(status["elapsed"], 1e-9)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {status['stored']}/{status['requested']} "
+                     f"rejected {sum(status['rejected'].values())} {rate:.1f} boards/s")
+    sys.stderr.flush()
+
+
+def _reasons(rejected: dict[str, int]) -> str:
+    return ", ".join(f"{reason} {n}" for reason, n in sorted(rejected.items())) or "none"
+
+
+def describe(status: dict[str, Any]) -> str:
+    """A job's progress for a person, a few lines."""
+    lines = [
+        f"job {status['job']}: {status['rules']}" + (f" band {status['band']}" if status["band"] else "")
+        + f", seed {status['seed']}, state {status['state']}",
+        f"requested {status['requested']}, stored {status['stored']}, gave up {status['failed']}, "
+        f"attempts {status['attempts']}",
+        f"rejected: {_reasons(status['rejected'])}",
+        f"seconds: {status['seconds']:.2f} engine, {status['elapsed']:.2f} elapsed",
+    ]
+    if status.get("error"):
+        lines.append(f"error: {status['error']}")
+    return "\n".join(lines)
+
+
+def table(jobs: list[dict[str, Any]]) -> str:
+    """The latest jobs, one line each."""
+    head = f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'seconds':>9}  rules"
+    rows = [f"{j['job']:>6}  {j['state']:<10} {j['stored']:>7}/{j['requested']:<7}  {j['attempts']:>8}  "
+            f"{sum(j['rejected'].values()):>8}  {j['elapsed']:>9.2f}  {j['rules']}" for j in jobs]
+    return "\n".join([head, *rows]) if rows else "no jobs"
+
+
+def as_json(status: dict[str, Any]) -> str:
+    return json.dumps(status, separators=(",", ":"), sort_keys=False)
+
+
+__all__ = ["FleetError", "StoreError", "as_json", "describe", "enqueue", "follow", "job", "job_boards",
+           "latest", "table"]

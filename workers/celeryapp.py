@@ -1,0 +1,87 @@
+"""The Celery app, configured from the environment (see workers.settings).
+
+Long CPU-bound tasks on Redis: late acks and requeue when a pool process dies (a task is lost only if
+it is never finished), one message prefetched per process, JSON only, a queue per game, pool processes
+recycled after PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks. Tasks send events, so Flower shows each task's
+return value (its summary)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from celery import Celery, signals
+from kombu import Queue
+
+from workers.params import FLEET_QUEUE, QUEUES
+from workers.settings import settings
+
+
+def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> dict | None:
+    """A slot task goes to its game's queue (the game is in its parameters)."""
+    if name == "puzzlefleet.generate_slot":
+        params = (args[2] if args and len(args) > 2 else (kwargs or {}).get("params")) or {}
+        game = params.get("game") if isinstance(params, dict) else None
+        return {"queue": game if game in QUEUES else FLEET_QUEUE}
+    if name.startswith("puzzlefleet."):
+        return {"queue": FLEET_QUEUE}
+    return None
+
+
+def make_app() -> Celery:
+    conf = settings()
+    app = Celery("puzzlefleet", broker=conf.broker, include=["workers.tasks"])
+    visibility = conf.visibility_timeout
+    app.conf.update(
+        task_serializer="json",
+        result_serializer="json",
+        event_serializer="json",
+        accept_content=["json"],
+        result_accept_content=["json"],
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        worker_max_tasks_per_child=conf.max_tasks_per_child,
+        task_soft_time_limit=conf.soft_time_limit,
+        task_time_limit=conf.time_limit,
+        task_ignore_result=True,           # progress lives in the store; Flower reads return values from events
+        task_queues=[Queue(name) for name in (*QUEUES, FLEET_QUEUE)],
+        task_default_queue=FLEET_QUEUE,
+        task_routes=(_route,),
+        worker_send_task_events=True,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={
+            "visibility_timeout": visibility,
+            # Sweep for abandoned (unacknowledged) messages often enough that a small visibility
+            # timeout means fast redelivery; kombu's defaults sweep about every 100 s.
+            "unacked_restore_interval": max(1, min(10, int(visibility // 4))),
+            "unacked_restore_throttle": 1,
+            "socket_connect_timeout": 10,
+            "socket_timeout": 30,
+            "health_check_interval": 10,
+        },
+        timezone="UTC",
+        enable_utc=True,
+        beat_schedule={
+            "resume-stalled-jobs": {"task": "puzzlefleet.resume_stalled", "schedule": conf.resume_interval,
+                                    "options": {"expires": conf.resume_interval}},
+        },
+    )
+    return app
+
+
+app = make_app()
+
+
+@signals.worker_init.connect
+def _worker_init(**_: Any) -> None:
+    # The worker's main process, before its pool starts: a clean metrics directory, then the server.
+    from workers import metrics
+    metrics.wipe()
+    metrics.serve()
+
+
+@signals.worker_process_shutdown.connect
+def _process_shutdown(pid: int | None = None, **_: Any) -> None:
+    from workers import metrics
+    metrics.process_exited(pid or os.getpid())
