@@ -40,12 +40,14 @@ def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]
     return bool(rest) and is_connected(n, rest)
 
 
-def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random) -> list[int]:
+def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random, *,
+         closed: frozenset[int] = frozenset()) -> list[int]:
     """Grow labelled regions in place until every cell is assigned; returns `regions`.
 
     `regions` holds region numbers for seed cells and UNASSIGNED elsewhere; `targets[label]` is the size
     that region grows toward. Each step picks a region still short of its target, weighted by how short
-    it is, and gives it one random cell of its frontier.
+    it is, and gives it one random cell of its frontier. `closed` regions take no left-over cells
+    (single-cell gifts stay single) unless a cell has no other neighbour.
     """
     neighbours = orthogonal_neighbours(n)
     sizes = [0] * len(targets)
@@ -74,25 +76,29 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random)
         edge.extend(nb for nb in neighbours[cell] if regions[nb] == UNASSIGNED)
         if sizes[label] >= targets[label]:
             growing.remove(label)
-    _absorb_leftovers(n, regions, sizes, rng)
+    _absorb_leftovers(n, regions, sizes, rng, closed)
     return regions
 
 
-def _absorb_leftovers(n: int, regions: list[int], sizes: list[int], rng: random.Random) -> None:
-    """Give every unassigned cell to its smallest neighbouring region, so no region starves."""
+def _absorb_leftovers(n: int, regions: list[int], sizes: list[int], rng: random.Random,
+                      closed: frozenset[int]) -> None:
+    """Give every unassigned cell to its smallest open neighbouring region, so no region starves."""
     neighbours = orthogonal_neighbours(n)
     left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
     rng.shuffle(left)
+    allow_closed = False        # only when a pass finds nothing else to do: a cell walled in by gifts
     while left:
         still = []
         for cell in left:
-            labels = [regions[nb] for nb in neighbours[cell] if regions[nb] != UNASSIGNED]
+            labels = [regions[nb] for nb in neighbours[cell]
+                      if regions[nb] != UNASSIGNED and (allow_closed or regions[nb] not in closed)]
             if not labels:
                 still.append(cell)
                 continue
             smallest = min(labels, key=lambda lab: (sizes[lab], lab))
             regions[cell] = smallest
             sizes[smallest] += 1
+        allow_closed = len(still) == len(left)
         left = still
 
 

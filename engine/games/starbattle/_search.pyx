@@ -98,6 +98,8 @@ cdef class Search:
                 buf[i] = regions[i]
                 if buf[i] < 0 or buf[i] >= self.n:
                     raise ValueError("region numbers must be 0..n-1")
+            if len(set(regions)) != self.n:
+                raise ValueError("every region number 0..n-1 must be used")
             self._set_regions(buf)
         finally:
             free(buf)
@@ -306,7 +308,7 @@ cdef class Search:
         for cell in stars:
             if not 0 <= cell < self.ncells:
                 raise ValueError(f"cell {cell} is off the board")
-            if not self._place(cell):
+            if not self.star[cell] and not self._place(cell):
                 return False
         return self._propagate()
 
@@ -344,10 +346,11 @@ cdef class Search:
                 self._search()
         return self._collect(), not self.timed_out
 
-    def random_solution(self, unsigned long long seed, double deadline=0.0):
-        """One solution found by randomised branching (the same seed gives the same solution), or None."""
+    def random_solution(self, unsigned long long seed, double deadline=0.0, long long max_nodes=0):
+        """One solution found by randomised branching (the same seed gives the same solution), or None
+        (none exists, or the deadline or node budget ran out first)."""
         self._alloc_solutions(1)
-        self.max_nodes = 0
+        self.max_nodes = max_nodes
         self.randomize = True
         self.rng = seed
         self.deadline = deadline

@@ -73,11 +73,13 @@ class Board:
             raise InvalidBoard(f"region numbers must be whole numbers 0..{n - 1}")
         if len(set(flat)) != n:
             raise InvalidBoard(f"a {n}x{n} board needs all {n} regions, found {len(set(flat))}")
-        solution = data.get("solution") or []
+        solution = data.get("solution", [])
+        if not isinstance(solution, list):
+            raise InvalidBoard('"solution" must be a list of [row, column] pairs')
         cells = []
         for pair in solution:
             if (not isinstance(pair, list) or len(pair) != 2
-                    or not all(isinstance(x, int) and 0 <= x < n for x in pair)):
+                    or not all(type(x) is int and 0 <= x < n for x in pair)):
                 raise InvalidBoard('"solution" must list [row, column] pairs on the board')
             cells.append(pair[0] * n + pair[1])
         seed = data.get("seed")

@@ -12,20 +12,29 @@ from collections import deque
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, grow, target_sizes
-from engine.games.starbattle.count import new_search
+from engine.errors import DeadlineExceeded
+from engine.games.starbattle.count import monotonic, new_search
 from engine.games.starbattle.rules import Rules
 
+PLANT_NODE_BUDGET = 20_000     # a random layout is found in tens of nodes when the order is lucky
 
-def plant(rules: Rules, rng: random.Random) -> tuple[int, ...]:
+
+def plant(rules: Rules, rng: random.Random, deadline: float = 0.0) -> tuple[int, ...]:
     """A random answer, drawn by the compiled search with random branching and regions = rows
-    (which switches the region rule off). Each draw starts from a fresh random seed, so the
-    answers spread over the whole space of layouts rather than its lexicographic corner."""
+    (which switches the region rule off). Each try starts from a fresh random seed with a small node
+    budget, so the answers spread over the whole space of layouts rather than its lexicographic corner,
+    and an unlucky branching order is abandoned instead of searched to the end.
+
+    Raises DeadlineExceeded when `deadline` (on `monotonic()`) passes first.
+    """
     n = rules.size
     search = new_search(rules, [cell // n for cell in range(n * n)])
     while True:
-        answer = search.random_solution(rng.getrandbits(64))
+        answer = search.random_solution(rng.getrandbits(64), deadline, PLANT_NODE_BUDGET)
         if answer is not None:
             return answer
+        if deadline and monotonic() > deadline:
+            raise DeadlineExceeded(f"no {rules} answer planted in time")
 
 
 def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
@@ -47,10 +56,12 @@ def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
             return None
         cores = grouped
     targets = target_sizes(n * n, cores, spread, rng)
+    closed: frozenset[int] = frozenset()
     if k == 1 and gifts:
-        for label in rng.sample(range(n), min(gifts, n - 1)):
+        closed = frozenset(rng.sample(range(n), min(gifts, n - 1)))
+        for label in closed:
             targets[label] = 1
-    return grow(n, regions, targets, rng)
+    return grow(n, regions, targets, rng, closed=closed)
 
 
 def _group_stars(n: int, k: int, answer: tuple[int, ...], regions: list[int],

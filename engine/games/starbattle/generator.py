@@ -60,7 +60,11 @@ def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
     if max_rounds is None:
         max_rounds = 40 if rules.size <= 10 else 30 * rules.size
     while True:
-        answer = plant(rules, rng)
+        try:
+            answer = plant(rules, rng, deadline)
+        except DeadlineExceeded as exc:
+            stats.seconds = time.perf_counter() - started
+            raise DeadlineExceeded(str(exc), stats) from None
         stats.answers += 1
         for _ in range(settings.drawings_per_answer):
             if deadline and monotonic() > deadline:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.errors import InvalidBoard, InvalidRules
 
 # Sizes with a valid layout, up to what generation does in practical time (see BENCHMARKS.md).
-SIZE_RANGE = {1: (4, 20), 2: (8, 16), 3: (11, 16)}
+SIZE_RANGE = {1: (4, 20), 2: (8, 16), 3: (12, 16)}
 DIAGONAL_SIZE_RANGE = (4, 16)
 
 
@@ -24,9 +24,9 @@ class Rules:
     diagonals: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.size, int) or isinstance(self.size, bool):
+        if type(self.size) is not int:
             raise InvalidRules(f"size must be a whole number, not {self.size!r}")
-        if self.stars not in SIZE_RANGE:
+        if type(self.stars) is not int or self.stars not in SIZE_RANGE:
             raise InvalidRules(f"stars must be 1, 2 or 3, not {self.stars!r}")
         if self.diagonals and self.stars != 1:
             raise InvalidRules("the diagonal rule is for Queens (1 star) only")
@@ -72,6 +72,8 @@ class Rules:
         if not isinstance(data, dict) or "size" not in data:
             raise InvalidBoard('"rules" must be an object with a "size"')
         stars = data.get("stars", 1)
+        if type(stars) is not int:
+            raise InvalidBoard('"stars" must be a whole number')
         if game == "queens" and stars != 1:
             raise InvalidBoard("a queens board has 1 star per unit")
         if game not in ("queens", "starbattle"):
