@@ -50,25 +50,22 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
     if not isinstance(count, int) or not 1 <= count <= 1_000_000:
         raise FleetError(f"count must be 1..1000000, got {count!r}")
     seed = seed if seed is not None else secrets.randbits(31)
+    from workers.settings import ConfigError, settings
+    try:
+        broker = settings().broker
+        from workers.tasks import send_slots     # Celery, configured from the environment
+    except ConfigError as exc:
+        raise FleetError(str(exc)) from None
     db = _db(db_url)
     try:
         with session(db) as s:
             job_id = create_job(session=s, game=params.game, rules=str(rules), band=params.band,
                                 params=params.to_json(), seed=seed, requested=count)
-        from workers.settings import ConfigError
-
         try:
-            from workers.tasks import send_slots
-
             send_slots(job_id, params, seed, range(count))
-        except ConfigError as exc:
-            raise FleetError(str(exc)) from None
         except Exception as exc:   # the broker: connection refused, auth, timeouts (kombu/redis types)
             from kombu.utils.url import maybe_sanitize_url
-
-            from workers.settings import settings
-            message = (f"cannot send job {job_id} to the broker {maybe_sanitize_url(settings().broker)}: "
-                       f"{_one_line(exc)}")
+            message = f"cannot send job {job_id} to the broker {maybe_sanitize_url(broker)}: {_one_line(exc)}"
             with session(db) as s:
                 set_job_state(session=s, job_id=job_id, state="failed", error=message)
             raise FleetError(message) from exc

@@ -50,6 +50,9 @@ def make_app() -> Celery:
         task_routes=(_route,),
         worker_send_task_events=True,
         broker_connection_retry_on_startup=True,
+        # A task still running when the broker connection drops carries on; its slot is idempotent, so
+        # a redelivery after reconnecting costs a lookup, not a second board.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         broker_transport_options={
             "visibility_timeout": visibility,
             # Sweep for abandoned (unacknowledged) messages often enough that a small visibility

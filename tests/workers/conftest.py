@@ -1,0 +1,269 @@
+"""Fixtures for the fleet's integration tests: the real Redis (a dedicated database number, flushed),
+the real PostgreSQL (a fresh schema per test) or a SQLite WAL file, and real `celery -A workers ...`
+processes started as subprocesses and always stopped in teardown.
+
+Under CI (env CI set) a missing Redis or PostgreSQL is a failure, not a skip."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+import store
+from store import StoreError
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", "redis://127.0.0.1:6379/5")
+PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+VISIBILITY = 5          # seconds: a killed worker's tasks come back fast
+
+
+def _missing(what: str, exc: BaseException) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is required under CI: {exc}")
+    pytest.skip(f"{what} not reachable: {exc}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check: Callable[[], Any], timeout: float, what: str, interval: float = 0.1) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def redis_client(url: str) -> Any:
+    import redis
+    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    try:
+        redis_client(REDIS_URL).ping()
+    except Exception as exc:   # redis.ConnectionError and friends
+        _missing("Redis at " + REDIS_URL, exc)
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[Engine]:
+    try:
+        engine = store.make_engine(PG_URL)
+    except StoreError as exc:
+        _missing("PostgreSQL", exc)
+    yield engine
+    engine.dispose()
+
+
+class PgSchemas:
+    """Fresh PostgreSQL schemas, each dropped at teardown."""
+
+    def __init__(self, admin: Engine) -> None:
+        self.admin, self.names = admin, []
+
+    def new(self) -> str:
+        schema = f"test_fleet_{uuid.uuid4().hex[:12]}"
+        with self.admin.begin() as conn:
+            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        self.names.append(schema)
+        return f"{PG_URL}?options=-csearch_path%3D{schema}"
+
+    def drop(self) -> None:
+        for schema in self.names:
+            with self.admin.begin() as conn:
+                conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def make_db_url(kind: str, tmp: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp / 'puzzles.db'}"
+    schemas = PgSchemas(request.getfixturevalue("pg_admin"))
+    request.addfinalizer(schemas.drop)
+    return schemas.new()
+
+
+class Proc:
+    """A real process in its own process group (so the whole worker, pool included, can be stopped)."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.name, self.log = name, cwd / f"{name}.log"
+        self._out = open(self.log, "wb")
+        self.popen = subprocess.Popen(argv, env=env, cwd=cwd, stdout=self._out, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_for_log(self, needle: str, timeout: float = 40) -> None:
+        def seen() -> bool:
+            if self.popen.poll() is not None:
+                raise AssertionError(f"{self.name} exited ({self.popen.returncode}):\n{self.text()[-3000:]}")
+            return needle in self.text()
+        wait_for(seen, timeout, f"{needle!r} in {self.name}'s log")
+
+    def kill(self) -> None:
+        """SIGKILL the whole group: the main process and its pool, no chance to clean up."""
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.popen.wait(timeout=10)
+
+    def stop(self, grace: float = 10) -> None:
+        if self.popen.poll() is None:
+            try:
+                os.killpg(self.popen.pid, signal.SIGTERM)
+                self.popen.wait(timeout=grace)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+        try:   # whatever is left of the group (pool processes of a killed worker)
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.popen.poll() is None:
+            self.popen.wait(timeout=10)
+        self._out.close()
+
+
+class Fleet:
+    """Workers, beat and Flower for one store and one broker; every process stopped at teardown."""
+
+    def __init__(self, tmp: Path, db_url: str, broker: str, **env: str) -> None:
+        self.tmp, self.db_url, self.broker = tmp, db_url, broker
+        self.procs: list[Proc] = []
+        self.env = {**os.environ, "PUZZLEFLEET_DB": db_url, "PUZZLEFLEET_BROKER": broker,
+                    "PUZZLEFLEET_VISIBILITY_TIMEOUT": str(VISIBILITY), "PYTHONUNBUFFERED": "1", **env}
+        for key in ("PROMETHEUS_MULTIPROC_DIR", "PUZZLEFLEET_METRICS_PORT", "FLOWER_BASIC_AUTH"):
+            if key not in env:
+                self.env.pop(key, None)
+
+    def _start(self, name: str, args: list[str], env: dict[str, str]) -> Proc:
+        proc = Proc(name, [str(BIN / "celery"), "-A", "workers", *args], {**self.env, **env}, self.tmp)
+        self.procs.append(proc)
+        return proc
+
+    def worker(self, name: str, *, concurrency: int = 2, pool: str = "prefork", metrics_port: int | None = None,
+               queues: str = "queens,starbattle,fleet", **env: str) -> Proc:
+        extra = dict(env)
+        if metrics_port is not None:
+            extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
+            extra["PROMETHEUS_MULTIPROC_DIR"] = str(self.tmp / f"prom-{name}")
+        proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
+                                  "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
+        proc.wait_for_log(" ready.")
+        return proc
+
+    def beat(self, **env: str) -> Proc:
+        proc = self._start("beat", ["beat", "-l", "info", "--schedule", str(self.tmp / "beat-schedule")], env)
+        proc.wait_for_log("beat: Starting")
+        return proc
+
+    def flower(self, port: int, basic_auth: str) -> Proc:
+        proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}"],
+                           {"FLOWER_BASIC_AUTH": basic_auth})
+
+        def listening() -> bool:
+            if proc.popen.poll() is not None:
+                raise AssertionError(f"flower exited:\n{proc.text()[-3000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return True
+            except OSError:
+                return False
+        wait_for(listening, 40, "Flower to listen")
+        return proc
+
+    def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+        return subprocess.run([str(BIN / "puzzlefleet"), *args], env=self.env, cwd=self.tmp, capture_output=True,
+                              text=True, timeout=timeout)
+
+    def job(self, job_id: int) -> dict[str, Any]:
+        engine = store.make_engine(self.db_url)
+        try:
+            with store.session(engine, read_only=True) as s:
+                status = store.get_job(session=s, job_id=job_id)
+        finally:
+            engine.dispose()
+        assert status is not None
+        return status
+
+    def wait_job(self, job_id: int, timeout: float = 90) -> dict[str, Any]:
+        def finished() -> dict[str, Any] | None:
+            status = self.job(job_id)
+            return status if status["state"] in store.FINAL_STATES else None
+        try:
+            return wait_for(finished, timeout, f"job {job_id} to finish", interval=0.25)
+        except AssertionError:
+            logs = "\n".join(f"--- {p.name}\n{p.text()[-2000:]}" for p in self.procs)
+            raise AssertionError(f"job {job_id} did not finish: {self.job(job_id)}\n{logs}") from None
+
+    def boards(self, job_id: int | None = None) -> list[dict[str, Any]]:
+        engine = store.make_engine(self.db_url)
+        try:
+            store.init_db(engine)
+            with store.session(engine, read_only=True) as s:
+                if job_id is None:
+                    return store.list_boards(session=s)
+                return store.list_job_boards(session=s, job_id=job_id)
+        finally:
+            engine.dispose()
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            proc.stop()
+
+
+def flush(url: str) -> None:
+    redis_client(url).flushdb()
+
+
+@pytest.fixture
+def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Fleet]]:
+    """fleet_factory(db_url, broker=redis_url, **env) -> a Fleet; all stopped, Redis flushed, at teardown."""
+    fleets: list[Fleet] = []
+
+    def make(db_url: str, broker: str = redis_url, **env: str) -> Fleet:
+        if broker == redis_url:
+            flush(broker)
+        fleet = Fleet(tmp_path, db_url, broker, **env)
+        fleets.append(fleet)
+        return fleet
+
+    yield make
+    for fleet in fleets:
+        fleet.stop()
+    flush(redis_url)
+
+
+def send_raw(broker: str, *messages: tuple[list[Any], str]) -> list[str]:
+    """Send generate_slot messages by name, as any client could (args, queue); returns task ids."""
+    from celery import Celery
+    client = Celery("test-client", broker=broker)
+    client.conf.update(task_serializer="json", accept_content=["json"])
+    try:
+        return [client.send_task("puzzlefleet.generate_slot", args=args, queue=queue).id
+                for args, queue in messages]
+    finally:
+        client.close()

@@ -1,0 +1,193 @@
+"""A real fleet on a SQLite WAL store: one `celery -A workers worker` (prefork, 2 processes, metrics on)
+and Flower with basic auth, shared by this module's tests; Redis database 5, flushed."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import store
+from tests.workers.conftest import REDIS_URL, Fleet, flush, free_port, send_raw, wait_for
+
+AUTH = "fleet:s3cret-pass"
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Fleet]:
+    tmp = tmp_path_factory.mktemp("fleet")
+    flush(redis_url)
+    fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis_url)
+    fleet.metrics_port = free_port()         # type: ignore[attr-defined]
+    fleet.flower_port = free_port()          # type: ignore[attr-defined]
+    try:
+        fleet.flower(fleet.flower_port, AUTH)    # type: ignore[attr-defined]
+        fleet.worker("w1", metrics_port=fleet.metrics_port)  # type: ignore[attr-defined]
+        yield fleet
+    finally:
+        fleet.stop()
+        flush(redis_url)
+
+
+def _get(url: str, auth: str | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(url)
+    if auth:
+        request.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode(errors="replace")
+
+
+def _enqueue(fleet: Fleet, *args: str) -> dict[str, Any]:
+    result = fleet.cli("enqueue", *args, "--json")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    return json.loads(lines[0])
+
+
+def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
+    result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--count", "30", "--seed", "11",
+                       "--wait", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert (status["state"], status["requested"], status["stored"], status["failed"]) == ("done", 30, 30, 0)
+    assert status["attempts"] >= 30 and status["attempts"] == 30 + status["rejected"].get("duplicate", 0)
+    boards = fleet.boards(status["job"])
+    assert len(boards) == 30 == len({b["id"] for b in boards})
+    assert all(b["rules"] == {"size": 7, "stars": 1, "diagonals": False} for b in boards)
+    # the `jobs` and `export --job` verbs read the same job back
+    shown = fleet.cli("jobs", str(status["job"]), "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["stored"] == 30
+    text = fleet.cli("jobs", str(status["job"]))
+    assert "requested 30, stored 30" in text.stdout and "state done" in text.stdout
+    listing = fleet.cli("jobs")
+    assert re.search(rf"^\s+{status['job']}\s+done\s+30/30", listing.stdout, re.M), listing.stdout
+    exported = fleet.cli("export", "--job", str(status["job"]))
+    assert exported.returncode == 0
+    assert [json.loads(line)["id"] for line in exported.stdout.splitlines()] == [b["id"] for b in boards]
+    missing = fleet.cli("jobs", "999999")
+    assert missing.returncode == 1 and missing.stderr.strip() == "puzzlefleet: no job with id 999999"
+    assert fleet.cli("export", "--job", "999999").returncode == 1
+
+
+def test_the_same_job_seed_gives_the_same_boards_as_the_embedded_run(fleet: Fleet, tmp_path: Path) -> None:
+    sent = _enqueue(fleet, "--game", "queens", "--size", "8", "--count", "5", "--seed", "123")
+    status = fleet.wait_job(sent["job"])
+    assert status["state"] == "done"
+    fleet_ids = [b["id"] for b in fleet.boards(sent["job"])]
+    other = {**fleet.env, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'embedded.db'}"}
+    import subprocess
+    from tests.workers.conftest import BIN
+    run = subprocess.run([str(BIN / "puzzlefleet"), "generate", "--game", "queens", "--size", "8", "--count", "5",
+                          "--seed", "123"], env=other, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    embedded = subprocess.run([str(BIN / "puzzlefleet"), "export"], env=other, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+    assert sorted(json.loads(line)["id"] for line in embedded.stdout.splitlines()) == sorted(fleet_ids)
+
+
+def _new_job(fleet: Fleet, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
+    from workers.params import JobParams
+    job_params = JobParams.build(game="queens", size=params.pop("size", 6), **params).to_json()
+    engine = store.make_engine(fleet.db_url)
+    try:
+        store.init_db(engine)
+        with store.session(engine) as s:
+            job_id = store.create_job(session=s, game="queens", rules=f"queens {job_params['size']}", band=None,
+                                      params=job_params, seed=99, requested=requested)
+    finally:
+        engine.dispose()
+    return job_id, job_params
+
+
+def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None:
+    job_id, params = _new_job(fleet, 6, size=9)
+    # every slot's message three times over, back to back: the two pool processes run copies at once
+    ids = send_raw(fleet.broker, *[([job_id, slot, params, 99], "queens") for slot in range(6) for _ in range(3)])
+    fleet.wait_job(job_id)
+    worker = next(p for p in fleet.procs if p.name == "w1")
+    wait_for(lambda: all(f"generate_slot[{i}] succeeded" in worker.text() for i in ids), 30,
+             "every copy to run")
+    status = fleet.job(job_id)
+    assert (status["state"], status["stored"]) == ("done", 6)
+    assert status["attempts"] == 6 + status["rejected"].get("duplicate", 0)   # each attempt counted once
+    boards = fleet.boards(job_id)
+    assert len(boards) == 6 == len({b["id"] for b in boards})
+
+
+def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> None:
+    job_id, params = _new_job(fleet, 2)
+    bad = [
+        ([job_id, 0, {**params, "size": 99}, 1], "queens"),           # size out of range
+        ([job_id, 0, {**params, "size": 0}, 1], "queens"),
+        ([job_id, 0, {**params, "band": "impossible"}, 1], "queens"),  # unknown band
+        ([job_id, 0, {**params, "game": "chess"}, 1], "queens"),
+        ([job_id, "zero", params, 1], "queens"),                       # malformed slot
+        ([job_id, 5, params, 1], "queens"),                            # no such slot
+        ([987654, 0, params, 1], "queens"),                            # no such job
+        ([job_id, 0], "queens"),                                       # missing arguments
+    ]
+    ids = send_raw(fleet.broker, *bad)
+    worker = next(p for p in fleet.procs if p.name == "w1")
+
+    def all_failed() -> bool:
+        text = worker.text()
+        return all(f"[{task_id}] raised" in text or f"[{task_id}]" in text and "TypeError" in text
+                   for task_id in ids)
+    wait_for(all_failed, 30, "the bad tasks to fail")
+    import time
+    time.sleep(1.5)            # time enough for any (wrong) retry to show up
+    text = worker.text()
+    for task_id in ids:
+        assert text.count(f"generate_slot[{task_id}] received") == 1, task_id     # delivered once: no retry
+        assert f"generate_slot[{task_id}] retry" not in text
+    assert text.count("raised expected: BadTask") >= len(bad) - 1
+    status = fleet.job(job_id)
+    assert (status["stored"], status["attempts"], status["state"]) == (0, 0, "queued")
+    from tests.workers.conftest import redis_client
+    client = redis_client(fleet.broker)
+    assert client.llen("queens") == 0 and client.hlen("unacked") == 0
+
+
+def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
+    base = f"http://127.0.0.1:{fleet.flower_port}"    # type: ignore[attr-defined]
+    assert _get(base + "/")[0] == 401
+    assert _get(base + "/api/workers")[0] == 401
+    assert _get(base + "/", "fleet:wrong")[0] == 401
+    status, _ = _get(base + "/", AUTH)
+    assert status == 200
+    # a task's summary (its return value) is what Flower shows
+    sent = _enqueue(fleet, "--game", "queens", "--size", "6", "--count", "3", "--seed", "4")
+    fleet.wait_job(sent["job"])
+
+    def summaries() -> list[str]:
+        code, body = _get(base + "/api/tasks?taskname=puzzlefleet.generate_slot&state=SUCCESS", AUTH)
+        assert code == 200
+        return [t.get("result") or "" for t in json.loads(body).values()
+                if f"'job': {sent['job']}," in (t.get("result") or "")]
+    results = wait_for(lambda: len(summaries()) == 3 and summaries(), 20, "Flower to show the summaries")
+    assert all("'accepted': 1" in r and "'rejected':" in r and "'seconds':" in r for r in results)
+
+
+def test_metrics_show_the_counters_after_a_job(fleet: Fleet) -> None:
+    sent = _enqueue(fleet, "--game", "queens", "--size", "5", "--count", "4", "--seed", "8")
+    status = fleet.wait_job(sent["job"])
+    assert status["stored"] == 4
+    port = fleet.metrics_port    # type: ignore[attr-defined]
+    code, text = _get(f"http://127.0.0.1:{port}/metrics")
+    assert code == 200
+    assert re.search(r'^puzzlefleet_boards_accepted_total\{band="none",game="queens",size="5"\} 4\.0$', text, re.M)
+    assert "# TYPE puzzlefleet_candidates_rejected_total counter" in text
+    assert re.search(r'^puzzlefleet_generation_seconds_count\{game="queens",size="5"\} \d', text, re.M)
+    # earlier jobs of this module rejected some candidates (duplicates at least), all counted by reason
+    assert re.search(r'^puzzlefleet_candidates_rejected_total\{game="queens",reason="[a-z-]+"\} \d', text, re.M)
