@@ -1,0 +1,123 @@
+"""The deployment files parse and keep the fleet's rules: secrets only from the environment, Redis with
+AOF and a password, a worker per queue, grace periods above the hard time limit, a KEDA scaler per
+queue, systemd units for worker, beat and Flower, a dashboard over the contract's metric names."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+HARD_LIMIT = 660
+
+
+def _docs(path: Path) -> list[Any]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc is not None]
+
+
+def test_every_yaml_and_json_file_parses() -> None:
+    files = sorted([*DEPLOY.rglob("*.yaml"), *DEPLOY.rglob("*.yml")])
+    assert len(files) >= 7
+    for path in files:
+        assert _docs(path), path
+    for path in DEPLOY.rglob("*.json"):
+        json.loads(path.read_text())
+
+
+def test_compose_takes_every_secret_from_the_environment() -> None:
+    text = (DEPLOY / "compose.yaml").read_text()
+    compose = _docs(DEPLOY / "compose.yaml")[0]
+    services = compose["services"]
+    assert {"redis", "postgres", "worker-queens", "worker-starbattle", "beat", "flower", "prometheus",
+            "grafana"} <= set(services)
+    for name in ("REDIS_PASSWORD", "POSTGRES_PASSWORD", "FLOWER_BASIC_AUTH", "GRAFANA_ADMIN_PASSWORD"):
+        assert f"${{{name}:?" in text
+    # no literal secret: every password-like value is an ${...} reference
+    for service in services.values():
+        env = service.get("environment") or {}
+        for key, value in env.items():
+            if re.search(r"PASSWORD|AUTH|SECRET", key):
+                assert str(value).startswith("${"), (key, value)
+    redis = " ".join(services["redis"]["command"])
+    assert "--appendonly yes" in redis and "--requirepass ${REDIS_PASSWORD" in redis
+    assert "FLOWER_BASIC_AUTH" in services["flower"]["environment"]
+    for port in services["flower"].get("ports", []) + services["grafana"].get("ports", []):
+        assert port.startswith("127.0.0.1:")
+
+
+def test_compose_runs_a_worker_per_queue_with_metrics_and_a_long_grace() -> None:
+    services = _docs(DEPLOY / "compose.yaml")[0]["services"]
+    for queue in ("queens", "starbattle"):
+        worker = services[f"worker-{queue}"]
+        command = worker["command"]
+        assert command[:4] == ["celery", "-A", "workers", "worker"]
+        assert command[command.index("-Q") + 1].split(",")[0] == queue
+        env = worker["environment"]
+        assert env["PUZZLEFLEET_METRICS_PORT"] == "9100" and env["PROMETHEUS_MULTIPROC_DIR"]
+        assert int(env["PUZZLEFLEET_TIME_LIMIT"]) == HARD_LIMIT < int(env["PUZZLEFLEET_VISIBILITY_TIMEOUT"])
+        assert int(worker["stop_grace_period"].rstrip("s")) > HARD_LIMIT
+    assert services["beat"]["command"][:4] == ["celery", "-A", "workers", "beat"]
+    prometheus = _docs(DEPLOY / "prometheus" / "prometheus.yml")[0]
+    targets = {t for job in prometheus["scrape_configs"] for sc in job["static_configs"] for t in sc["targets"]}
+    assert {"worker-queens:9100", "worker-starbattle:9100"} <= targets
+
+
+def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() -> None:
+    docs = [d for path in sorted((DEPLOY / "k8s").glob("*.yaml")) for d in _docs(path)]
+    assert not [d for d in docs if d["kind"] == "Secret"], "secrets are created out of band"
+    config = next(d for d in docs if d["kind"] == "ConfigMap")["data"]
+    hard = int(config["PUZZLEFLEET_TIME_LIMIT"])
+    assert hard < int(config["PUZZLEFLEET_VISIBILITY_TIMEOUT"])
+    workers = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Deployment"
+               and d["metadata"]["name"].startswith("worker-")}
+    assert set(workers) == {"worker-queens", "worker-starbattle"}
+    scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in docs if d["kind"] == "ScaledObject"}
+    assert set(scaled) == set(workers)
+    for name, deployment in workers.items():
+        spec = deployment["spec"]["template"]["spec"]
+        assert spec["terminationGracePeriodSeconds"] > hard
+        args = spec["containers"][0]["args"]
+        queue = name.removeprefix("worker-")
+        assert args[:4] == ["celery", "-A", "workers", "worker"] and args[args.index("-Q") + 1].startswith(queue)
+        trigger = scaled[name]["spec"]["triggers"][0]
+        assert trigger["type"] == "redis" and trigger["metadata"]["listName"] == queue
+        assert trigger["authenticationRef"]["name"] == "puzzlefleet-redis"
+        env = {e["name"]: e for e in spec["containers"][0]["env"]}
+        assert "secretKeyRef" in env["PUZZLEFLEET_BROKER"]["valueFrom"]
+    beat = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "beat")
+    assert beat["spec"]["replicas"] == 1 and beat["spec"]["strategy"]["type"] == "Recreate"
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str     # type: ignore[assignment]
+    parser.read_string((DEPLOY / "systemd" / name).read_text())
+    return parser
+
+
+def test_systemd_units_for_worker_beat_and_flower() -> None:
+    worker = _unit("puzzlefleet-worker@.service")["Service"]
+    assert "celery -A workers worker -Q %i" in worker["ExecStart"]
+    assert int(worker["TimeoutStopSec"]) > HARD_LIMIT and worker["KillSignal"] == "SIGTERM"
+    assert "celery -A workers beat" in _unit("puzzlefleet-beat.service")["Service"]["ExecStart"]
+    flower = _unit("puzzlefleet-flower.service")["Service"]
+    assert "celery -A workers flower --address=127.0.0.1" in flower["ExecStart"]
+    for name in ("puzzlefleet-worker@.service", "puzzlefleet-beat.service", "puzzlefleet-flower.service"):
+        text = (DEPLOY / "systemd" / name).read_text()
+        assert "EnvironmentFile=/etc/puzzlefleet/fleet.env" in text and "PASSWORD" not in text
+
+
+def test_the_dashboard_charts_the_contract_metrics() -> None:
+    dashboard = json.loads((DEPLOY / "grafana" / "dashboards" / "puzzlefleet.json").read_text())
+    exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
+    for metric in ("puzzlefleet_boards_accepted_total", "puzzlefleet_candidates_rejected_total",
+                   "puzzlefleet_generation_seconds_bucket"):
+        assert metric in exprs
+    assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
