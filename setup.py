@@ -17,6 +17,8 @@ directives = {"language_level": "3", "embedsignature": True,
 extensions = [
     Extension("engine.games.starbattle._search", ["engine/games/starbattle/_search.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.starbattle._techniques", ["engine/games/starbattle/_techniques.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -1,0 +1,89 @@
+"""Grading a Star Battle family board the way a person solves it.
+
+The ladder (techniques.py) solves the empty board with the cheapest technique that makes progress,
+restarting from the bottom after every step; the grade is that measurement, nothing else:
+
+Queens (k = 1, with or without the diagonals), four tiers charged 1, 3, 6 and 12 per step:
+    easy     tiers 1-2 finish it with a low total (at most 2n + 4)
+    medium   anything else without a hypothetical
+    hard     a tier-4 hypothetical is needed
+    expert   a deep hypothetical (tiers 2-3 inside the probe) is needed, or hypotheticals push the
+             total to 10n or more
+
+Star Battle (k >= 2): the sum of per-technique scores, cut at 400 / 1,800 / 8,000.
+
+A board the capped ladder cannot finish gets `solved=False` and no band (it needs more than the cap
+allows, or more than the ladder knows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.games.starbattle.board import Board
+from engine.games.starbattle.techniques import HYPOTHESES, StarState, ladder_for
+from engine.ladder import Step, run
+
+BANDS = ("easy", "medium", "hard", "expert")
+STARBATTLE_CUTS = (400, 1800, 8000)          # upper bounds (exclusive) of easy, medium, hard
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    steps: list[Step]            # the solve path the grade was computed from, whole
+    solved: bool
+    hardest: str | None          # the hardest technique used (highest tier, latest on the ladder)
+    hardest_tier: int            # 0 when no step was taken
+    score: int                   # summed cost of every step
+    band: str | None             # easy / medium / hard / expert; None when not solved
+    stars: tuple[int, ...]       # the stars the ladder placed (the solution when solved)
+    contradiction: bool = False  # the ladder reached an impossible position (the board has no solution)
+    tiers: tuple[int, ...] = ()  # the tier of each step, in order (what the fun score reads)
+
+    def difficulty_json(self) -> dict[str, Any]:
+        """The "difficulty" object of the board JSON contract."""
+        return {"band": self.band, "score": self.score, "hardest": self.hardest}
+
+
+def band_for(k: int, n: int, score: int, hardest_tier: int, used: Iterable[str]) -> str:
+    """The band of a finished solve."""
+    if k >= 2:
+        low, mid, high = STARBATTLE_CUTS
+        return "easy" if score < low else "medium" if score < mid else "hard" if score < high else "expert"
+    used = set(used)
+    if "deep-hypothesis" in used:
+        return "expert"
+    if used & set(HYPOTHESES):
+        return "expert" if score >= 10 * n else "hard"
+    if hardest_tier <= 2 and score <= 2 * n + 4:
+        return "easy"
+    return "medium"
+
+
+def grade(board: Board, cap: str | int | None = None) -> Grade:
+    """Solve `board` with the ladder (techniques up to `cap`: a technique name, or a tier number or
+    "tier N"; None allows all) and grade the solve path."""
+    rules = board.rules
+    state = StarState.start(rules, board.regions)
+    ladder = ladder_for(rules.stars)
+    result = run(state, ladder, cap)
+    band = None
+    if result.solved:
+        band = band_for(rules.stars, rules.size, result.total_cost, result.hardest_tier,
+                        (step.technique for step in result.steps))
+    return Grade(list(result.steps), result.solved, result.hardest, result.hardest_tier, result.total_cost,
+                 band, state.star_cells(), result.contradiction,
+                 tuple(ladder[step.technique].tier for step in result.steps))
+
+
+def steps_json(steps: Sequence[Step], n: int) -> list[dict[str, Any]]:
+    """Steps in the board JSON contract form, cells as [row, column] pairs."""
+    return [{"technique": s.technique, "cost": s.cost,
+             "place": [[c // n, c % n] for c in s.place],
+             "eliminate": [[c // n, c % n] for c in s.eliminate],
+             "units": list(s.units), "why": s.why} for s in steps]
+
+
+__all__ = ["BANDS", "STARBATTLE_CUTS", "Grade", "band_for", "grade", "steps_json"]

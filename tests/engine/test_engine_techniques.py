@@ -1,0 +1,227 @@
+"""Soundness of every Star Battle family technique, one by one, against brute force.
+
+Thousands of partial positions on random boards (unique generated boards and regions drawn without
+repair, which usually leave several solutions; Queens 5..9 with and without diagonals, 2-star 8..10):
+some of a known solution's stars, some of its empty cells ruled out, sometimes advanced by the capped
+ladder, plus wild positions that may have no solution. For each position the compiled search lists
+every solution extending it; a technique may never rule out a cell some solution uses, nor place a
+star some solution lacks, and may only touch candidates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.games.starbattle import Rules
+from engine.games.starbattle.reference import reference_solutions
+from engine.ladder import Ladder
+from engine.games.starbattle.techniques import (StarState, can_place, cells_of, geometry, ladder_for,
+                                                technique_names)
+from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
+                                            random_position, truth)
+
+CHEAP = [name for name in technique_names() if "hypothesis" not in name]
+PROBES = [name for name in technique_names() if "hypothesis" in name]
+
+# how often each technique must fire over the pool, so that a test cannot pass by never looking
+MIN_FIRED = {"star-neighbours": 100, "unit-full": 100, "last-free-cells": 100, "confinement": 100,
+             "shared-neighbour": 100, "crowding": 100, "2x2-bound": 30, "pigeonhole": 100,
+             "squeeze": 50, "fish": 30, "pigeonhole-large": 30, "hypothesis": 30,
+             "deep-hypothesis": 30}
+
+
+@lru_cache(maxsize=1)
+def pool():
+    return build_cases(seed=20240601, boards=2000, per_board=3)
+
+
+def _technique(case, name):
+    return ladder_for(case.rules.stars)[name]
+
+
+@pytest.mark.parametrize("name", CHEAP)
+def test_technique_is_sound(name):
+    fired = Counter()
+    for case in pool():
+        step = _technique(case, name).find(case.state)
+        if step is None:
+            continue
+        assert step.technique == name
+        fired[case.rules.stars] += 1
+        problem = check_step(step, case.state, case.truth)
+        assert problem is None, f"{name} {problem}\n{describe(case, step)}"
+    assert sum(fired.values()) >= MIN_FIRED[name], (name, fired)
+
+
+@pytest.mark.parametrize("name", PROBES)
+def test_hypothetical_is_sound(name):
+    fired = 0
+    for i, case in enumerate(pool()):
+        if i % 4:
+            continue
+        step = _technique(case, name).find(case.state)
+        if step is None:
+            continue
+        fired += 1
+        problem = check_step(step, case.state, case.truth)
+        assert problem is None, f"{name} {problem}\n{describe(case, step)}"
+    assert fired >= MIN_FIRED[name]
+
+
+def test_positions_from_a_solution_keep_it():
+    """Positions built from a known answer (some advanced by the ladder) still have a solution: had a
+    technique been unsound while advancing them, some would have none."""
+    cases = pool()
+    assert len(cases) > 3000
+    assert all(case.truth.solutions >= 1 for case in cases if case.from_answer)
+    assert sum(not case.from_answer for case in cases) > 200
+
+
+def test_techniques_never_fail_on_impossible_positions():
+    """Positions with no solution at all: every finder returns a well-formed step or None."""
+    seen = 0
+    for case in pool():
+        if case.truth.solutions:
+            continue
+        seen += 1
+        for technique in ladder_for(case.rules.stars):
+            if technique.tier == 4:
+                continue
+            step = technique.find(case.state)
+            if step is not None:
+                assert step.progress
+                assert all(case.state.cand >> c & 1 for c in step.place + step.eliminate)
+    assert seen > 100
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(KINDS), unique=st.booleans())
+def test_every_technique_on_drawn_positions(seed, kind, unique):
+    rng = random.Random(seed)
+    rules, regions, answer = random_board(rng, kind, unique)
+    state = random_position(rng, rules, regions, answer)
+    t = truth(rules, regions, state)
+    if t is None:
+        return
+    assert t.solutions >= 1
+    for technique in ladder_for(rules.stars):
+        step = technique.find(state)
+        if step is not None:
+            problem = check_step(step, state, t)
+            assert problem is None, f"{technique.name} {problem}\n{state.picture()}\n{step}"
+
+
+def test_oracle_agrees_with_the_reference_counter_on_small_boards():
+    """The compiled search, used as the oracle, lists the same solutions as the plain reference."""
+    rng = random.Random(7)
+    for _ in range(40):
+        kind = rng.choice([(5, 1, False), (6, 1, False), (5, 1, True), (6, 1, True)])
+        rules, regions, answer = random_board(rng, kind, unique=False)
+        state = random_position(rng, rules, regions, answer)
+        everything = reference_solutions(rules, regions, 100_000)
+        eliminated = set(state.eliminated_cells())
+        stars = set(state.star_cells())
+        extending = [s for s in everything if stars <= set(s) and not eliminated & set(s)]
+        t = truth(rules, regions, state)
+        assert t is not None and t.solutions == len(extending)
+        some = 0
+        for s in extending:
+            for c in s:
+                some |= 1 << c
+        assert t.some == some
+
+
+# ---------------------------------------------------------------------------------------------
+# building blocks
+
+
+def test_can_place_matches_brute_force():
+    rng = random.Random(3)
+    for n, diag in ((6, False), (8, False), (7, True)):
+        geo = geometry(n, 1 if diag else 2, diag, tuple(r for r in range(n) for _ in range(n)))
+        for _ in range(300):
+            mask = 0
+            for c in rng.sample(range(n * n), rng.randrange(0, 10)):
+                mask |= 1 << c
+            cells = cells_of(mask)
+            for m in (1, 2, 3):
+                brute = any(all(not geo.attack[a] >> b & 1 for a, b in combinations(pick, 2))
+                            for pick in combinations(cells, m))
+                if diag and m > 1:
+                    continue          # the 4-colour shortcut is for king moves (diagonals only at k = 1)
+                assert can_place(mask, m, geo.hit) == brute, (n, cells, m)
+
+
+def test_geometry_attacks():
+    geo = geometry(5, 1, True, tuple(range(5)) * 5)
+    # (2,2) attacks its 8 neighbours and the 4 corners further along its diagonals
+    assert bin(geo.attack[12]).count("1") == 12
+    assert all(geo.attack[12] >> c & 1 for c in (0, 4, 20, 24))
+    plain = geometry(5, 1, False, tuple(range(5)) * 5)
+    assert cells_of(plain.attack[0]) == (1, 5, 6)
+
+
+def test_state_start_and_apply():
+    rules = Rules(5)
+    regions = tuple(c // 5 for c in range(25))
+    s = StarState.start(rules, regions, stars=[0], eliminated=[3])
+    assert s.star_cells() == (0,) and s.eliminated_cells() == (3,)
+    assert not s.is_contradiction() and not s.is_solved()
+    assert StarState.start(rules, regions, stars=[0, 1]).is_contradiction()      # touching stars
+    assert StarState.start(rules, regions, eliminated=range(5)).is_contradiction()  # an empty row
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiled probe: a filter that must agree with the Python probe, cell by cell
+
+
+def _compiled_verdicts(state, level, budget):
+    from engine.games.starbattle import techniques as T
+    prober = T._prober(state.geo)
+    assert prober, "the compiled probe is not built"
+    nbytes = (state.geo.n ** 2 + 7) // 8
+    cand, stars = state.cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little")
+    return {cell: prober.first_contradiction(cand, stars, [cell], level, budget) == 0
+            for cell in cells_of(state.cand)}
+
+
+def test_compiled_probe_matches_the_python_probe():
+    from engine.games.starbattle import techniques as T
+    compared = contradictions = 0
+    for i, case in enumerate(pool()):
+        if i % 6:
+            continue
+        ladder = ladder_for(case.rules.stars)
+        basic = Ladder(ladder.upto(1))
+        tier2 = tuple(t for t in ladder if t.tier == 2)
+        for level, extra in ((1, ()), (2, tier2)):
+            budget = T.PROBE_BUDGET if i % 12 else 2
+            fast = _compiled_verdicts(case.state, level, budget)
+            for cell, verdict in fast.items():
+                slow = T.probe(case.state, cell, extra, basic, budget)[0]
+                assert verdict == slow, (level, cell, describe(case, None))
+                compared += 1
+                if verdict:
+                    contradictions += 1
+                    assert not case.truth.some >> cell & 1      # and it is sound
+    assert compared > 20_000 and contradictions > 2_000
+
+
+def test_hypothesis_steps_do_not_depend_on_the_compiled_probe(monkeypatch):
+    from engine.games.starbattle import techniques as T
+    for i, case in enumerate(pool()):
+        if i % 25:
+            continue
+        technique = ladder_for(case.rules.stars)["hypothesis"]
+        monkeypatch.setattr(T, "USE_COMPILED_PROBE", True)
+        fast = technique.find(case.state)
+        monkeypatch.setattr(T, "USE_COMPILED_PROBE", False)
+        slow = technique.find(case.state)
+        assert fast == slow
