@@ -53,7 +53,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
-        from workers.tasks import send_slots     # Celery, configured from the environment
+        from workers.tasks import enqueue_slots   # Celery, configured from the environment
     except ConfigError as exc:
         raise FleetError(str(exc)) from None
     db = _db(db_url)
@@ -62,7 +62,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
             job_id = create_job(session=s, game=params.game, rules=str(rules), band=params.band,
                                 params=params.to_json(), seed=seed, requested=count)
         try:
-            send_slots(job_id, params, seed, range(count))
+            enqueue_slots(job_id, params, seed, count)
         except Exception as exc:   # the broker: connection refused, auth, timeouts (kombu/redis types)
             from kombu.utils.url import maybe_sanitize_url
             message = f"cannot send job {job_id} to the broker {maybe_sanitize_url(broker)}: {_one_line(exc)}"

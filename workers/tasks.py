@@ -20,7 +20,7 @@ from sqlalchemy import exc as sa_exc
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from workers import metrics
 from workers.celeryapp import app
-from workers.params import GAMES, BadTask, JobParams
+from workers.params import GAMES, BadTask, JobParams, check_ids
 from workers.settings import settings
 from workers.slot import run_slot
 
@@ -96,11 +96,48 @@ def send_slots(job_id: int, params: JobParams | dict[str, Any], seed: int, slots
     data = params.to_json() if isinstance(params, JobParams) else params
     queue = _game(data)
     sent = 0
+    # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
+    shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
     with app.producer_or_acquire() as producer:
         for slot in slots:
-            generate_slot.apply_async((job_id, slot, data, seed), queue=queue, producer=producer)
+            generate_slot.apply_async((job_id, slot, data, seed), queue=queue, producer=producer,
+                                      argsrepr=f"(job {job_id}, slot {slot}, {shown}, seed {seed})",
+                                      kwargsrepr="{}")
             sent += 1
     return sent
+
+
+DISPATCH_CHUNK = 1000      # slots per dispatch task
+
+
+@app.task(name="puzzlefleet.dispatch_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
+def dispatch_slots(self: Any, job_id: int, params: dict[str, Any], seed: int, start: int, stop: int) -> dict:
+    """Send the slot tasks start..stop-1 of a job: a large job is enqueued as a few of these, so the
+    fleet shares the sending. Sending twice (a redelivery) only makes slots find themselves done."""
+    check_ids(job_id, start, seed)
+    JobParams.from_json(params)
+    if not isinstance(stop, int) or isinstance(stop, bool) or not start < stop <= start + 100 * DISPATCH_CHUNK:
+        raise BadTask(f"bad slot range {start}..{stop!r}")
+    try:
+        sent = send_slots(job_id, params, seed, range(start, stop))
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
+    return {"job": job_id, "sent": sent, "slots": [start, stop]}
+
+
+def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> None:
+    """Send a job's tasks: one per slot directly for a small job; for a large one, one dispatch task
+    per DISPATCH_CHUNK slots (a few messages now, the slot tasks sent by the workers)."""
+    if count <= DISPATCH_CHUNK:
+        send_slots(job_id, params, seed, range(count))
+        return
+    data = params.to_json()
+    with app.producer_or_acquire() as producer:
+        for start in range(0, count, DISPATCH_CHUNK):
+            dispatch_slots.apply_async((job_id, data, seed, start, min(count, start + DISPATCH_CHUNK)),
+                                       producer=producer)
 
 
 def queue_length(name: str) -> int:

@@ -257,13 +257,12 @@ def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Flee
     flush(redis_url)
 
 
-def send_raw(broker: str, *messages: tuple[list[Any], str]) -> list[str]:
-    """Send generate_slot messages by name, as any client could (args, queue); returns task ids."""
+def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlefleet.generate_slot") -> list[str]:
+    """Send task messages by name, as any client could (args, queue); returns task ids."""
     from celery import Celery
     client = Celery("test-client", broker=broker)
     client.conf.update(task_serializer="json", accept_content=["json"])
     try:
-        return [client.send_task("puzzlefleet.generate_slot", args=args, queue=queue).id
-                for args, queue in messages]
+        return [client.send_task(name, args=args, queue=queue).id for args, queue in messages]
     finally:
         client.close()

@@ -125,6 +125,17 @@ def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None
     assert len(boards) == 6 == len({b["id"] for b in boards})
 
 
+def test_a_large_job_is_sent_by_dispatch_tasks_that_the_workers_run(fleet: Fleet) -> None:
+    """What `enqueue` does above 1000 slots: a few dispatch tasks on the fleet queue, each sending its
+    range of slot tasks. A dispatch delivered twice only makes slots find themselves done."""
+    job_id, params = _new_job(fleet, 40, size=8)
+    send_raw(fleet.broker, ([job_id, params, 99, 0, 25], "fleet"), ([job_id, params, 99, 25, 40], "fleet"),
+             ([job_id, params, 99, 25, 40], "fleet"), name="puzzlefleet.dispatch_slots")
+    status = fleet.wait_job(job_id)
+    assert (status["state"], status["stored"]) == ("done", 40)
+    assert len({b["id"] for b in fleet.boards(job_id)}) == 40
+
+
 def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> None:
     job_id, params = _new_job(fleet, 2)
     bad = [
