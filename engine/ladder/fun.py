@@ -3,7 +3,9 @@
 Hand-made boards put their hardest deduction early (about 17% into the solve; raw generated ones
 about 37%), have a few "a-ha" steps (a hard step that releases a flood of easy ones; good boards about
 4), keep 50-70% of the steps quick follow-ups, and never grind through a long run of hard steps.
-Each part scores 0..1; the score is their weighted sum.
+Each part scores 0..1; the score is their weighted sum. The ramps are calibrated on the hand-made
+boards of tests/data (the ladder's steps are finer than a person's moves: eliminations count as steps
+too, so quick shares and hard runs read lower and longer than the figures above).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-FLOOD = 3          # easy steps in a row after a hard one that make it an a-ha
+FLOOD = 3          # easier steps in a row after a hard one that make it an a-ha
 WEIGHTS = {"climax": 0.30, "aha": 0.25, "quick": 0.25, "grind": 0.20}
 
 
@@ -28,7 +30,7 @@ class Fun:
                 "quick_share": round(self.quick_share, 3), "longest_hard_run": self.longest_hard_run}
 
 
-def fun_score(tiers: Sequence[int], *, hard_tier: int = 2) -> Fun:
+def fun_score(tiers: Sequence[int], *, hard_tier: int = 3) -> Fun:
     """Score a solve path given the tier of each step in order (1 = easiest); steps of `hard_tier` and
     above count as hard."""
     if not tiers:
@@ -42,16 +44,21 @@ def fun_score(tiers: Sequence[int], *, hard_tier: int = 2) -> Fun:
             run += 1
             longest = max(longest, run)
             follow = tiers[i + 1:i + 1 + FLOOD]
-            if len(follow) == FLOOD and all(t == 1 for t in follow):
+            if len(follow) == FLOOD and all(t < hard_tier for t in follow):
                 aha += 1
         else:
             run = 0
     quick_share = sum(t == 1 for t in tiers) / len(tiers)
     parts = {
-        "climax": 1.0 if climax_at <= 0.2 else max(0.0, 1 - (climax_at - 0.2) / 0.4),
+        "climax": _ramp(climax_at, 0.2, 0.7),
         "aha": min(aha, 4) / 4 if top >= hard_tier else 0.5,   # an all-easy path has no a-ha to give
-        "quick": max(0.0, 1 - max(0.5 - quick_share, quick_share - 0.7, 0.0) / 0.3),
-        "grind": 1.0 if longest <= 2 else max(0.0, 1 - (longest - 2) / 6),
+        "quick": min(_ramp(-quick_share, -0.5, -0.1), _ramp(quick_share, 0.7, 1.0)),
+        "grind": _ramp(longest / len(tiers), 0.15, 0.5),
     }
     score = round(100 * sum(WEIGHTS[k] * v for k, v in parts.items()))
     return Fun(score, climax_at, aha, quick_share, longest)
+
+
+def _ramp(value: float, good: float, bad: float) -> float:
+    """1 up to `good`, falling linearly to 0 at `bad` (good < bad)."""
+    return 1.0 if value <= good else max(0.0, 1 - (value - good) / (bad - good))

@@ -5,8 +5,8 @@ from engine.ladder.fun import fun_score
 
 
 def test_an_early_climax_with_floods_beats_a_late_grind():
-    early = [1, 3, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 1, 1]
-    late = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 2, 1]
+    early = [1, 4, 1, 2, 1, 3, 1, 1, 2, 1, 3, 1, 2, 1, 1, 3, 1, 1, 2, 1]
+    late = [1, 1, 1, 2, 1, 1, 2, 1, 1, 1, 1, 3, 3, 3, 3, 3, 4, 4, 3, 1]
     good, bad = fun_score(early), fun_score(late)
     assert good.climax_at < 0.1 and bad.climax_at > 0.7
     assert good.aha == 4 and bad.aha == 0
@@ -15,8 +15,8 @@ def test_an_early_climax_with_floods_beats_a_late_grind():
 
 
 def test_quick_share_is_best_between_half_and_seventy_percent():
-    in_band = fun_score([2, 1, 1, 1, 2, 1, 1, 1, 2, 2])        # 60% easy
-    all_easy = fun_score([2] + [1] * 19)                       # 95% easy
+    in_band = fun_score([3, 1, 1, 1, 3, 1, 1, 1, 2, 2])        # 60% from the easiest tier
+    all_easy = fun_score([3] + [1] * 19)                       # 95% easiest
     assert 0.5 <= in_band.quick_share <= 0.7
     assert all_easy.quick_share > 0.9 and all_easy.score < in_band.score
 

@@ -1,4 +1,10 @@
-"""Generating a Star Battle family board: plant an answer, draw regions, repair, prove.
+"""Generating a Star Battle family board: plant an answer, draw regions, repair, prove, grade, judge.
+
+A unique board is graded by the ladder (grade.py); with a band asked for, a near miss is nudged toward
+it by hill-climbing region boundaries (a move is kept when the board stays unique and its grade moves
+toward the band); then the fun of the solve path and the shape of the regions must clear their bars.
+Every drawing that fails says why, counted by reason in GenerationStats.rejected:
+draw-failed, ambiguous, stuck, slow-count, timeout, unsolvable (beyond the ladder), wrong-band, dull, ugly.
 
 Same seed, same board: every random choice comes from one `random.Random(seed)` (a deadline can cut a
 run short, but never changes the board a run returns).
@@ -11,13 +17,23 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.errors import DeadlineExceeded
+from engine.core.grid import orthogonal_neighbours
+from engine.core.regions import stays_connected_without
+from engine.core.shape import shape_score
+from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
 from engine.games.starbattle.draw import draw_regions, plant
+from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
+from engine.ladder.fun import fun_score
 from engine.version import ENGINE_VERSION
+
+# Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
+# even sizes interlock (hard). Without a band, the whole range.
+SPREAD = {None: (0.2, 0.9), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
+          "expert": (0.05, 0.35)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +45,9 @@ class Settings:
     alternatives: int = 8             # alternatives collected per repair round
     count_budget: int = 300_000       # search nodes (0.1-0.2 s) one count may take before the
                                       # drawing is abandoned
+    min_fun: int = 75                 # boards whose solve path scores lower are dull
+    min_shape: int = 40               # boards whose regions score lower are ugly
+    climb_steps: int = 30             # boundary moves tried to bring a near miss into the asked band
 
 
 @dataclass(slots=True)
@@ -44,12 +63,15 @@ class GenerationStats:
                 "rejected": dict(self.rejected), "seconds": round(self.seconds, 6)}
 
 
-def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
+def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Settings = Settings(),
              timeout: float | None = None) -> tuple[Board, GenerationStats]:
-    """A board whose only solution is the planted answer (proved twice: by repair and by a fresh count).
+    """A board whose only solution is the planted answer (proved twice: by repair and by a fresh
+    count), solved by the ladder without guessing, graded `band` when one is given, fun and shapely.
 
     Raises DeadlineExceeded (carrying the stats in `args[1]`) when `timeout` seconds pass first.
     """
+    if band is not None and band not in BANDS:
+        raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(BANDS)}")
     started = time.perf_counter()
     deadline = monotonic() + timeout if timeout else 0.0
     rng = random.Random(seed)
@@ -59,22 +81,27 @@ def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
     max_rounds = settings.max_rounds
     if max_rounds is None:
         max_rounds = 40 if rules.size <= 10 else 30 * rules.size
+
+    def out_of_time(what: str) -> DeadlineExceeded:
+        stats.seconds = time.perf_counter() - started
+        return DeadlineExceeded(f"no {what} {rules} board within {timeout} s", stats)
+
     while True:
         try:
             answer = plant(rules, rng, deadline)
-        except DeadlineExceeded as exc:
-            stats.seconds = time.perf_counter() - started
-            raise DeadlineExceeded(str(exc), stats) from None
+        except DeadlineExceeded:
+            raise out_of_time("unique") from None
         stats.answers += 1
         for _ in range(settings.drawings_per_answer):
             if deadline and monotonic() > deadline:
-                stats.seconds = time.perf_counter() - started
-                raise DeadlineExceeded(f"no unique {rules} board within {timeout} s", stats)
+                raise out_of_time(band or "unique")
             stats.drawings += 1
-            spread = settings.spread if settings.spread is not None else rng.uniform(0.2, 0.9)
+            low, high = SPREAD[band]
+            spread = settings.spread if settings.spread is not None else rng.uniform(low, high)
             gifts = settings.gifts
             if gifts is None:
-                gifts = rng.choice((0, 0, 1, 2)) if k1 else 0
+                gifts = (rng.choice((1, 2)) if band == "easy" else 0 if band else rng.choice((0, 0, 1, 2))
+                         ) if k1 else 0
             regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts)
             if regions is None:
                 stats.rejected["draw-failed"] += 1
@@ -94,6 +121,77 @@ def generate(rules: Rules, seed: int, *, settings: Settings = Settings(),
             if proof.solutions != (answer,):       # never expected: repair and the proof disagree
                 stats.rejected["unproved"] += 1
                 continue
+            board = Board(rules, tuple(regions), answer, seed)
+            graded = grade(board)
+            if not graded.solved:
+                stats.rejected["unsolvable"] += 1
+                continue
+            if band is not None and graded.band != band:
+                # only a near miss (the next band over) is worth climbing from
+                if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
+                    board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
+                if graded.band != band:
+                    stats.rejected["wrong-band"] += 1
+                    continue
+            fun = fun_score(graded.tiers)
+            if fun.score < settings.min_fun:
+                stats.rejected["dull"] += 1
+                continue
+            shape = shape_score(rules.size, board.regions)
+            if shape.score < settings.min_shape:
+                stats.rejected["ugly"] += 1
+                continue
             stats.seconds = time.perf_counter() - started
-            extra = {"engine_version": ENGINE_VERSION, "generation": stats.to_json()}
-            return Board(rules, tuple(regions), answer, seed, extra), stats
+            return _finished(board, graded, fun.to_json(), shape.to_json(), stats), stats
+
+
+def describe(board: Board) -> dict:
+    """The grade, fun, shape and solve path of a proved board, as the JSON contract's fields (the
+    board must be unique; the ladder's path is its proof when it finishes)."""
+    graded = grade(board)
+    return _fields(board, graded, fun_score(graded.tiers).to_json(),
+                   shape_score(board.n, board.regions).to_json())
+
+
+def _fields(board: Board, graded: Grade, fun: dict, shape: dict) -> dict:
+    return {"difficulty": graded.difficulty_json(), "fun": fun, "shape": shape,
+            "steps": steps_json(graded.steps, board.n), "engine_version": ENGINE_VERSION}
+
+
+def _finished(board: Board, graded: Grade, fun: dict, shape: dict, stats: GenerationStats) -> Board:
+    extra = _fields(board, graded, fun, shape)
+    extra["generation"] = stats.to_json()
+    return Board(board.rules, board.regions, board.solution, board.seed, extra)
+
+
+def _climb(board: Board, graded: Grade, band: str, rng: random.Random, steps: int,
+           deadline: float) -> tuple[Board, Grade]:
+    """Hill-climb region boundaries toward `band`: move one non-answer cell on a boundary into the
+    neighbouring region; keep the move when the board stays unique, the ladder still solves it, and
+    its band moves closer (or, in the same band, its score moves the right way)."""
+    rules, n = board.rules, board.n
+    neighbours = orthogonal_neighbours(n)
+    answer = set(board.solution)
+    regions = list(board.regions)
+    goal = BANDS.index(band)
+    for _ in range(steps):
+        if graded.band == band or (deadline and monotonic() > deadline):
+            break
+        cell = rng.randrange(n * n)
+        targets = sorted({regions[nb] for nb in neighbours[cell]} - {regions[cell]})
+        if cell in answer or not targets or not stays_connected_without(n, regions, [cell]):
+            continue
+        trial = list(regions)
+        trial[cell] = rng.choice(targets)
+        if count_solutions(rules, trial, 2, deadline=deadline).solutions != (board.solution,):
+            continue
+        candidate = Board(rules, tuple(trial), board.solution, board.seed)
+        regraded = grade(candidate)
+        if not regraded.solved:
+            continue
+        now, was = BANDS.index(regraded.band), BANDS.index(graded.band)
+        closer = abs(goal - now) < abs(goal - was) or (
+            now == was and (regraded.score - graded.score) * (goal - was) > 0)
+        if closer:
+            regions, board, graded = trial, candidate, regraded
+    return board, graded
