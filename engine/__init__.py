@@ -8,12 +8,14 @@ from engine.core.rng import derive_seed
 from engine.errors import DeadlineExceeded, InvalidBoard, InvalidRules, PuzzleError
 from engine.games.starbattle import (Board, Count, GenerationStats, Rules, Settings, count_solutions,
                                      generate)
+from engine.games.starbattle.generator import describe
+from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.pzpr import from_url, to_url
 from engine.version import ENGINE_VERSION
 
 
 GAMES = ("queens", "starbattle")
 
-__all__ = ["ENGINE_VERSION", "GAMES", "Board", "Count", "DeadlineExceeded", "GenerationStats",
+__all__ = ["BANDS", "ENGINE_VERSION", "GAMES", "Board", "Count", "DeadlineExceeded", "GenerationStats",
            "InvalidBoard", "InvalidRules", "PuzzleError", "Rules", "Settings", "count_solutions",
-           "derive_seed", "from_url", "generate", "to_url"]
+           "derive_seed", "describe", "from_url", "generate", "to_url"]

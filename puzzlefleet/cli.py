@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import engine
-from engine import Board, PuzzleError, Rules, count_solutions, from_url, to_url
+from engine import BANDS, Board, PuzzleError, Rules, count_solutions, describe, from_url, to_url
 from puzzlefleet import embedded, fleet, render
-from store import StoreError, get_board, init_db, list_boards, make_engine, session
+from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
+                   regrade_board, session)
 
-BANDS = ("easy", "medium", "hard", "expert")
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 
 
@@ -104,8 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     show = verbs.add_parser("show", help="one board, coloured, in the terminal")
     show.add_argument("id")
 
-    solve = verbs.add_parser("solve", help="solve boards: JSON (one or one per line) or puzz.link URLs")
+    solve = verbs.add_parser("solve", help="solve and grade boards: JSON (one or one per line) or "
+                                           "puzz.link URLs")
     solve.add_argument("file", help="a file, or - for standard input")
+    solve.add_argument("--explain", action="store_true", help="after each board, its solve path in words")
+
+    verbs.add_parser("regrade", help="re-grade every board graded by another engine version")
     return parser
 
 
@@ -119,14 +123,13 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    if args.band is not None:
-        raise UsageError("--band needs the difficulty grader, which this version does not have yet")
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    print(f"generating {args.count} x {rules} (seed {seed}, {args.jobs} process(es))", flush=True)
+    band = f" {args.band}" if args.band else ""
+    print(f"generating {args.count} x {rules}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
     summary = embedded.run(rules, count=args.count, seed=seed, jobs=args.jobs, timeout=args.timeout,
-                           db_url=None, progress=sys.stderr.isatty())
+                           band=args.band, db_url=None, progress=sys.stderr.isatty())
     print(summary.line())
     return 0 if summary.accepted == summary.requested else 1
 
@@ -220,6 +223,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         return EXIT_NOT_FOUND
     print(render.plain(data, with_solution=False).splitlines()[0])
     print(render.coloured(data) if sys.stdout.isatty() else "\n".join(render.plain(data).splitlines()[1:]))
+    print(render.explained(data))
     return 0
 
 
@@ -271,12 +275,32 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out: dict[str, Any] = board.to_json()
         out["solution"] = [[cell // board.n, cell % board.n] for cell in found[0]] if found else []
         out["status"] = status
+        if status == "unique":
+            out.update(describe(Board(board.rules, board.regions, found[0])))
         print(json.dumps(out, separators=(",", ":")), flush=True)
+        if args.explain and status == "unique":
+            print(render.explained(out), flush=True)
         worst = max(worst, {"unique": 0, "several": EXIT_SEVERAL, "none": EXIT_NONE}[status])
     return worst
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
+def cmd_regrade(args: argparse.Namespace) -> int:
+    db = make_engine(None)
+    init_db(db)
+    with session(db, read_only=True) as s:
+        stale = board_ids_graded_by_other_versions(session=s, version=engine.ENGINE_VERSION)
+    for board_id in stale:
+        with session(db) as s:          # one board per transaction: an interruption loses no work
+            data = get_board(session=s, board_id=board_id)
+            if data is not None:
+                regrade_board(session=s, board_id=board_id,
+                              data={**data, **describe(Board.from_json(data))})
+    db.dispose()
+    print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
+    return 0
+
+
+COMMANDS = {"generate": cmd_generate, "regrade": cmd_regrade, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
             "enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
 

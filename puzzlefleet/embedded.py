@@ -55,6 +55,7 @@ class Progress:
 
 
 def run(rules: Rules, *, count: int, seed: int, jobs: int, timeout: float | None, db_url: str | None,
+        band: str | None = None,
         max_attempts: int = 20, progress: bool = False) -> Summary:
     """Generate `count` new boards into the store; returns the summary (accepted may fall short when a
     slot keeps timing out or repeating stored boards, after `max_attempts` tries)."""
@@ -86,12 +87,12 @@ def run(rules: Rules, *, count: int, seed: int, jobs: int, timeout: float | None
 
     if jobs <= 1:
         for slot in range(count):
-            while not record(slot, generate_one(text, seed_of(slot), timeout)):
+            while not record(slot, generate_one(text, seed_of(slot), timeout, band)):
                 pass
             bar.update(slot + 1, sum(summary.rejected.values()))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: dict[Future, int] = {pool.submit(generate_one, text, seed_of(s), timeout): s
+            pending: dict[Future, int] = {pool.submit(generate_one, text, seed_of(s), timeout, band): s
                                           for s in range(count)}
             done = 0
             while pending:
@@ -101,7 +102,7 @@ def run(rules: Rules, *, count: int, seed: int, jobs: int, timeout: float | None
                     done += 1
                     bar.update(done, sum(summary.rejected.values()))
                 else:
-                    pending[pool.submit(generate_one, text, seed_of(slot), timeout)] = slot
+                    pending[pool.submit(generate_one, text, seed_of(slot), timeout, band)] = slot
     bar.close()
     summary.seconds = time.perf_counter() - started
     engine.dispose()

@@ -36,3 +36,13 @@ def coloured(data: dict[str, Any]) -> str:
             cells.append(f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m {mark} \x1b[0m")
         lines.append("".join(cells))
     return "\n".join(lines)
+
+
+def explained(data: dict[str, Any]) -> str:
+    """The solve path in words, one numbered line per step, after the grade."""
+    difficulty = data.get("difficulty") or {}
+    lines = [f"difficulty {difficulty.get('band')} (score {difficulty.get('score')}, hardest "
+             f"{difficulty.get('hardest')}); fun {(data.get('fun') or {}).get('score')}"]
+    for number, step in enumerate(data.get("steps") or [], 1):
+        lines.append(f"{number:3}. [{step['technique']}, {step['cost']}] {step['why']}")
+    return "\n".join(lines)

@@ -8,7 +8,8 @@ from store.jobs import (AttemptOutcome, JobNotFound, SlotStatus, count_job_board
                         list_job_boards, list_jobs, record_attempt, set_job_state, slot_status, stalled_jobs,
                         touch_job, unfinished_slots)
 from store.models import Puzzle
-from store.repo import count_boards, get_board, has_fingerprint, list_boards, save_board
+from store.repo import (board_ids_graded_by_other_versions, count_boards, get_board, has_fingerprint,
+                        list_boards, regrade_board, save_board)
 
 __all__ = [
     "FINAL_STATES",
@@ -31,6 +32,7 @@ __all__ = [
     "touch_job",
     "unfinished_slots",
     "StoreError",
+    "board_ids_graded_by_other_versions",
     "count_boards",
     "database_url",
     "get_board",
@@ -38,6 +40,7 @@ __all__ = [
     "init_db",
     "list_boards",
     "make_engine",
+    "regrade_board",
     "save_board",
     "session",
 ]

@@ -143,3 +143,23 @@ def has_fingerprint(*, session: Session, fingerprint: str) -> bool:
     """Whether a board with this canonical fingerprint is already stored."""
     stmt = select(col(Puzzle.id)).where(col(Puzzle.fingerprint) == fingerprint).limit(1)
     return session.scalar(stmt) is not None
+
+
+def board_ids_graded_by_other_versions(*, session: Session, version: str) -> list[str]:
+    """Ids of boards whose engine_version is not `version` (graded by an older ladder)."""
+    return list(session.scalars(select(col(Puzzle.id)).where(col(Puzzle.engine_version) != version)
+                                .order_by(col(Puzzle.id))))
+
+
+def regrade_board(*, session: Session, board_id: str, data: dict[str, Any]) -> None:
+    """Replace a board's grade, solve path and engine version (its regions and answer stay as stored,
+    so its id and fingerprint do too). Checked like save_board before any SQL runs."""
+    row = _row(data, "0" * 64)
+    if row["id"] != board_id:
+        raise StoreError(f"board {board_id}: the new data carries id {row['id']}")
+    puzzle = session.get(Puzzle, board_id)
+    if puzzle is None:
+        raise StoreError(f"no board with id {board_id}")
+    puzzle.band, puzzle.score = row["band"], row["score"]
+    puzzle.engine_version, puzzle.data = row["engine_version"], row["data"]
+    session.add(puzzle)

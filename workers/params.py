@@ -75,8 +75,6 @@ class JobParams:
         band = data.get("band")
         if band is not None and band not in BANDS:
             raise BadTask(f"unknown band {band!r}: expected one of {', '.join(BANDS)}")
-        if band is not None:
-            raise BadTask("--band needs the difficulty grader, which this version does not have yet")
         timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not math.isfinite(timeout)
                 or not 0 < timeout <= 86_400):

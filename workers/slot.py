@@ -19,12 +19,13 @@ from store import JobNotFound, record_attempt, session, slot_status
 from workers.params import BadTask, JobParams, check_ids
 
 
-def generate_one(rules_text: str, seed: int, timeout: float | None) -> dict[str, Any]:
+def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
+                 ) -> dict[str, Any]:
     """One attempt, pure computation: the board (or the timeout) and the drawings rejected by reason."""
     rules = Rules.parse(rules_text)
     started = time.perf_counter()
     try:
-        board, stats = generate(rules, seed, timeout=timeout)
+        board, stats = generate(rules, seed, band=band, timeout=timeout)
     except DeadlineExceeded as exc:
         return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True,
                 "seconds": time.perf_counter() - started}
@@ -68,7 +69,7 @@ def run_slot(*, db: Engine, job_id: Any, slot: Any, params: Any, seed: Any, budg
             summary["continue"] = True
             break
         attempt_seed = derive_seed(seed, slot, attempt)
-        result = generate_one(str(rules), attempt_seed, per_attempt)
+        result = generate_one(str(rules), attempt_seed, per_attempt, job.band)
         reasons = attempt_rejections(result)
         try:
             with session(db) as s:

@@ -26,7 +26,6 @@ def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     (["--size", "0"], "size 0 is out of range"),
     (["--size", "99"], "size 99 is out of range"),
     (["--size", "nine"], "'nine' is not a whole number"),
-    (["--size", "8", "--band", "hard"], "--band needs the difficulty grader"),
     (["--size", "8", "--band", "nonsense"], "invalid choice: 'nonsense'"),
     (["--size", "8", "--stars", "2"], "queens has 1 star per unit"),
     (["--size", "8", "--count", "0"], "0 is out of range"),
