@@ -155,7 +155,7 @@ def test_run_slot_gives_up_after_max_attempts_and_hands_over_when_out_of_budget(
                                                                                monkeypatch: Any) -> None:
     calls: list[float | None] = []
 
-    def timed_out(rules_text: str, seed: int, timeout: float | None) -> dict[str, Any]:
+    def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
         calls.append(timeout)
         return {"board": None, "fingerprint": None, "rejected": {"ambiguous": 2}, "timeout": True,
                 "seconds": 0.0}
