@@ -58,3 +58,11 @@ def test_hand_made_boards_mostly_clear_the_fun_bar():
               if from_url(item["url"]).n <= 13]
     passing = sum(score >= Settings().min_fun for score in scores)
     assert passing >= len(scores) * 2 // 3, scores
+
+
+def test_the_boundary_climb_keeps_boards_unique_and_lands_in_the_band():
+    climbing = Settings(climb_steps=40)
+    for seed in range(2):
+        board, _ = generate(Rules(10, 2), seed, band="hard", settings=climbing, timeout=120)
+        assert board.extra["difficulty"]["band"] == "hard" == grade(board).band
+        assert count_solutions(board.rules, board.regions, 2).solutions == (board.solution,)
