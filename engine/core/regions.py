@@ -15,21 +15,23 @@ from engine.core.grid import orthogonal_neighbours
 UNASSIGNED = -1
 
 
-def is_connected(n: int, cells: Iterable[int]) -> bool:
-    """Whether the cells form one piece through shared edges (an empty set counts as connected)."""
-    members = set(cells)
-    if not members:
-        return True
+def reachable(n: int, cells: set[int], start: int) -> set[int]:
+    """The cells of `cells` joined to `start` through shared edges (start included)."""
     neighbours = orthogonal_neighbours(n)
-    start = next(iter(members))
     seen = {start}
     stack = [start]
     while stack:
         for nb in neighbours[stack.pop()]:
-            if nb in members and nb not in seen:
+            if nb in cells and nb not in seen:
                 seen.add(nb)
                 stack.append(nb)
-    return len(seen) == len(members)
+    return seen
+
+
+def is_connected(n: int, cells: Iterable[int]) -> bool:
+    """Whether the cells form one piece through shared edges (an empty set counts as connected)."""
+    members = set(cells)
+    return not members or len(reachable(n, members, next(iter(members)))) == len(members)
 
 
 def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]) -> bool:

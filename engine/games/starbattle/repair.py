@@ -16,6 +16,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from engine.core.grid import orthogonal_neighbours
+from engine.core.regions import reachable
 from engine.games.starbattle.count import Search, monotonic
 
 
@@ -89,18 +90,8 @@ def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
         path = [here]
         while parent[path[-1]] != -1:
             path.append(parent[path[-1]])
-        kept = _reachable(neighbours, members - set(path), next(iter(stars)))
+        kept = reachable(n, members - set(path), next(iter(stars)))
         if stars <= kept:
             return sorted(members - kept), rng.choice(targets)
     return None
 
-
-def _reachable(neighbours, cells: set[int], start: int) -> set[int]:
-    seen = {start}
-    stack = [start]
-    while stack:
-        for nb in neighbours[stack.pop()]:
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return seen
