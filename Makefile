@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test build bench clean
+.PHONY: run test build bench bench-fleet clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -35,6 +35,10 @@ test: build
 
 bench: build
 	$(BIN)/python bench/bench_starbattle.py
+
+# Needs the Redis at 127.0.0.1:6379 (database 6 is flushed).
+bench-fleet: build
+	$(BIN)/python bench/bench_fleet.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info engine/**/*.so engine/**/*.c

@@ -158,8 +158,9 @@ def describe(status: dict[str, Any]) -> str:
 def table(jobs: list[dict[str, Any]]) -> str:
     """The latest jobs, one line each."""
     head = f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'seconds':>9}  rules"
-    rows = [f"{j['job']:>6}  {j['state']:<10} {j['stored']:>7}/{j['requested']:<7}  {j['attempts']:>8}  "
-            f"{sum(j['rejected'].values()):>8}  {j['elapsed']:>9.2f}  {j['rules']}" for j in jobs]
+    rows = [f"{j['job']:>6}  {j['state']:<10} {str(j['stored']) + '/' + str(j['requested']):>15}  "
+            f"{j['attempts']:>8}  {sum(j['rejected'].values()):>8}  {j['elapsed']:>9.2f}  {j['rules']}"
+            for j in jobs]
     return "\n".join([head, *rows]) if rows else "no jobs"
 
 

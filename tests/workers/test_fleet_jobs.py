@@ -71,7 +71,7 @@ def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
     text = fleet.cli("jobs", str(status["job"]))
     assert "requested 30, stored 30" in text.stdout and "state done" in text.stdout
     listing = fleet.cli("jobs")
-    assert re.search(rf"^\s+{status['job']}\s+done\s+30/30", listing.stdout, re.M), listing.stdout
+    assert re.search(rf"^\s+{status['job']}\s+done\s+30/30\s", listing.stdout, re.M), listing.stdout
     exported = fleet.cli("export", "--job", str(status["job"]))
     assert exported.returncode == 0
     assert [json.loads(line)["id"] for line in exported.stdout.splitlines()] == [b["id"] for b in boards]
@@ -188,6 +188,21 @@ def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
                 if f"'job': {sent['job']}," in (t.get("result") or "")]
     results = wait_for(lambda: len(summaries()) == 3 and summaries(), 20, "Flower to show the summaries")
     assert all("'accepted': 1" in r and "'rejected':" in r and "'seconds':" in r for r in results)
+
+
+def test_a_banded_job_stores_boards_of_that_band_only(fleet: Fleet) -> None:
+    result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--band", "medium", "--count", "4",
+                       "--seed", "21", "--wait", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert (status["state"], status["stored"], status["band"]) == ("done", 4, "medium")
+    boards = fleet.boards(status["job"])
+    assert [b["difficulty"]["band"] for b in boards] == ["medium"] * 4
+    exported = fleet.cli("export", "--job", str(status["job"]), "--band", "medium")
+    assert len(exported.stdout.splitlines()) == 4
+    assert fleet.cli("export", "--job", str(status["job"]), "--band", "easy").stdout == ""
+    code, text = _get(f"http://127.0.0.1:{fleet.metrics_port}/metrics")    # type: ignore[attr-defined]
+    assert re.search(r'^puzzlefleet_boards_accepted_total\{band="medium",game="queens",size="7"\} 4\.0$', text, re.M)
 
 
 def test_metrics_show_the_counters_after_a_job(fleet: Fleet) -> None:
