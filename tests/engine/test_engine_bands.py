@@ -66,3 +66,11 @@ def test_the_boundary_climb_keeps_boards_unique_and_lands_in_the_band():
         board, _ = generate(Rules(10, 2), seed, band="hard", settings=climbing, timeout=120)
         assert board.extra["difficulty"]["band"] == "hard" == grade(board).band
         assert count_solutions(board.rules, board.regions, 2).solutions == (board.solution,)
+
+
+def test_easy_boards_hunted_by_the_capped_ladder_are_unique_and_easy():
+    for seed in range(6):
+        board, stats = generate(Rules(9), seed, band="easy", timeout=60)
+        assert board.extra["difficulty"]["band"] == "easy" == grade(board).band
+        assert grade(board, cap=2).solved
+        assert count_solutions(board.rules, board.regions, 2).solutions == (board.solution,)

@@ -110,23 +110,32 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
-            search = new_search(rules, regions)
-            outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
-                             alternatives=settings.alternatives, deadline=deadline,
-                             count_budget=settings.count_budget)
-            stats.repair_rounds += outcome.rounds
-            if not outcome.unique:
-                stats.rejected[outcome.reason] += 1
-                continue
-            proof = count_solutions(rules, regions, 2, deadline=deadline)
+            board = Board(rules, tuple(regions), answer, seed)
+            # Hunting easy boards: when the ladder capped at tier 2 finishes the raw drawing, every
+            # placement was forced, which proves the answer unique without repair. (The uncapped
+            # ladder would take the same path: it reaches tier 3 only when tiers 1-2 find nothing.)
+            # Measured: halves the time of Queens 9x9 easy; at k >= 2 the capped ladder stalls slowly
+            # on raw drawings (10x10 2-star easy: 0.14 s per board against 0.02 s without), so Queens only.
+            graded = grade(board, cap=2) if band == "easy" and k1 else None
+            if graded is None or not graded.solved or graded.stars != answer:
+                search = new_search(rules, regions)
+                outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
+                                 alternatives=settings.alternatives, deadline=deadline,
+                                 count_budget=settings.count_budget)
+                stats.repair_rounds += outcome.rounds
+                if not outcome.unique:
+                    stats.rejected[outcome.reason] += 1
+                    continue
+                board = Board(rules, tuple(regions), answer, seed)
+                graded = None
+            proof = count_solutions(rules, regions, 2, deadline=deadline)   # the re-check, always
             if not proof.complete:
                 stats.rejected["timeout"] += 1
                 continue
             if proof.solutions != (answer,):       # never expected: repair and the proof disagree
                 stats.rejected["unproved"] += 1
                 continue
-            board = Board(rules, tuple(regions), answer, seed)
-            graded = grade(board)
+            graded = graded or grade(board)
             if not graded.solved:
                 stats.rejected["unsolvable"] += 1
                 continue
