@@ -19,6 +19,7 @@ from engine import BANDS, Board, PuzzleError, Rules, count_solutions, describe, 
 from puzzlefleet import embedded, fleet, render
 from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
                    regrade_board, session)
+from store.render import RenderError, png as render_png, print_page, svg as render_svg
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 
@@ -98,8 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--band", choices=BANDS)
     exp.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored, in slot order")
     exp.add_argument("--limit", type=_positive(10_000_000))
-    exp.add_argument("--format", choices=("json", "text", "pzpr"), default="json")
-    exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
+    exp.add_argument("--format", choices=("json", "text", "pzpr", "svg", "png", "print"), default="json",
+                     help="svg/png: two files per board (ID-puzzle, ID-solution) into the --out folder; "
+                          "print: one HTML page per puzzle and per solution")
+    exp.add_argument("--out", help="write to this file (atomically) instead of stdout; a folder for svg/png")
 
     show = verbs.add_parser("show", help="one board, coloured, in the terminal")
     show.add_argument("id")
@@ -174,6 +177,8 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.format in ("svg", "png") and not args.out:
+        raise UsageError(f"--format {args.format} writes one file per board: give --out FOLDER")
     if args.job is not None:
         try:
             boards = fleet.job_boards(args.job)
@@ -189,8 +194,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         with ctx as s:
             boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
         db.dispose()
+    if args.format in ("svg", "png"):
+        _export_pictures(boards, args.format, args.out)
+        return 0
     if args.format == "json":
         text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
+    elif args.format == "print":
+        text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
     elif args.format == "text":
         text = "".join(render.plain(b) + "\n\n" for b in boards)
     else:
@@ -202,13 +212,29 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_atomically(path: str, text: str) -> None:
+def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
+    """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
+    draw = render_svg if fmt == "svg" else render_png
+    for board in boards:
+        for part, solution in (("puzzle", False), ("solution", True)):
+            try:
+                picture = draw(board, solution=solution)
+            except RenderError as exc:
+                raise UsageError(f"board {board.get('id')}: cannot draw it: {exc}") from None
+            _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), picture)
+
+
+def _write_atomically(path: str, text: str | bytes) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w") as out:
+    with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
         out.write(text)
     os.replace(tmp, path)
 

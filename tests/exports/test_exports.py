@@ -1,0 +1,168 @@
+"""SVG, PNG and print exports, decoded back: the SVG parsed with xml.etree, the PNG with Pillow and
+sampled at cell centres, the print page checked for its two pages per board."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine import Rules, generate
+from store import init_db, make_engine, save_board, session
+from store.render import PALETTE, RenderError, layout, png, print_page, region_colour, svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def boards() -> list[dict]:
+    out = []
+    for rules, seed in ((Rules(8, 1, False), 3), (Rules(10, 2, False), 5)):
+        board, _ = generate(rules, seed)
+        out.append(board.to_json())
+    return out
+
+
+SUDOKU = {"id": "00000000000000aa", "game": "sudoku", "rules": {"size": 9},
+          "givens": "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+          "solution": "534678912672195348198342567859761423426853791713924856961537284287419635345286179"}
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_palette_is_okabe_ito_first_and_distinct():
+    assert PALETTE[:3] == ["#E69F00", "#56B4E9", "#009E73"]
+    assert len(set(PALETTE)) == len(PALETTE) >= 24
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_svg_cells_regions_and_stars(boards, which):
+    data = boards[which]
+    n, k = data["rules"]["size"], data["rules"]["stars"]
+    for solution in (False, True):
+        root = ET.fromstring(svg(data, solution=solution))
+        assert root.tag == f"{SVG}svg"
+        cells = root.findall(f".//{SVG}rect[@class='cell']")
+        assert len(cells) == n * n
+        for rect in cells:
+            r, c = int(rect.get("data-row")), int(rect.get("data-col"))
+            assert int(rect.get("data-region")) == data["regions"][r][c]
+            assert rect.get("fill") == region_colour(data["regions"][r][c])
+        assert len({rect.get("data-region") for rect in cells}) == n
+        assert root.find(f".//{SVG}path[@class='border']") is not None
+        assert root.find(f".//{SVG}path[@class='grid']") is not None
+        stars = {(int(p.get("data-row")), int(p.get("data-col")))
+                 for p in root.findall(f".//{SVG}polygon[@class='star']")}
+        if solution:
+            assert len(stars) == n * k and sorted(stars) == sorted(map(tuple, data["solution"]))
+        else:
+            assert not stars, "the puzzle picture must not give the answer away"
+
+
+def test_thick_borders_follow_region_edges(boards):
+    data = boards[0]
+    lay = layout(data)
+    n = lay.n
+    inner = {seg for seg in lay.thick if seg not in {(0, 0, n, 0), (0, n, n, n), (0, 0, 0, n), (n, 0, n, n)}}
+    expected = sum(data["regions"][r][c] != data["regions"][r][c + 1] for r in range(n) for c in range(n - 1))
+    expected += sum(data["regions"][r][c] != data["regions"][r + 1][c] for r in range(n - 1) for c in range(n))
+    assert len(inner) == expected
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_png_colours_and_stars_at_cell_centres(boards, which):
+    data = boards[which]
+    n = data["rules"]["size"]
+    stars = {tuple(p) for p in data["solution"]}
+    for solution in (False, True):
+        image = Image.open(io.BytesIO(png(data, solution=solution, cell=40)))
+        lay = layout(data, cell=40)
+        assert image.format == "PNG" and image.size == (lay.width, lay.width)
+        rgb = image.convert("RGB")
+        for r in range(n):
+            for c in range(n):
+                cx, cy = lay.centre(r, c)
+                centre = rgb.getpixel((int(cx), int(cy)))
+                # off-centre, inside the cell but clear of the star: always the region's colour
+                corner = rgb.getpixel((int(cx - 0.4 * lay.cell), int(cy + 0.4 * lay.cell)))
+                assert corner == _rgb(region_colour(data["regions"][r][c])), (r, c)
+                if solution and (r, c) in stars:
+                    assert centre == _rgb("#111111"), (r, c)
+                else:
+                    assert centre == _rgb(region_colour(data["regions"][r][c])), (r, c)
+
+
+def test_sudoku_svg_and_png_from_the_dict_alone():
+    root = ET.fromstring(svg(SUDOKU))
+    assert len(root.findall(f".//{SVG}rect[@class='cell']")) == 81
+    digits = root.findall(f".//{SVG}text")
+    assert len(digits) == sum(ch != "." for ch in SUDOKU["givens"])
+    for t in digits:
+        assert SUDOKU["givens"][int(t.get("data-row")) * 9 + int(t.get("data-col"))] == t.text
+    solved = ET.fromstring(svg(SUDOKU, solution=True)).findall(f".//{SVG}text")
+    assert "".join(t.text for t in solved) == SUDOKU["solution"]
+    assert len(layout(SUDOKU).thick) == 4 + 2 * 2 * 9   # outline + two box rules each way, per cell
+    image = Image.open(io.BytesIO(png(SUDOKU, solution=True))).convert("RGB")
+    lay = layout(SUDOKU)
+    # a digit puts ink near the centre of every solved cell, and none in an empty puzzle cell
+    def inked(img: Image.Image, r: int, c: int) -> bool:
+        cx, cy = lay.centre(r, c)
+        box = img.crop((int(cx - 8), int(cy - 10), int(cx + 8), int(cy + 10)))
+        return box.convert("L").getextrema()[0] < 170
+    blank = Image.open(io.BytesIO(png(SUDOKU))).convert("RGB")
+    assert all(inked(image, i // 9, i % 9) for i in range(81))
+    assert not any(inked(blank, i // 9, i % 9) for i in range(81) if SUDOKU["givens"][i] == ".")
+
+
+def test_print_page_puts_puzzle_and_solution_on_separate_pages(boards):
+    page = print_page([boards[0], SUDOKU])
+    assert "page-break-after: always" in page and "break-after: page" in page
+    assert page.count('<section class="page puzzle"') == 2 and page.count('<section class="page solution"') == 2
+    first = page.index('class="page puzzle" data-id="%s"' % boards[0]["id"])
+    assert first < page.index('class="page solution" data-id="%s"' % boards[0]["id"])
+    assert page.count("<svg") == 4
+
+
+def test_bad_boards_raise_render_error():
+    for bad in (None, {}, {"regions": [[0, 1]]}, {"game": "sudoku", "givens": "12"},
+                {"regions": [[0]], "solution": [[5, 5]]}):
+        with pytest.raises(RenderError):
+            svg(bad, solution=True)
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cli_export_svg_png_print(boards, tmp_path):
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    db = make_engine(url)
+    init_db(db)
+    from engine import Board
+    with session(db) as s:
+        for data in boards:
+            assert save_board(session=s, data=data, fingerprint=Board.from_json(data).fingerprint)
+    db.dispose()
+    env = {**os.environ, "PUZZLEFLEET_DB": url}
+    out = tmp_path / "pictures"
+    result = _cli(env, "export", "--format", "png", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{b['id']}-{part}.png" for b in boards for part in ("puzzle", "solution"))
+    Image.open(out / f"{boards[0]['id']}-solution.png").verify()
+    assert _cli(env, "export", "--format", "svg", "--out", str(out), "--game", "queens").returncode == 0
+    ET.parse(out / f"{boards[0]['id']}-puzzle.svg")
+    missing = _cli(env, "export", "--format", "svg")
+    assert missing.returncode == 2 and "--out" in missing.stderr and len(missing.stderr.splitlines()) == 1
+    sheet = tmp_path / "print.html"
+    assert _cli(env, "export", "--format", "print", "--out", str(sheet)).returncode == 0
+    assert sheet.read_text().count("<section") == 4
