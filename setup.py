@@ -19,6 +19,12 @@ extensions = [
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.starbattle._techniques", ["engine/games/starbattle/_techniques.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.sudoku._count", ["engine/games/sudoku/_count.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.sudoku._logic", ["engine/games/sudoku/_logic.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.sudoku._canon", ["engine/games/sudoku/_canon.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -1,0 +1,263 @@
+# Compiled Sudoku solution counter (see _count.pxd for the position it keeps).
+#
+# One depth-first search serves two jobs: counting solutions up to a limit (stopping at 2 proves a
+# board unique), and drawing a random complete grid (the same search from an empty grid, limit 1,
+# with the digits of each branch tried in a random order). Bounds and wraparound checks are set in
+# setup.py.
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport uint16_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+DEF ALL = 0x1FF
+
+cdef int _PEERS[81 * 20]
+cdef int _CELL_UNITS[81 * 3]
+cdef int _UNIT_CELLS[27 * 9]
+
+
+cdef void _build() noexcept:
+    cdef int r, c, cell, u, i, n, other, box
+    for r in range(9):
+        for c in range(9):
+            cell = r * 9 + c
+            box = (r // 3) * 3 + c // 3
+            _CELL_UNITS[cell * 3] = r
+            _CELL_UNITS[cell * 3 + 1] = 9 + c
+            _CELL_UNITS[cell * 3 + 2] = 18 + box
+            _UNIT_CELLS[r * 9 + c] = cell
+            _UNIT_CELLS[(9 + c) * 9 + r] = cell
+            _UNIT_CELLS[(18 + box) * 9 + (r % 3) * 3 + c % 3] = cell
+    for cell in range(81):
+        n = 0
+        for other in range(81):
+            if other != cell and (other // 9 == cell // 9 or other % 9 == cell % 9 or
+                                  ((other // 27) == (cell // 27) and (other % 9) // 3 == (cell % 9) // 3)):
+                _PEERS[cell * 20 + n] = other
+                n += 1
+
+_build()
+
+
+cdef const int *sd_peers() noexcept nogil:
+    return _PEERS
+
+cdef const int *sd_cell_units() noexcept nogil:
+    return _CELL_UNITS
+
+cdef const int *sd_unit_cells() noexcept nogil:
+    return _UNIT_CELLS
+
+
+cdef inline double sd_now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def monotonic() -> float:
+    """The clock the deadlines are measured on (same as time.monotonic())."""
+    return sd_now()
+
+
+cdef inline uint64_t sd_splitmix(uint64_t *state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int _popcount(unsigned int m) noexcept nogil:
+    return __builtin_popcount(m)
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+
+cdef bint sd_propagate(sd_pos *p) noexcept nogil:
+    """Naked and hidden singles to a fixed point; 0 on a contradiction."""
+    cdef int stack[81]
+    cdef int top = 0, cell, i, j, u, peer
+    cdef unsigned int m, once, twice, only, hit
+    cdef const int *peers
+    for cell in range(81):
+        if not p.done[cell]:
+            m = p.cand[cell]
+            if m == 0:
+                return 0
+            if (m & (m - 1)) == 0:
+                stack[top] = cell
+                top += 1
+                p.done[cell] = 2          # queued
+    while True:
+        while top:
+            top -= 1
+            cell = stack[top]
+            m = p.cand[cell]
+            p.done[cell] = 1
+            p.nsolved += 1
+            peers = &_PEERS[cell * 20]
+            for i in range(20):
+                peer = peers[i]
+                if p.cand[peer] & m:
+                    if p.done[peer]:
+                        return 0                      # two equal singles see each other
+                    p.cand[peer] &= ~m
+                    if p.cand[peer] == 0:
+                        return 0
+                    if (p.cand[peer] & (p.cand[peer] - 1)) == 0:
+                        stack[top] = peer
+                        top += 1
+                        p.done[peer] = 2
+        if p.nsolved == 81:
+            return 1
+        # hidden singles: a digit with one place in a unit
+        for u in range(27):
+            once = 0
+            twice = 0
+            for i in range(9):
+                m = p.cand[_UNIT_CELLS[u * 9 + i]]
+                twice |= once & m
+                once |= m
+            if once != ALL:
+                return 0                              # some digit has no place left
+            only = once & ~twice
+            if only:
+                for i in range(9):
+                    cell = _UNIT_CELLS[u * 9 + i]
+                    if p.done[cell]:
+                        continue
+                    hit = p.cand[cell] & only
+                    if hit:
+                        if hit & (hit - 1):
+                            return 0                  # two digits that both need this one cell
+                        p.cand[cell] = hit
+                        p.done[cell] = 2
+                        stack[top] = cell
+                        top += 1
+            if top:
+                break
+        if not top:
+            return 1
+
+
+cdef bint sd_start(sd_pos *p, const uint16_t *masks) noexcept nogil:
+    cdef int cell
+    p.nsolved = 0
+    for cell in range(81):
+        p.cand[cell] = masks[cell] & ALL
+        p.done[cell] = 0
+    return sd_propagate(p)
+
+
+cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
+    cdef int cell, best = -1, bestn = 10, k, n, i, j, t
+    cdef int digits[9]
+    cdef unsigned int m
+    cdef sd_pos child
+    s.nodes += 1
+    if s.deadline != 0.0 and (s.nodes & 1023) == 0 and sd_now() > s.deadline:
+        s.timed_out = 1
+        return 1
+    if p.nsolved == 81:
+        if s.solutions != NULL:
+            for cell in range(81):
+                s.solutions[s.nsolutions * 81 + cell] = <unsigned char> (__builtin_ctz(p.cand[cell]) + 1)
+        s.nsolutions += 1
+        return s.nsolutions >= s.limit
+    for cell in range(81):
+        if not p.done[cell]:
+            n = _popcount(p.cand[cell])
+            if n < bestn:
+                bestn = n
+                best = cell
+                if n == 2:
+                    break
+    m = p.cand[best]
+    n = 0
+    while m:
+        digits[n] = __builtin_ctz(m)
+        m &= m - 1
+        n += 1
+    if s.randomize:
+        for i in range(n - 1, 0, -1):
+            j = <int> (sd_splitmix(&s.rng) % <uint64_t> (i + 1))
+            t = digits[i]
+            digits[i] = digits[j]
+            digits[j] = t
+    for k in range(n):
+        memcpy(&child, p, sizeof(sd_pos))
+        child.cand[best] = 1 << digits[k]
+        if sd_propagate(&child):
+            if sd_search_from(s, &child):
+                return 1
+    return 0
+
+
+cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil:
+    cdef sd_pos p
+    cdef sd_search s
+    s.limit = limit
+    s.nsolutions = 0
+    s.solutions = NULL
+    s.nodes = 0
+    s.deadline = deadline
+    s.timed_out = 0
+    s.randomize = 0
+    s.rng = 0
+    if limit <= 0 or not sd_start(&p, masks):
+        return 0
+    sd_search_from(&s, &p)
+    return -1 if s.timed_out else s.nsolutions
+
+
+def solve(masks, int limit, double deadline=0.0, bint randomize=False, uint64_t seed=0):
+    """Solutions of the position `masks` (81 candidate masks, bit d = digit d + 1), up to `limit`.
+
+    Returns (solutions as 81-digit strings, complete, nodes): complete is False when the deadline (a
+    time on `monotonic()`, 0 for none) cut the search short. With `randomize`, the digits of every
+    branch are tried in an order drawn from `seed` (the first solution is then a random grid)."""
+    cdef uint16_t buf[81]
+    cdef sd_pos p
+    cdef sd_search s
+    cdef int i
+    if len(masks) != 81:
+        raise ValueError("a position has 81 cells")
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    for i in range(81):
+        buf[i] = <uint16_t> (masks[i] & ALL)
+    s.limit = limit
+    s.nsolutions = 0
+    s.nodes = 0
+    s.deadline = deadline
+    s.timed_out = 0
+    s.randomize = randomize
+    s.rng = seed
+    s.solutions = <unsigned char *> malloc(limit * 81)
+    if s.solutions == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            if sd_start(&p, buf):
+                sd_search_from(&s, &p)
+        out = [bytes(s.solutions[i * 81 + j] + 48 for j in range(81)).decode() for i in range(s.nsolutions)]
+        return out, not s.timed_out, s.nodes
+    finally:
+        free(s.solutions)
+
+
+def count_masks(masks, int limit, double deadline=0.0) -> int:
+    """How many solutions the position has, up to `limit` (-1 when the deadline passed first)."""
+    cdef uint16_t buf[81]
+    cdef int i, n
+    if len(masks) != 81:
+        raise ValueError("a position has 81 cells")
+    for i in range(81):
+        buf[i] = <uint16_t> (masks[i] & ALL)
+    with nogil:
+        n = sd_count_masks(buf, limit, deadline)
+    return n

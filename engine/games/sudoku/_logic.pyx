@@ -1,0 +1,1793 @@
+# Compiled Sudoku techniques (see _logic.pxd for the position and step they work on).
+#
+# Every finder returns the first deduction it meets in a fixed scan order, so a solve path is
+# reproducible. Every finder is sound on any position (it only rules out marks that no solution
+# extending the position uses, and only places digits every such solution has), with one declared
+# exception: the unique rectangle assumes the position has at most one solution. The tests check each
+# finder against brute force. Bounds and wraparound checks are set in setup.py.
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint16_t, uint64_t
+from engine.games.sudoku._count cimport sd_peers, sd_cell_units, sd_unit_cells, sd_count_masks
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+DEF ALL = 0x1FF
+DEF MAXPATTERN = 256
+DEF MAXALS = 1024
+
+# Technique ids. techniques.py names them and puts them in ladder order.
+DEF T_FULL_HOUSE = 0
+DEF T_NAKED_SINGLE = 1
+DEF T_HIDDEN_SINGLE = 2
+DEF T_LOCKED = 3
+DEF T_NAKED_PAIR = 4
+DEF T_HIDDEN_PAIR = 5
+DEF T_NAKED_TRIPLE = 6
+DEF T_HIDDEN_TRIPLE = 7
+DEF T_NAKED_QUAD = 8
+DEF T_HIDDEN_QUAD = 9
+DEF T_UR1 = 10
+DEF T_SKYSCRAPER = 11
+DEF T_XWING = 12
+DEF T_KITE = 13
+DEF T_SWORDFISH = 14
+DEF T_WWING = 15
+DEF T_COLOURING = 16
+DEF T_XYWING = 17
+DEF T_JELLYFISH = 18
+DEF T_XYZWING = 19
+DEF T_XCHAIN = 20
+DEF T_XYCHAIN = 21
+DEF T_AIC = 22
+DEF T_ALSXZ = 23
+DEF T_FORCING = 24
+DEF T_TRIAL = 25
+DEF NTECH = 26
+
+IDS = {"full-house": T_FULL_HOUSE, "naked-single": T_NAKED_SINGLE, "hidden-single": T_HIDDEN_SINGLE,
+       "locked-candidates": T_LOCKED, "naked-pair": T_NAKED_PAIR, "hidden-pair": T_HIDDEN_PAIR,
+       "naked-triple": T_NAKED_TRIPLE, "hidden-triple": T_HIDDEN_TRIPLE, "naked-quad": T_NAKED_QUAD,
+       "hidden-quad": T_HIDDEN_QUAD, "unique-rectangle-1": T_UR1, "skyscraper": T_SKYSCRAPER,
+       "x-wing": T_XWING, "2-string-kite": T_KITE, "swordfish": T_SWORDFISH, "w-wing": T_WWING,
+       "simple-colouring": T_COLOURING, "xy-wing": T_XYWING, "jellyfish": T_JELLYFISH,
+       "xyz-wing": T_XYZWING, "x-chain": T_XCHAIN, "xy-chain": T_XYCHAIN, "aic": T_AIC,
+       "als-xz": T_ALSXZ, "forcing-chain": T_FORCING, "trial-and-error": T_TRIAL}
+
+cdef struct b81:
+    uint64_t lo
+    uint64_t hi
+
+cdef const int *PEERS = sd_peers()
+cdef const int *CELL_UNITS = sd_cell_units()
+cdef const int *UNIT_CELLS = sd_unit_cells()
+cdef b81 PEERB[81]
+cdef b81 UNITB[27]
+cdef int ROW[81]
+cdef int COL[81]
+cdef int BOX[81]
+cdef int UORDER[27]            # boxes first, then rows, then columns: the order people scan in
+
+
+cdef inline void b_set(b81 *b, int c) noexcept nogil:
+    if c < 64:
+        b.lo |= (<uint64_t> 1) << c
+    else:
+        b.hi |= (<uint64_t> 1) << (c - 64)
+
+cdef inline bint b_has(b81 b, int c) noexcept nogil:
+    if c < 64:
+        return (b.lo >> c) & 1
+    return (b.hi >> (c - 64)) & 1
+
+cdef inline b81 b_and(b81 a, b81 b) noexcept nogil:
+    cdef b81 r
+    r.lo = a.lo & b.lo
+    r.hi = a.hi & b.hi
+    return r
+
+cdef inline b81 b_andnot(b81 a, b81 b) noexcept nogil:
+    cdef b81 r
+    r.lo = a.lo & ~b.lo
+    r.hi = a.hi & ~b.hi
+    return r
+
+cdef inline b81 b_or(b81 a, b81 b) noexcept nogil:
+    cdef b81 r
+    r.lo = a.lo | b.lo
+    r.hi = a.hi | b.hi
+    return r
+
+cdef inline bint b_any(b81 a) noexcept nogil:
+    return a.lo != 0 or a.hi != 0
+
+cdef inline int b_next(b81 *b) noexcept nogil:
+    """Remove and return the lowest cell, -1 when empty."""
+    cdef int c
+    if b.lo:
+        c = __builtin_ctzll(b.lo)
+        b.lo &= b.lo - 1
+        return c
+    if b.hi:
+        c = 64 + __builtin_ctzll(b.hi)
+        b.hi &= b.hi - 1
+        return c
+    return -1
+
+cdef inline b81 b_zero() noexcept nogil:
+    cdef b81 r
+    r.lo = 0
+    r.hi = 0
+    return r
+
+
+cdef void _build() noexcept:
+    cdef int c, i, u
+    for c in range(81):
+        ROW[c] = c // 9
+        COL[c] = c % 9
+        BOX[c] = (c // 27) * 3 + (c % 9) // 3
+        PEERB[c] = b_zero()
+        for i in range(20):
+            b_set(&PEERB[c], PEERS[c * 20 + i])
+    for u in range(27):
+        UNITB[u] = b_zero()
+        for i in range(9):
+            b_set(&UNITB[u], UNIT_CELLS[u * 9 + i])
+    for i in range(9):
+        UORDER[i] = 18 + i
+        UORDER[9 + i] = i
+        UORDER[18 + i] = 9 + i
+
+_build()
+
+
+cdef inline int pc(unsigned int m) noexcept nogil:
+    return __builtin_popcount(m)
+
+cdef inline int low(unsigned int m) noexcept nogil:
+    return __builtin_ctz(m)
+
+cdef inline bint sees(int a, int b) noexcept nogil:
+    return a != b and (ROW[a] == ROW[b] or COL[a] == COL[b] or BOX[a] == BOX[b])
+
+cdef inline void reset(sd_step *o, int tech) noexcept nogil:
+    o.tech = tech
+    o.nplace = 0
+    o.nelim = 0
+    o.nunits = 0
+    o.ncells = 0
+    o.digits = 0
+    o.kind = 0
+
+cdef inline void add_elim(sd_step *o, int cell, int d) noexcept nogil:
+    o.elim[o.nelim] = cell * 9 + d
+    o.nelim += 1
+
+cdef inline void add_place(sd_step *o, int cell, int d) noexcept nogil:
+    o.place[o.nplace] = cell * 9 + d
+    o.nplace += 1
+
+cdef inline void add_unit(sd_step *o, int u) noexcept nogil:
+    if o.nunits < 16:
+        o.units[o.nunits] = u
+        o.nunits += 1
+
+cdef inline void add_cell(sd_step *o, int c) noexcept nogil:
+    if o.ncells < MAXPATTERN:
+        o.cells[o.ncells] = c
+        o.ncells += 1
+
+cdef inline int elim_cells(const sd_state *s, sd_step *o, b81 cells, int d) noexcept nogil:
+    """Rule out digit d from those of `cells` that still have it; how many were added."""
+    cdef int c, n = 0
+    while True:
+        c = b_next(&cells)
+        if c < 0:
+            return n
+        if (s.cand[c] >> d) & 1:
+            add_elim(o, c, d)
+            n += 1
+
+cdef void digit_cells(const sd_state *s, b81 *dc) noexcept nogil:
+    cdef int c
+    cdef unsigned int m
+    memset(dc, 0, 9 * sizeof(b81))
+    for c in range(81):
+        m = s.cand[c]
+        while m:
+            b_set(&dc[low(m)], c)
+            m &= m - 1
+
+cdef inline unsigned int placed_in(const sd_state *s, int u) noexcept nogil:
+    cdef unsigned int m = 0
+    cdef int i, v
+    for i in range(9):
+        v = s.val[UNIT_CELLS[u * 9 + i]]
+        if v:
+            m |= 1u << (v - 1)
+    return m
+
+cdef inline bint next_comb(int *idx, int k, int n) noexcept nogil:
+    """Advance idx (k increasing indices below n) to the next combination; 0 when done."""
+    cdef int i = k - 1, j
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return 0
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return 1
+
+cdef inline int line_cell(int ori, int line, int pos) noexcept nogil:
+    """Cell at position `pos` of row `line` (ori 0) or column `line` (ori 1)."""
+    return line * 9 + pos if ori == 0 else pos * 9 + line
+
+
+# ------------------------------------------------------------------------------------------------
+# singles
+
+cdef bint f_full_house(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef int k, u, i, c, cnt, last
+    cdef unsigned int placed, miss
+    for k in range(27):
+        u = UORDER[k]
+        cnt = 0
+        last = -1
+        placed = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c]:
+                placed |= 1u << (s.val[c] - 1)
+            else:
+                cnt += 1
+                last = c
+        if cnt == 1:
+            miss = ALL & ~placed
+            if pc(miss) == 1 and (s.cand[last] & miss):
+                reset(o, T_FULL_HOUSE)
+                add_place(o, last, low(miss))
+                add_unit(o, u)
+                add_cell(o, last)
+                o.digits = miss
+                return 1
+    return 0
+
+
+cdef bint f_naked_single(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef int c
+    cdef unsigned int m
+    for c in range(81):
+        m = s.cand[c]
+        if s.val[c] == 0 and m and (m & (m - 1)) == 0:
+            reset(o, T_NAKED_SINGLE)
+            add_place(o, c, low(m))
+            add_cell(o, c)
+            o.digits = m
+            return 1
+    return 0
+
+
+cdef bint f_hidden_single(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef int k, u, i, c, d
+    cdef unsigned int once, twice, placed, m, only
+    for k in range(27):
+        u = UORDER[k]
+        once = 0
+        twice = 0
+        placed = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c]:
+                placed |= 1u << (s.val[c] - 1)
+            else:
+                m = s.cand[c]
+                twice |= once & m
+                once |= m
+        only = once & ~twice & ~placed
+        if only:
+            d = low(only)
+            for i in range(9):
+                c = UNIT_CELLS[u * 9 + i]
+                if s.val[c] == 0 and (s.cand[c] >> d) & 1:
+                    reset(o, T_HIDDEN_SINGLE)
+                    add_place(o, c, d)
+                    add_unit(o, u)
+                    add_cell(o, c)
+                    o.digits = 1u << d
+                    return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# locked candidates and subsets
+
+cdef bint f_locked(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef int b, u, d, i, c, n, line, box
+    cdef unsigned int rows, cols, boxes
+    cdef b81 inside, targets
+    # pointing: a digit confined to one line inside a box leaves the rest of that line
+    for b in range(18, 27):
+        for d in range(9):
+            rows = 0
+            cols = 0
+            n = 0
+            inside = b_zero()
+            for i in range(9):
+                c = UNIT_CELLS[b * 9 + i]
+                if (s.cand[c] >> d) & 1:
+                    rows |= 1u << ROW[c]
+                    cols |= 1u << COL[c]
+                    b_set(&inside, c)
+                    n += 1
+            if n < 2:
+                continue
+            for line in range(2):
+                if line == 0 and pc(rows) == 1:
+                    u = low(rows)
+                elif line == 1 and pc(cols) == 1:
+                    u = 9 + low(cols)
+                else:
+                    continue
+                targets = b_andnot(UNITB[u], UNITB[b])
+                reset(o, T_LOCKED)
+                if elim_cells(s, o, targets, d):
+                    o.kind = 0
+                    add_unit(o, b)
+                    add_unit(o, u)
+                    o.digits = 1u << d
+                    while True:
+                        c = b_next(&inside)
+                        if c < 0:
+                            break
+                        add_cell(o, c)
+                    return 1
+    # claiming: a digit confined to one box inside a line leaves the rest of that box
+    for u in range(18):
+        for d in range(9):
+            boxes = 0
+            n = 0
+            inside = b_zero()
+            for i in range(9):
+                c = UNIT_CELLS[u * 9 + i]
+                if (s.cand[c] >> d) & 1:
+                    boxes |= 1u << BOX[c]
+                    b_set(&inside, c)
+                    n += 1
+            if n < 2 or pc(boxes) != 1:
+                continue
+            box = 18 + low(boxes)
+            targets = b_andnot(UNITB[box], UNITB[u])
+            reset(o, T_LOCKED)
+            if elim_cells(s, o, targets, d):
+                o.kind = 1
+                add_unit(o, u)
+                add_unit(o, box)
+                o.digits = 1u << d
+                while True:
+                    c = b_next(&inside)
+                    if c < 0:
+                        break
+                    add_cell(o, c)
+                return 1
+    return 0
+
+
+cdef bint f_naked_subset(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
+    cdef int q, u, i, j, c, m, empties
+    cdef int cells[9]
+    cdef int idx[4]
+    cdef unsigned int union_, extra
+    cdef bint chosen
+    for q in range(27):
+        u = UORDER[q]
+        m = 0
+        empties = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c] == 0:
+                empties += 1
+                if 2 <= pc(s.cand[c]) <= k:
+                    cells[m] = c
+                    m += 1
+        if m < k or empties <= k:
+            continue
+        for i in range(k):
+            idx[i] = i
+        while True:
+            union_ = 0
+            for i in range(k):
+                union_ |= s.cand[cells[idx[i]]]
+            if pc(union_) == k:
+                reset(o, tech)
+                for i in range(9):
+                    c = UNIT_CELLS[u * 9 + i]
+                    if s.val[c]:
+                        continue
+                    chosen = 0
+                    for j in range(k):
+                        if cells[idx[j]] == c:
+                            chosen = 1
+                    if chosen:
+                        continue
+                    extra = s.cand[c] & union_
+                    while extra:
+                        add_elim(o, c, low(extra))
+                        extra &= extra - 1
+                if o.nelim:
+                    add_unit(o, u)
+                    for j in range(k):
+                        add_cell(o, cells[idx[j]])
+                    o.digits = union_
+                    return 1
+            if not next_comb(idx, k, m):
+                break
+    return 0
+
+
+cdef bint f_hidden_subset(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
+    cdef int q, u, i, j, c, d, m, empties
+    cdef unsigned int pos[9]
+    cdef int digs[9]
+    cdef int idx[4]
+    cdef unsigned int placed, union_, dmask, extra
+    for q in range(27):
+        u = UORDER[q]
+        placed = 0
+        empties = 0
+        for d in range(9):
+            pos[d] = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c]:
+                placed |= 1u << (s.val[c] - 1)
+            else:
+                empties += 1
+                for d in range(9):
+                    if (s.cand[c] >> d) & 1:
+                        pos[d] |= 1u << i
+        if empties <= k:
+            continue
+        m = 0
+        for d in range(9):
+            if not (placed >> d) & 1 and 2 <= pc(pos[d]) <= k:
+                digs[m] = d
+                m += 1
+        if m < k:
+            continue
+        for i in range(k):
+            idx[i] = i
+        while True:
+            union_ = 0
+            dmask = 0
+            for i in range(k):
+                union_ |= pos[digs[idx[i]]]
+                dmask |= 1u << digs[idx[i]]
+            if pc(union_) == k:
+                reset(o, tech)
+                for i in range(9):
+                    if (union_ >> i) & 1:
+                        c = UNIT_CELLS[u * 9 + i]
+                        extra = s.cand[c] & ~dmask
+                        while extra:
+                            add_elim(o, c, low(extra))
+                            extra &= extra - 1
+                if o.nelim:
+                    add_unit(o, u)
+                    for i in range(9):
+                        if (union_ >> i) & 1:
+                            add_cell(o, UNIT_CELLS[u * 9 + i])
+                    o.digits = dmask
+                    return 1
+            if not next_comb(idx, k, m):
+                break
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# fish and single-digit patterns
+
+cdef bint f_fish(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
+    cdef int d, ori, i, j, m, line, c
+    cdef unsigned int pos[9]
+    cdef int lines[9]
+    cdef int idx[4]
+    cdef unsigned int union_, base
+    for d in range(9):
+        for ori in range(2):
+            m = 0
+            for line in range(9):
+                pos[line] = 0
+                for j in range(9):
+                    if (s.cand[line_cell(ori, line, j)] >> d) & 1:
+                        pos[line] |= 1u << j
+                if 2 <= pc(pos[line]) <= k:
+                    lines[m] = line
+                    m += 1
+            if m < k:
+                continue
+            for i in range(k):
+                idx[i] = i
+            while True:
+                union_ = 0
+                base = 0
+                for i in range(k):
+                    union_ |= pos[lines[idx[i]]]
+                    base |= 1u << lines[idx[i]]
+                if pc(union_) == k:
+                    reset(o, tech)
+                    for j in range(9):
+                        if (union_ >> j) & 1:
+                            for line in range(9):
+                                if not (base >> line) & 1:
+                                    c = line_cell(ori, line, j)
+                                    if (s.cand[c] >> d) & 1:
+                                        add_elim(o, c, d)
+                    if o.nelim:
+                        o.kind = ori
+                        o.digits = 1u << d
+                        for line in range(9):
+                            if (base >> line) & 1:
+                                add_unit(o, line if ori == 0 else 9 + line)
+                        for j in range(9):
+                            if (union_ >> j) & 1:
+                                add_unit(o, 9 + j if ori == 0 else j)
+                        for i in range(k):
+                            for j in range(9):
+                                if (pos[lines[idx[i]]] >> j) & 1:
+                                    add_cell(o, line_cell(ori, lines[idx[i]], j))
+                        return 1
+                if not next_comb(idx, k, m):
+                    break
+    return 0
+
+
+cdef bint f_skyscraper(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 targets
+    cdef int d, ori, line, j, a, b, m, ea, eb, ba, bb
+    cdef unsigned int pos[9]
+    cdef int lines[9]
+    cdef unsigned int common
+    digit_cells(s, dc)
+    for d in range(9):
+        for ori in range(2):
+            m = 0
+            for line in range(9):
+                pos[line] = 0
+                for j in range(9):
+                    if (s.cand[line_cell(ori, line, j)] >> d) & 1:
+                        pos[line] |= 1u << j
+                if pc(pos[line]) == 2:
+                    lines[m] = line
+                    m += 1
+            for a in range(m):
+                for b in range(a + 1, m):
+                    common = pos[lines[a]] & pos[lines[b]]
+                    if pc(common) != 1:
+                        continue
+                    ea = line_cell(ori, lines[a], low(pos[lines[a]] & ~common))
+                    eb = line_cell(ori, lines[b], low(pos[lines[b]] & ~common))
+                    ba = line_cell(ori, lines[a], low(common))
+                    bb = line_cell(ori, lines[b], low(common))
+                    targets = b_and(b_and(dc[d], PEERB[ea]), PEERB[eb])
+                    reset(o, T_SKYSCRAPER)
+                    if elim_cells(s, o, targets, d):
+                        o.kind = ori
+                        o.digits = 1u << d
+                        add_unit(o, lines[a] if ori == 0 else 9 + lines[a])
+                        add_unit(o, lines[b] if ori == 0 else 9 + lines[b])
+                        add_cell(o, ea)
+                        add_cell(o, ba)
+                        add_cell(o, bb)
+                        add_cell(o, eb)
+                        return 1
+    return 0
+
+
+cdef bint f_kite(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 targets
+    cdef int d, line, j, nr, nc, i, k, ia, ib, A, A2, B, B2
+    cdef int rp[9][2]
+    cdef int cp[9][2]
+    cdef int rline[9]
+    cdef int cline[9]
+    cdef int n
+    digit_cells(s, dc)
+    for d in range(9):
+        nr = 0
+        nc = 0
+        for line in range(9):
+            n = 0
+            for j in range(9):
+                if (s.cand[line * 9 + j] >> d) & 1:
+                    if n < 2:
+                        rp[nr][n] = line * 9 + j
+                    n += 1
+            if n == 2:
+                rline[nr] = line
+                nr += 1
+            n = 0
+            for j in range(9):
+                if (s.cand[j * 9 + line] >> d) & 1:
+                    if n < 2:
+                        cp[nc][n] = j * 9 + line
+                    n += 1
+            if n == 2:
+                cline[nc] = line
+                nc += 1
+        for i in range(nr):
+            for k in range(nc):
+                for ia in range(2):
+                    for ib in range(2):
+                        A = rp[i][ia]
+                        A2 = rp[i][1 - ia]
+                        B = cp[k][ib]
+                        B2 = cp[k][1 - ib]
+                        if A == B or A == B2 or A2 == B or A2 == B2 or BOX[A] != BOX[B]:
+                            continue
+                        targets = b_and(b_and(dc[d], PEERB[A2]), PEERB[B2])
+                        targets.lo &= ~((<uint64_t> 1) << A if A < 64 else 0)
+                        targets.hi &= ~((<uint64_t> 1) << (A - 64) if A >= 64 else 0)
+                        targets.lo &= ~((<uint64_t> 1) << B if B < 64 else 0)
+                        targets.hi &= ~((<uint64_t> 1) << (B - 64) if B >= 64 else 0)
+                        reset(o, T_KITE)
+                        if elim_cells(s, o, targets, d):
+                            o.digits = 1u << d
+                            add_unit(o, rline[i])
+                            add_unit(o, 9 + cline[k])
+                            add_unit(o, 18 + BOX[A])
+                            add_cell(o, A2)
+                            add_cell(o, A)
+                            add_cell(o, B)
+                            add_cell(o, B2)
+                            return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# wings, colouring, unique rectangle
+
+cdef bint f_xywing(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 targets
+    cdef int P, i, j, Q1, Q2, z
+    cdef unsigned int shared, zm, want
+    digit_cells(s, dc)
+    for P in range(81):
+        if s.val[P] or pc(s.cand[P]) != 2:
+            continue
+        for i in range(20):
+            Q1 = PEERS[P * 20 + i]
+            if s.val[Q1] or pc(s.cand[Q1]) != 2:
+                continue
+            shared = s.cand[Q1] & s.cand[P]
+            if pc(shared) != 1:
+                continue
+            zm = s.cand[Q1] & ~shared
+            want = (s.cand[P] & ~shared) | zm
+            z = low(zm)
+            for j in range(20):
+                Q2 = PEERS[P * 20 + j]
+                if Q2 == Q1 or s.val[Q2] or s.cand[Q2] != want:
+                    continue
+                targets = b_and(b_and(dc[z], PEERB[Q1]), PEERB[Q2])
+                reset(o, T_XYWING)
+                if elim_cells(s, o, targets, z):
+                    o.digits = s.cand[P] | zm
+                    add_cell(o, P)
+                    add_cell(o, Q1)
+                    add_cell(o, Q2)
+                    return 1
+    return 0
+
+
+cdef bint f_xyzwing(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 targets
+    cdef int P, i, j, Q1, Q2, z
+    cdef unsigned int mp, m1, m2
+    digit_cells(s, dc)
+    for P in range(81):
+        mp = s.cand[P]
+        if s.val[P] or pc(mp) != 3:
+            continue
+        for i in range(20):
+            Q1 = PEERS[P * 20 + i]
+            m1 = s.cand[Q1]
+            if s.val[Q1] or pc(m1) != 2 or (m1 & ~mp):
+                continue
+            for j in range(i + 1, 20):
+                Q2 = PEERS[P * 20 + j]
+                m2 = s.cand[Q2]
+                if s.val[Q2] or pc(m2) != 2 or (m2 & ~mp) or m2 == m1:
+                    continue
+                z = low(m1 & m2)
+                targets = b_and(b_and(b_and(dc[z], PEERB[P]), PEERB[Q1]), PEERB[Q2])
+                reset(o, T_XYZWING)
+                if elim_cells(s, o, targets, z):
+                    o.digits = mp
+                    add_cell(o, P)
+                    add_cell(o, Q1)
+                    add_cell(o, Q2)
+                    return 1
+    return 0
+
+
+cdef bint f_wwing(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 targets
+    cdef int A, B, t, x, y, u, i, c, n, S1, S2
+    cdef int ucell[27][9][2]
+    cdef int ucnt[27][9]
+    digit_cells(s, dc)
+    for u in range(27):
+        for x in range(9):
+            ucnt[u][x] = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c] == 0:
+                for x in range(9):
+                    if (s.cand[c] >> x) & 1:
+                        if ucnt[u][x] < 2:
+                            ucell[u][x][ucnt[u][x]] = c
+                        ucnt[u][x] += 1
+    for A in range(81):
+        if s.val[A] or pc(s.cand[A]) != 2:
+            continue
+        for B in range(A + 1, 81):
+            if s.val[B] or s.cand[B] != s.cand[A] or sees(A, B):
+                continue
+            for t in range(2):
+                x = low(s.cand[A]) if t == 0 else low(s.cand[A] & (s.cand[A] - 1))
+                y = low(s.cand[A] & ~(1u << x))
+                targets = b_and(b_and(dc[y], PEERB[A]), PEERB[B])
+                if not b_any(targets):
+                    continue
+                for u in range(27):
+                    if ucnt[u][x] != 2:
+                        continue
+                    S1 = ucell[u][x][0]
+                    S2 = ucell[u][x][1]
+                    if S1 == A or S1 == B or S2 == A or S2 == B:
+                        continue
+                    if not ((sees(S1, A) and sees(S2, B)) or (sees(S1, B) and sees(S2, A))):
+                        continue
+                    reset(o, T_WWING)
+                    if elim_cells(s, o, targets, y):
+                        o.digits = s.cand[A]
+                        o.kind = x
+                        add_unit(o, u)
+                        add_cell(o, A)
+                        add_cell(o, B)
+                        add_cell(o, S1)
+                        add_cell(o, S2)
+                        return 1
+    return 0
+
+
+cdef bint f_colouring(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef b81 col[2]
+    cdef b81 rest, seen
+    cdef int d, u, i, c, a, b, n, start, head, tail, x, y, k, colour, bad, wrap
+    cdef int adj[81][6]
+    cdef int deg[81]
+    cdef int colr[81]
+    cdef int queue[81]
+    digit_cells(s, dc)
+    for d in range(9):
+        for c in range(81):
+            deg[c] = 0
+            colr[c] = -1
+        for u in range(27):
+            n = 0
+            a = -1
+            b = -1
+            for i in range(9):
+                c = UNIT_CELLS[u * 9 + i]
+                if (s.cand[c] >> d) & 1:
+                    if n == 0:
+                        a = c
+                    else:
+                        b = c
+                    n += 1
+            if n == 2:
+                # the same pair can be conjugate in two units (a line inside a box): one edge
+                k = 0
+                for i in range(deg[a]):
+                    if adj[a][i] == b:
+                        k = 1
+                if not k:
+                    adj[a][deg[a]] = b
+                    deg[a] += 1
+                    adj[b][deg[b]] = a
+                    deg[b] += 1
+        for start in range(81):
+            if deg[start] == 0 or colr[start] >= 0:
+                continue
+            col[0] = b_zero()
+            col[1] = b_zero()
+            head = 0
+            tail = 1
+            queue[0] = start
+            colr[start] = 0
+            bad = 0
+            while head < tail:
+                x = queue[head]
+                head += 1
+                b_set(&col[colr[x]], x)
+                for i in range(deg[x]):
+                    y = adj[x][i]
+                    if colr[y] < 0:
+                        colr[y] = 1 - colr[x]
+                        queue[tail] = y
+                        tail += 1
+                    elif colr[y] == colr[x]:
+                        bad = 1
+            if bad or tail < 3:
+                continue
+            # colour wrap: two cells of one colour see each other, so that colour is false
+            for colour in range(2):
+                wrap = 0
+                for i in range(tail):
+                    x = queue[i]
+                    if colr[x] == colour and b_any(b_and(PEERB[x], col[colour])):
+                        wrap = 1
+                        break
+                if wrap:
+                    reset(o, T_COLOURING)
+                    elim_cells(s, o, col[colour], d)
+                    o.kind = 1
+                    o.digits = 1u << d
+                    for i in range(tail):
+                        add_cell(o, queue[i] * 2 + colr[queue[i]])
+                    return 1
+            # colour trap: a cell outside the chain that sees both colours
+            rest = b_andnot(dc[d], b_or(col[0], col[1]))
+            reset(o, T_COLOURING)
+            while True:
+                c = b_next(&rest)
+                if c < 0:
+                    break
+                if b_any(b_and(PEERB[c], col[0])) and b_any(b_and(PEERB[c], col[1])):
+                    add_elim(o, c, d)
+            if o.nelim:
+                o.kind = 0
+                o.digits = 1u << d
+                for i in range(tail):
+                    add_cell(o, queue[i] * 2 + colr[queue[i]])
+                return 1
+    return 0
+
+
+cdef bint f_ur1(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef int r1, r2, c1, c2, k, i, roof
+    cdef int cells[4]
+    cdef unsigned int pair, extra
+    cdef bint ok
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    if (r1 // 3 == r2 // 3) == (c1 // 3 == c2 // 3):
+                        continue            # the four cells must lie in exactly two boxes
+                    cells[0] = r1 * 9 + c1
+                    cells[1] = r1 * 9 + c2
+                    cells[2] = r2 * 9 + c1
+                    cells[3] = r2 * 9 + c2
+                    if s.val[cells[0]] or s.val[cells[1]] or s.val[cells[2]] or s.val[cells[3]]:
+                        continue
+                    for k in range(4):
+                        roof = cells[k]
+                        pair = s.cand[cells[(k + 1) % 4]]
+                        if pc(pair) != 2:
+                            continue
+                        ok = 1
+                        for i in range(4):
+                            if i != k and s.cand[cells[i]] != pair:
+                                ok = 0
+                        if not ok or (s.cand[roof] & pair) != pair or s.cand[roof] == pair:
+                            continue
+                        reset(o, T_UR1)
+                        extra = pair
+                        while extra:
+                            add_elim(o, roof, low(extra))
+                            extra &= extra - 1
+                        o.digits = pair
+                        add_cell(o, roof)
+                        for i in range(4):
+                            if i != k:
+                                add_cell(o, cells[i])
+                        return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# chains: one breadth-first search over candidates serves X-chains (one digit, conjugate pairs),
+# XY-chains (bivalue cells) and AICs (both kinds of strong link, all weak links).
+#
+# A chain starts at candidate s assumed false, takes a strong link (s false => next true), then a
+# weak link (true => next false), and so on, ending on a strong link at candidate p: so s or p is
+# true, and any candidate that sees both (same cell, or same digit in cells that see each other) is
+# false. Reaching s itself as true (a loop: s false => s true) places s.
+
+DEF MODE_X = 0
+DEF MODE_XY = 1
+DEF MODE_AIC = 2
+
+cdef inline bint node_ok(const sd_state *s, int mode, int c, int d, int xd) noexcept nogil:
+    if s.val[c] or not (s.cand[c] >> d) & 1:
+        return 0
+    if mode == MODE_X:
+        return d == xd
+    if mode == MODE_XY:
+        return pc(s.cand[c]) == 2
+    return 1
+
+
+cdef int chain_conclude(const sd_state *s, sd_step *o, int start, int end, b81 *dc) noexcept nogil:
+    cdef int cs = start // 9, ds = start % 9, cp = end // 9, dp = end % 9
+    cdef unsigned int extra
+    if cs == cp:
+        extra = s.cand[cs] & ~((1u << ds) | (1u << dp))
+        while extra:
+            add_elim(o, cs, low(extra))
+            extra &= extra - 1
+    elif ds == dp:
+        elim_cells(s, o, b_and(b_and(dc[ds], PEERB[cs]), PEERB[cp]), ds)
+    elif sees(cs, cp):
+        if (s.cand[cs] >> dp) & 1:
+            add_elim(o, cs, dp)
+        if (s.cand[cp] >> ds) & 1:
+            add_elim(o, cp, ds)
+    return o.nelim
+
+
+cdef bint f_chain(const sd_state *s, sd_step *o, int mode, int tech) noexcept nogil:
+    cdef b81 dc[9]
+    cdef int ucnt[27][9]
+    cdef int ucell[27][9][2]
+    cdef int u, i, c, d, xd, xdlo, xdhi, start, head, tail, st, node, par, cn, dn, k, other, e, p, nst, n
+    cdef unsigned int m
+    cdef int *stamp = <int *> malloc(1458 * sizeof(int))
+    cdef int *parent = <int *> malloc(1458 * sizeof(int))
+    cdef int *depth = <int *> malloc(1458 * sizeof(int))
+    cdef int *queue = <int *> malloc(1458 * sizeof(int))
+    cdef int *path = <int *> malloc(1458 * sizeof(int))
+    cdef int gen = 0, found = 0
+    if stamp == NULL or parent == NULL or depth == NULL or queue == NULL or path == NULL:
+        free(stamp); free(parent); free(depth); free(queue); free(path)
+        return 0
+    for i in range(1458):
+        stamp[i] = -1
+    digit_cells(s, dc)
+    for u in range(27):
+        for d in range(9):
+            ucnt[u][d] = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            m = s.cand[c] if s.val[c] == 0 else 0
+            while m:
+                d = low(m)
+                m &= m - 1
+                if ucnt[u][d] < 2:
+                    ucell[u][d][ucnt[u][d]] = c
+                ucnt[u][d] += 1
+    xdlo = 0
+    xdhi = 9 if mode == MODE_X else 1
+    for xd in range(xdlo, xdhi):
+        for start in range(729):
+            c = start // 9
+            d = start % 9
+            if not node_ok(s, mode, c, d, xd):
+                continue
+            gen += 1
+            head = 0
+            tail = 1
+            queue[0] = start * 2
+            stamp[start * 2] = gen
+            parent[start * 2] = -1
+            depth[start * 2] = 0
+            while head < tail and not found:
+                st = queue[head]
+                head += 1
+                node = st >> 1
+                par = st & 1
+                cn = node // 9
+                dn = node % 9
+                if par == 0:
+                    # strong links: node false => other true
+                    if mode != MODE_X and pc(s.cand[cn]) == 2:
+                        e = low(s.cand[cn] & ~(1u << dn))
+                        nst = (cn * 9 + e) * 2 + 1
+                        if node_ok(s, mode, cn, e, xd) and stamp[nst] != gen:
+                            stamp[nst] = gen
+                            parent[nst] = st
+                            depth[nst] = depth[st] + 1
+                            queue[tail] = nst
+                            tail += 1
+                    if mode != MODE_XY:
+                        for k in range(3):
+                            u = CELL_UNITS[cn * 3 + k]
+                            if ucnt[u][dn] != 2:
+                                continue
+                            other = ucell[u][dn][0] if ucell[u][dn][1] == cn else ucell[u][dn][1]
+                            nst = (other * 9 + dn) * 2 + 1
+                            if node_ok(s, mode, other, dn, xd) and stamp[nst] != gen:
+                                stamp[nst] = gen
+                                parent[nst] = st
+                                depth[nst] = depth[st] + 1
+                                queue[tail] = nst
+                                tail += 1
+                else:
+                    if depth[st] >= 3:
+                        reset(o, tech)
+                        if node == start:
+                            add_place(o, cn, dn)
+                            o.kind = 1
+                            found = 1
+                        elif chain_conclude(s, o, start, node, dc):
+                            found = 1
+                        if found:
+                            n = 0
+                            p = st
+                            while p >= 0:
+                                path[n] = p >> 1
+                                n += 1
+                                p = parent[p]
+                            for i in range(n - 1, -1, -1):
+                                add_cell(o, path[i])
+                                o.digits |= 1u << (path[i] % 9)
+                            break
+                    # weak links: node true => other false
+                    if mode == MODE_AIC:
+                        m = s.cand[cn] & ~(1u << dn)
+                        while m:
+                            e = low(m)
+                            m &= m - 1
+                            nst = (cn * 9 + e) * 2
+                            if stamp[nst] != gen:
+                                stamp[nst] = gen
+                                parent[nst] = st
+                                depth[nst] = depth[st] + 1
+                                queue[tail] = nst
+                                tail += 1
+                    for k in range(20):
+                        other = PEERS[cn * 20 + k]
+                        if not node_ok(s, mode, other, dn, xd):
+                            continue
+                        nst = (other * 9 + dn) * 2
+                        if stamp[nst] != gen:
+                            stamp[nst] = gen
+                            parent[nst] = st
+                            depth[nst] = depth[st] + 1
+                            queue[tail] = nst
+                            tail += 1
+            if found:
+                break
+        if found:
+            break
+    free(stamp); free(parent); free(depth); free(queue); free(path)
+    return found
+
+
+# ------------------------------------------------------------------------------------------------
+# ALS-XZ: two almost locked sets (n cells of one unit holding n + 1 digits) that share a restricted
+# common digit x (every x of one sees every x of the other, so at most one of them holds x, and the
+# other is then locked) and another common digit z: one of the two sets holds z, so a cell seeing
+# every z of both cannot.
+
+cdef struct als_t:
+    b81 cells
+    unsigned int cand
+    int unit
+    b81 dcells[9]
+    b81 seeall[9]       # cells seeing every cell of the set that has the digit
+
+
+cdef int als_collect(const sd_state *s, als_t *out, int cap) noexcept nogil:
+    cdef int n = 0, u, i, m, sub, j, c, d, size
+    cdef int cells[9]
+    cdef unsigned int union_, boxes
+    cdef als_t *a
+    for u in range(27):
+        m = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c] == 0:
+                cells[m] = c
+                m += 1
+        for sub in range(1, 1 << m):
+            size = pc(sub)
+            if size >= m:
+                continue
+            union_ = 0
+            boxes = 0
+            for j in range(m):
+                if (sub >> j) & 1:
+                    union_ |= s.cand[cells[j]]
+                    boxes |= 1u << BOX[cells[j]]
+            if pc(union_) != size + 1:
+                continue
+            if u < 18 and pc(boxes) == 1:
+                continue                # the box lists this set already
+            if n >= cap:
+                return n
+            a = &out[n]
+            a.cells = b_zero()
+            a.cand = union_
+            a.unit = u
+            for d in range(9):
+                a.dcells[d] = b_zero()
+                a.seeall[d].lo = ~(<uint64_t> 0)
+                a.seeall[d].hi = (<uint64_t> 1 << 17) - 1
+            for j in range(m):
+                if (sub >> j) & 1:
+                    c = cells[j]
+                    b_set(&a.cells, c)
+                    for d in range(9):
+                        if (s.cand[c] >> d) & 1:
+                            b_set(&a.dcells[d], c)
+                            a.seeall[d] = b_and(a.seeall[d], PEERB[c])
+            n += 1
+    return n
+
+
+cdef bint f_alsxz(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef b81 dc[9]
+    cdef als_t *sets = <als_t *> malloc(MAXALS * sizeof(als_t))
+    cdef int n, i, j, x, z, c
+    cdef unsigned int common, zs
+    cdef b81 targets, cells
+    cdef als_t *A
+    cdef als_t *B
+    if sets == NULL:
+        return 0
+    digit_cells(s, dc)
+    n = als_collect(s, sets, MAXALS)
+    for i in range(n):
+        A = &sets[i]
+        for j in range(i + 1, n):
+            B = &sets[j]
+            if b_any(b_and(A.cells, B.cells)):
+                continue
+            common = A.cand & B.cand
+            if pc(common) < 2:
+                continue
+            for x in range(9):
+                if not (common >> x) & 1:
+                    continue
+                # restricted common: every x of A sees every x of B
+                if b_any(b_andnot(A.dcells[x], B.seeall[x])):
+                    continue
+                zs = common & ~(1u << x)
+                while zs:
+                    z = low(zs)
+                    zs &= zs - 1
+                    targets = b_andnot(b_and(b_and(A.seeall[z], B.seeall[z]), dc[z]),
+                                       b_or(A.cells, B.cells))
+                    reset(o, T_ALSXZ)
+                    if elim_cells(s, o, targets, z):
+                        o.digits = (1u << x) | (1u << z)
+                        o.kind = x * 9 + z
+                        add_unit(o, A.unit)
+                        add_unit(o, B.unit)
+                        cells = A.cells
+                        while True:
+                            c = b_next(&cells)
+                            if c < 0:
+                                break
+                            add_cell(o, c)
+                        add_cell(o, -1)               # separates the two sets
+                        cells = B.cells
+                        while True:
+                            c = b_next(&cells)
+                            if c < 0:
+                                break
+                            add_cell(o, c)
+                        free(sets)
+                        return 1
+    free(sets)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# forcing chains: every option of a cell (its candidates) or of a unit (the places of a digit) is
+# followed with naked and hidden singles; an option that contradicts is false, and what every
+# surviving option agrees on is true.
+
+cdef bint fc_place(sd_state *t, int c, int d) noexcept nogil:
+    cdef int i, p
+    cdef unsigned int bit = 1u << d
+    if t.val[c]:
+        return t.val[c] == d + 1
+    if not t.cand[c] & bit:
+        return 0
+    t.val[c] = d + 1
+    t.cand[c] = 0
+    t.nempty -= 1
+    for i in range(20):
+        p = PEERS[c * 20 + i]
+        if t.val[p] == d + 1:
+            return 0
+        if t.cand[p] & bit:
+            t.cand[p] &= ~bit
+            if t.cand[p] == 0:
+                return 0
+    return 1
+
+
+cdef bint fc_propagate(sd_state *t) noexcept nogil:
+    cdef int c, u, i, d
+    cdef unsigned int m, once, twice, placed, only
+    cdef bint progress
+    while True:
+        progress = 0
+        for c in range(81):
+            if t.val[c] == 0:
+                m = t.cand[c]
+                if m == 0:
+                    return 0
+                if (m & (m - 1)) == 0:
+                    if not fc_place(t, c, low(m)):
+                        return 0
+                    progress = 1
+        for u in range(27):
+            once = 0
+            twice = 0
+            placed = 0
+            for i in range(9):
+                c = UNIT_CELLS[u * 9 + i]
+                if t.val[c]:
+                    placed |= 1u << (t.val[c] - 1)
+                else:
+                    twice |= once & t.cand[c]
+                    once |= t.cand[c]
+            if (once | placed) != ALL:
+                return 0
+            only = once & ~twice & ~placed
+            while only:
+                d = low(only)
+                only &= only - 1
+                for i in range(9):
+                    c = UNIT_CELLS[u * 9 + i]
+                    if t.val[c] == 0 and (t.cand[c] >> d) & 1:
+                        if not fc_place(t, c, d):
+                            return 0
+                        progress = 1
+                        break
+        if not progress:
+            return 1
+
+
+cdef bint fc_try(const sd_state *s, sd_step *o, int nopt, const int *opts, sd_state *br) noexcept nogil:
+    """Follow each option (candidate cell * 9 + d); fill o with a conclusion if any."""
+    cdef bint ok[9]
+    cdef int i, c, d, nok = 0, v, k
+    cdef bint all_same, gone
+    for i in range(nopt):
+        memcpy(&br[i], s, sizeof(sd_state))
+        ok[i] = fc_place(&br[i], opts[i] // 9, opts[i] % 9) and fc_propagate(&br[i])
+        nok += ok[i]
+    if nok == 0:
+        return 0                # no option survives: the position has no solution
+    if nok < nopt:
+        for i in range(nopt):
+            if not ok[i]:
+                add_elim(o, opts[i] // 9, opts[i] % 9)
+        o.kind = 0              # contradiction
+        return 1
+    for c in range(81):
+        if s.val[c]:
+            continue
+        v = br[0].val[c]
+        if v == 0:
+            continue
+        all_same = 1
+        for i in range(1, nopt):
+            if br[i].val[c] != v:
+                all_same = 0
+                break
+        if all_same:
+            add_place(o, c, v - 1)
+            o.kind = 1          # verity: every option places it
+            return 1
+    for c in range(81):
+        if s.val[c]:
+            continue
+        for d in range(9):
+            if not (s.cand[c] >> d) & 1:
+                continue
+            gone = 1
+            for i in range(nopt):
+                if br[i].val[c] == d + 1 or (br[i].val[c] == 0 and (br[i].cand[c] >> d) & 1):
+                    gone = 0
+                    break
+            if gone:
+                add_elim(o, c, d)
+    if o.nelim:
+        o.kind = 1
+        return 1
+    return 0
+
+
+cdef bint f_forcing(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef sd_state *br = <sd_state *> malloc(9 * sizeof(sd_state))
+    cdef int opts[9]
+    cdef int size, phase, c, u, d, i, n
+    cdef unsigned int m
+    if br == NULL:
+        return 0
+    for size in range(2, 4):
+        for phase in range(2):
+            if phase == 0:
+                for c in range(81):
+                    if s.val[c] or pc(s.cand[c]) != size:
+                        continue
+                    n = 0
+                    m = s.cand[c]
+                    while m:
+                        opts[n] = c * 9 + low(m)
+                        n += 1
+                        m &= m - 1
+                    reset(o, T_FORCING)
+                    if fc_try(s, o, n, opts, br):
+                        add_cell(o, c)
+                        o.digits = s.cand[c]
+                        free(br)
+                        return 1
+            else:
+                for i in range(27):
+                    u = UORDER[i]
+                    for d in range(9):
+                        n = 0
+                        for c in range(9):
+                            if (s.cand[UNIT_CELLS[u * 9 + c]] >> d) & 1:
+                                if n < 9:
+                                    opts[n] = UNIT_CELLS[u * 9 + c] * 9 + d
+                                n += 1
+                        if n != size:
+                            continue
+                        reset(o, T_FORCING)
+                        if fc_try(s, o, n, opts, br):
+                            o.kind += 2                  # 2, 3: the options are a unit's places
+                            add_unit(o, u)
+                            o.digits = 1u << d
+                            free(br)
+                            return 1
+    free(br)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# trial and error: for the cell with fewest candidates (then the next...), the digits with which the
+# position has no solution at all, found by the counter. Sound on any position; never stalls on a
+# position with exactly one solution.
+
+cdef bint f_trial(const sd_state *s, sd_step *o) noexcept nogil:
+    cdef uint16_t masks[81]
+    cdef int c, size, d, n
+    cdef unsigned int m
+    for c in range(81):
+        masks[c] = (1u << (s.val[c] - 1)) if s.val[c] else s.cand[c]
+    for size in range(2, 10):
+        for c in range(81):
+            if s.val[c] or pc(s.cand[c]) != size:
+                continue
+            reset(o, T_TRIAL)
+            m = s.cand[c]
+            while m:
+                d = low(m)
+                m &= m - 1
+                masks[c] = 1u << d
+                if sd_count_masks(masks, 1, 0.0) == 0:
+                    add_elim(o, c, d)
+            masks[c] = s.cand[c]
+            if o.nelim:
+                add_cell(o, c)
+                o.digits = s.cand[c]
+                return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+
+cdef bint sd_find(int tech, const sd_state *s, sd_step *o) noexcept nogil:
+    if tech == T_FULL_HOUSE:
+        return f_full_house(s, o)
+    if tech == T_NAKED_SINGLE:
+        return f_naked_single(s, o)
+    if tech == T_HIDDEN_SINGLE:
+        return f_hidden_single(s, o)
+    if tech == T_LOCKED:
+        return f_locked(s, o)
+    if tech == T_NAKED_PAIR:
+        return f_naked_subset(s, o, 2, tech)
+    if tech == T_NAKED_TRIPLE:
+        return f_naked_subset(s, o, 3, tech)
+    if tech == T_NAKED_QUAD:
+        return f_naked_subset(s, o, 4, tech)
+    if tech == T_HIDDEN_PAIR:
+        return f_hidden_subset(s, o, 2, tech)
+    if tech == T_HIDDEN_TRIPLE:
+        return f_hidden_subset(s, o, 3, tech)
+    if tech == T_HIDDEN_QUAD:
+        return f_hidden_subset(s, o, 4, tech)
+    if tech == T_XWING:
+        return f_fish(s, o, 2, tech)
+    if tech == T_SWORDFISH:
+        return f_fish(s, o, 3, tech)
+    if tech == T_JELLYFISH:
+        return f_fish(s, o, 4, tech)
+    if tech == T_SKYSCRAPER:
+        return f_skyscraper(s, o)
+    if tech == T_KITE:
+        return f_kite(s, o)
+    if tech == T_XYWING:
+        return f_xywing(s, o)
+    if tech == T_XYZWING:
+        return f_xyzwing(s, o)
+    if tech == T_WWING:
+        return f_wwing(s, o)
+    if tech == T_COLOURING:
+        return f_colouring(s, o)
+    if tech == T_UR1:
+        return f_ur1(s, o)
+    if tech == T_XCHAIN:
+        return f_chain(s, o, MODE_X, tech)
+    if tech == T_XYCHAIN:
+        return f_chain(s, o, MODE_XY, tech)
+    if tech == T_AIC:
+        return f_chain(s, o, MODE_AIC, tech)
+    if tech == T_ALSXZ:
+        return f_alsxz(s, o)
+    if tech == T_FORCING:
+        return f_forcing(s, o)
+    if tech == T_TRIAL:
+        return f_trial(s, o)
+    return 0
+
+
+cdef void sd_apply(sd_state *s, const sd_step *o) noexcept nogil:
+    cdef int i, c, d, p
+    cdef unsigned int bit
+    for i in range(o.nplace):
+        c = o.place[i] // 9
+        d = o.place[i] % 9
+        bit = 1u << d
+        if s.val[c]:
+            if s.val[c] != d + 1:
+                s.broken = 1
+            continue
+        if not s.cand[c] & bit:
+            s.broken = 1
+        s.val[c] = d + 1
+        s.cand[c] = 0
+        s.nempty -= 1
+        for p in range(20):
+            if s.val[PEERS[c * 20 + p]] == d + 1:
+                s.broken = 1
+            s.cand[PEERS[c * 20 + p]] &= ~bit
+    for i in range(o.nelim):
+        c = o.elim[i] // 9
+        s.cand[c] &= ~(1u << (o.elim[i] % 9))
+
+
+cdef bint sd_contradiction(const sd_state *s) noexcept nogil:
+    cdef int c, u, i
+    cdef unsigned int placed, union_, bit
+    if s.broken:
+        return 1
+    for c in range(81):
+        if s.val[c] == 0 and s.cand[c] == 0:
+            return 1
+    for u in range(27):
+        placed = 0
+        union_ = 0
+        for i in range(9):
+            c = UNIT_CELLS[u * 9 + i]
+            if s.val[c]:
+                bit = 1u << (s.val[c] - 1)
+                if placed & bit:
+                    return 1
+                placed |= bit
+            else:
+                union_ |= s.cand[c]
+        if (placed | union_) != ALL:
+            return 1
+    return 0
+
+
+cdef int sd_run(sd_state *s, const int *order, int norder, int *used, int max_steps, int *nused,
+                sd_step *scratch) noexcept nogil:
+    cdef int i, n = 0
+    cdef bint found
+    nused[0] = 0
+    while True:
+        if sd_contradiction(s):
+            return 2
+        if s.nempty == 0:
+            return 1
+        if n >= max_steps:
+            return 0
+        found = 0
+        for i in range(norder):
+            if sd_find(order[i], s, scratch):
+                found = 1
+                break
+        if not found:
+            return 0
+        sd_apply(s, scratch)
+        used[n] = order[i]
+        n += 1
+        nused[0] = n
+
+
+# ------------------------------------------------------------------------------------------------
+
+cdef class Position:
+    """A position on paper: placed digits and pencil marks (see _logic.pxd)."""
+
+    cdef sd_state s
+    cdef sd_step *step
+
+    def __cinit__(self):
+        self.step = <sd_step *> malloc(sizeof(sd_step))
+        if self.step == NULL:
+            raise MemoryError()
+        memset(&self.s, 0, sizeof(sd_state))
+
+    def __dealloc__(self):
+        free(self.step)
+
+    @staticmethod
+    def from_givens(str line):
+        """The start of a solve: the givens placed, every other cell marked with every digit its
+        peers do not hold. `line` is 81 characters, '.' or '0' for empty."""
+        cdef Position p = Position()
+        cdef int c, d, i
+        if len(line) != 81:
+            raise ValueError("a givens line has 81 characters")
+        p.s.nempty = 81
+        p.s.broken = 0
+        for c in range(81):
+            p.s.cand[c] = ALL
+            p.s.val[c] = 0
+        for c in range(81):
+            ch = line[c]
+            if ch == '.' or ch == '0':
+                continue
+            d = ord(ch) - 49
+            if not 0 <= d <= 8:
+                raise ValueError("givens are digits 1-9, '.' or '0'")
+            if p.s.val[c] == 0:
+                p.s.nempty -= 1
+            p.s.val[c] = d + 1
+            p.s.cand[c] = 0
+        for c in range(81):
+            if p.s.val[c]:
+                for i in range(20):
+                    if p.s.val[PEERS[c * 20 + i]] == p.s.val[c]:
+                        p.s.broken = 1
+                    p.s.cand[PEERS[c * 20 + i]] &= ~(1u << (p.s.val[c] - 1))
+        return p
+
+    @staticmethod
+    def from_marks(values, marks):
+        """A position as given: `values` 81 digits (0 or '.' for empty), `marks` 81 candidate masks
+        (ignored for placed cells). Nothing is deduced."""
+        cdef Position p = Position()
+        cdef int c, v
+        if len(values) != 81 or len(marks) != 81:
+            raise ValueError("a position has 81 cells")
+        p.s.nempty = 0
+        p.s.broken = 0
+        for c in range(81):
+            item = values[c]
+            v = 0 if item in ('.', '0', 0) else int(item)
+            if not 0 <= v <= 9:
+                raise ValueError("values are digits 0-9")
+            p.s.val[c] = v
+            p.s.cand[c] = 0 if v else (marks[c] & ALL)
+            if v == 0:
+                p.s.nempty += 1
+        return p
+
+    def copy(self):
+        cdef Position p = Position()
+        memcpy(&p.s, &self.s, sizeof(sd_state))
+        return p
+
+    def values(self) -> str:
+        return "".join("." if self.s.val[c] == 0 else chr(48 + self.s.val[c]) for c in range(81))
+
+    def marks(self) -> list:
+        """Candidate masks of the empty cells (0 for placed cells)."""
+        return [self.s.cand[c] for c in range(81)]
+
+    def masks(self) -> list:
+        """Every cell as a mask: a placed digit as its single bit (what the counter reads)."""
+        return [(1 << (self.s.val[c] - 1)) if self.s.val[c] else self.s.cand[c] for c in range(81)]
+
+    @property
+    def empty(self) -> int:
+        return self.s.nempty
+
+    def is_solved(self) -> bool:
+        return self.s.nempty == 0 and not sd_contradiction(&self.s)
+
+    def is_contradiction(self) -> bool:
+        return bool(sd_contradiction(&self.s))
+
+    def find(self, int tech):
+        """One step of technique `tech` (an id), or None: a tuple (tech, place, eliminate, units,
+        cells, digits, kind) with candidates as cell * 9 + d. The position is not changed."""
+        cdef bint found
+        cdef sd_step *o = self.step
+        if not 0 <= tech < NTECH:
+            raise ValueError(f"unknown technique id {tech}")
+        with nogil:
+            found = sd_find(tech, &self.s, o)
+        if not found:
+            return None
+        return (o.tech, tuple(o.place[i] for i in range(o.nplace)), tuple(o.elim[i] for i in range(o.nelim)),
+                tuple(o.units[i] for i in range(o.nunits)), tuple(o.cells[i] for i in range(o.ncells)),
+                o.digits, o.kind)
+
+    def apply(self, place, eliminate):
+        cdef sd_step *o = self.step
+        cdef int i
+        if len(place) > 81 or len(eliminate) > 729:
+            raise ValueError("too many candidates in one step")
+        reset(o, -1)
+        for i, x in enumerate(place):
+            if not 0 <= x < 729:
+                raise ValueError("a candidate is cell * 9 + digit, 0..728")
+            o.place[i] = x
+        o.nplace = len(place)
+        for i, x in enumerate(eliminate):
+            if not 0 <= x < 729:
+                raise ValueError("a candidate is cell * 9 + digit, 0..728")
+            o.elim[i] = x
+        o.nelim = len(eliminate)
+        sd_apply(&self.s, o)
+
+    def run(self, order, int max_steps=1000):
+        """Solve in place with the technique ids `order` (tried in that order, restarting from the
+        first after every step). Returns (status, ids used): status 1 solved, 2 contradiction,
+        0 stalled."""
+        cdef int norder = len(order), i, status, nused = 0
+        cdef int ids[64]
+        cdef int *used
+        if norder > 64:
+            raise ValueError("too many techniques")
+        for i in range(norder):
+            ids[i] = order[i]
+            if not 0 <= ids[i] < NTECH:
+                raise ValueError(f"unknown technique id {ids[i]}")
+        if max_steps < 0:
+            max_steps = 0
+        used = <int *> malloc((max_steps + 1) * sizeof(int))
+        if used == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                status = sd_run(&self.s, ids, norder, used, max_steps, &nused, self.step)
+            return status, [used[i] for i in range(nused)]
+        finally:
+            free(used)
+
+
+# ------------------------------------------------------------------------------------------------
+# digging (the generator's inner loop, compiled: dozens of solves per board)
+
+cdef void state_from_values(sd_state *s, const unsigned char *vals) noexcept nogil:
+    cdef int c, i
+    s.nempty = 81
+    s.broken = 0
+    for c in range(81):
+        s.cand[c] = ALL
+        s.val[c] = 0
+    for c in range(81):
+        if vals[c]:
+            s.val[c] = vals[c]
+            s.cand[c] = 0
+            s.nempty -= 1
+    for c in range(81):
+        if vals[c]:
+            for i in range(20):
+                if s.val[PEERS[c * 20 + i]] == vals[c]:
+                    s.broken = 1
+                s.cand[PEERS[c * 20 + i]] &= ~(1u << (vals[c] - 1))
+
+
+def dig(str grid, groups, order, int floor=0, int target=0):
+    """Remove the clues of `grid` group by group (each group a tuple of cells, tried in the given
+    order); a group goes only when the board stays unique (the counter, stopping at 2) and, when
+    `order` (technique ids) is not empty, the ladder with those techniques still solves it. With
+    `target` > 0, stop once at most `target` clues are left, and never go below `floor`.
+
+    Returns (givens line, ids used by the ladder on the final board, ladder runs, counts)."""
+    cdef unsigned char vals[81]
+    cdef unsigned char saved[81]
+    cdef uint16_t masks[81]
+    cdef int ids[64]
+    cdef int cells[81]
+    cdef int starts[82]
+    cdef int norder = len(order), ngroups = len(groups), i, j, c, clues = 81, status, nused = 0
+    cdef int nlast = -1, runs = 0, counts = 0, g, size
+    cdef int *used = <int *> malloc(1001 * sizeof(int))
+    cdef int *last = <int *> malloc(1001 * sizeof(int))
+    cdef sd_step *scratch = <sd_step *> malloc(sizeof(sd_step))
+    cdef sd_state st
+    cdef bint ok
+    if used == NULL or last == NULL or scratch == NULL:
+        free(used); free(last); free(scratch)
+        raise MemoryError()
+    try:
+        if len(grid) != 81 or norder > 64 or ngroups > 81:
+            raise ValueError("dig needs an 81-cell grid, at most 64 techniques and 81 groups")
+        for i in range(81):
+            vals[i] = ord(grid[i]) - 48
+            if not 1 <= vals[i] <= 9:
+                raise ValueError("the grid must be complete")
+            masks[i] = 1u << (vals[i] - 1)
+        for i in range(norder):
+            ids[i] = order[i]
+            if not 0 <= ids[i] < NTECH:
+                raise ValueError(f"unknown technique id {ids[i]}")
+        j = 0
+        for g in range(ngroups):
+            starts[g] = j
+            for c in groups[g]:
+                if not 0 <= c < 81 or j >= 81:
+                    raise ValueError("groups must hold distinct cells 0..80")
+                cells[j] = c
+                j += 1
+        starts[ngroups] = j
+        with nogil:
+            for g in range(ngroups):
+                if target > 0 and clues <= target:
+                    break
+                size = starts[g + 1] - starts[g]
+                if clues - size < floor:
+                    continue
+                for i in range(starts[g], starts[g + 1]):
+                    c = cells[i]
+                    saved[c] = vals[c]
+                    vals[c] = 0
+                    masks[c] = ALL
+                counts += 1
+                ok = sd_count_masks(masks, 2, 0.0) == 1
+                if ok and norder > 0:
+                    state_from_values(&st, vals)
+                    runs += 1
+                    status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
+                    ok = status == 1
+                    if ok:
+                        memcpy(last, used, nused * sizeof(int))
+                        nlast = nused
+                if ok:
+                    clues -= size
+                else:
+                    for i in range(starts[g], starts[g + 1]):
+                        c = cells[i]
+                        vals[c] = saved[c]
+                        masks[c] = 1u << (vals[c] - 1)
+            if norder > 0 and nlast < 0:
+                state_from_values(&st, vals)
+                status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
+                memcpy(last, used, nused * sizeof(int))
+                nlast = nused if status == 1 else 0
+        line = "".join("." if vals[i] == 0 else chr(48 + vals[i]) for i in range(81))
+        return line, [last[i] for i in range(max(nlast, 0))], runs, counts
+    finally:
+        free(used); free(last); free(scratch)

@@ -1,0 +1,159 @@
+"""A 9x9 Sudoku board as a value: the givens and (once proved) the solution, with the JSON form of the
+contract in DESIGN.md and a text line that parses back to the same board.
+
+Glossary. Cells are r * 9 + c, rows and columns from 0. A *givens line* is 81 characters, row by row,
+'.' for an empty cell ('0' is read as empty too). A *unit* is a row, a column or a 3x3 box.
+
+Fingerprint. Two puzzles are the same puzzle when one maps onto the other by relabelling the digits,
+transposing, permuting the rows inside a band, the bands, the columns inside a stack, or the stacks
+(2 * 6^8 * 9! transforms). `fingerprint` is exact for boards with one solution: it names the canonical
+form computed by `_canon.pyx` (the least transformed puzzle among the transforms that put the solution
+grid in its least form), so two boards share a fingerprint exactly when they are equivalent. A board
+without a solution is solved first; one with none or several has no fingerprint (InvalidBoard).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import InvalidBoard
+from engine.games.sudoku._canon import canonical
+
+SIZE = 9
+EMPTY = "."
+KIND = "sudoku 9"
+
+
+def unit_name(u: int) -> str:
+    return f"row {u}" if u < 9 else f"column {u - 9}" if u < 18 else f"box {u - 18}"
+
+
+def _units_of(cell: int) -> tuple[int, int, int]:
+    r, c = divmod(cell, 9)
+    return r, 9 + c, 18 + (r // 3) * 3 + c // 3
+
+
+def _check_units(line: str, what: str) -> None:
+    """Raise InvalidBoard when a digit appears twice in a unit of `line` ('.' for empty)."""
+    seen: dict[tuple[int, str], int] = {}
+    for cell, ch in enumerate(line):
+        if ch == EMPTY:
+            continue
+        for u in _units_of(cell):
+            other = seen.setdefault((u, ch), cell)
+            if other != cell:
+                raise InvalidBoard(f"{what}: digit {ch} appears twice in {unit_name(u)} "
+                                   f"(cells {divmod(other, 9)} and {divmod(cell, 9)})")
+
+
+def parse_line(text: str) -> SudokuBoard:
+    """A board from a givens line; surrounding whitespace is ignored."""
+    line = text.strip()
+    if len(line) != 81:
+        raise InvalidBoard(f"a Sudoku line has 81 characters, got {len(line)}")
+    for i, ch in enumerate(line):
+        if ch not in ".0123456789":
+            raise InvalidBoard(f"character {ch!r} at position {i}: expected 1-9, '.' or '0'")
+    line = line.replace("0", EMPTY)
+    _check_units(line, "contradictory givens")
+    return SudokuBoard(line)
+
+
+@dataclass(frozen=True)
+class SudokuBoard:
+    givens: str                                  # 81 characters, '.' for empty
+    solution: str = ""                           # 81 digits, or "" when not known
+    seed: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # grade, fun, steps, stats
+
+    game = "sudoku"
+    n = SIZE
+
+    @property
+    def rules(self) -> dict[str, int]:
+        return {"size": SIZE}
+
+    @property
+    def clues(self) -> int:
+        return 81 - self.givens.count(EMPTY)
+
+    @property
+    def line(self) -> str:
+        return self.givens
+
+    def __str__(self) -> str:
+        return self.givens
+
+    def solved(self) -> str:
+        """The solution, found by the counter when not known; InvalidBoard unless it is unique."""
+        if self.solution:
+            return self.solution
+        from engine.games.sudoku.count import count_solutions
+        found = count_solutions(self.givens, 2)
+        if found.count != 1:
+            raise InvalidBoard("the board has no solution" if found.count == 0 else
+                               "the board has several solutions")
+        return found.solutions[0]
+
+    @property
+    def fingerprint(self) -> str:
+        form, _ = canonical(self.solved(), self.givens)
+        return hashlib.sha256(f"{KIND}:{form}".encode()).hexdigest()
+
+    @property
+    def id(self) -> str:
+        return self.fingerprint[:16]
+
+    def with_solution(self, solution: str) -> SudokuBoard:
+        return SudokuBoard(self.givens, solution, self.seed, dict(self.extra))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id if self.solution else None, "game": self.game,
+                               "rules": {"size": SIZE}, "givens": self.givens, "solution": self.solution}
+        out.update(self.extra)
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
+
+    def to_text(self, *, with_solution: bool = False) -> str:
+        """A header line, then the grid with box rules; `with_solution` fills the empty cells."""
+        grid = self.solution if with_solution and self.solution else self.givens
+        ident = self.id if self.solution else "?"
+        lines = [f"# {ident} sudoku 9x9 clues={self.clues}"]
+        for r in range(9):
+            if r and r % 3 == 0:
+                lines.append("------+-------+------")
+            row = grid[r * 9:(r + 1) * 9]
+            lines.append(" | ".join(" ".join(row[i:i + 3]) for i in (0, 3, 6)))
+        return "\n".join(lines)
+
+    @classmethod
+    def from_json(cls, data: Any) -> SudokuBoard:
+        """Read a board in the JSON contract; the solution, if given, is checked against the givens."""
+        if not isinstance(data, dict):
+            raise InvalidBoard("a board must be a JSON object")
+        if data.get("game") != "sudoku":
+            raise InvalidBoard(f'"game" must be "sudoku", got {data.get("game")!r}')
+        rules = data.get("rules", {"size": SIZE})
+        if not isinstance(rules, dict) or rules.get("size") != SIZE:
+            raise InvalidBoard('Sudoku "rules" must be {"size": 9}')
+        givens = data.get("givens")
+        if not isinstance(givens, str):
+            raise InvalidBoard('"givens" must be a string of 81 characters')
+        board = parse_line(givens)
+        solution = data.get("solution") or ""
+        if solution:
+            if (not isinstance(solution, str) or len(solution) != 81
+                    or any(ch not in "123456789" for ch in solution)):
+                raise InvalidBoard('"solution" must be 81 digits 1-9')
+            _check_units(solution, "invalid solution")
+            if any(g != EMPTY and g != s for g, s in zip(board.givens, solution)):
+                raise InvalidBoard('"solution" disagrees with the givens')
+        seed = data.get("seed")
+        return cls(board.givens, solution, seed if isinstance(seed, int) and not isinstance(seed, bool)
+                   else None)
+
+
+__all__ = ["EMPTY", "SIZE", "SudokuBoard", "parse_line", "unit_name"]

@@ -1,0 +1,127 @@
+"""Grading a Sudoku board the way a person solves it.
+
+The ladder (techniques.py) solves the board from its givens with the cheapest technique that makes
+progress, restarting from the bottom after every step; the grade is that measurement. HoDoKu style:
+the band is the tier of the hardest technique used, bumped up while the summed cost exceeds the band's
+ceiling. Ceilings: easy 800, medium 1,000, hard 1,600 (HoDoKu's); expert has none (HoDoKu's "unfair"
+and "extreme" are one band here), and beyond (trial and error, 10,000 a step) is reached only by
+needing trial and error, never by score.
+
+A board the capped ladder cannot finish gets `solved=False` and no band.
+
+Two ways to run the same ladder: `grade` goes through the shared loop (engine.ladder.run) and records
+every step with its sentence; `quick_grade` runs the compiled twin of that loop (same finders, same
+order) and returns only the band, score and hardest technique: it is what the generator calls dozens
+of times per board. A test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.games.sudoku._logic import Position
+from engine.games.sudoku.board import SudokuBoard
+from engine.games.sudoku.techniques import BANDS, LADDER, NAME_OF, UNIQUENESS, SudokuState, order_ids
+from engine.ladder import Step, run
+
+CEILINGS: dict[str, int | None] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": None, "beyond": None}
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    steps: list[Step]            # the solve path the grade was computed from, whole
+    solved: bool
+    hardest: str | None          # the hardest technique used (highest tier, latest on the ladder)
+    hardest_tier: int            # 0 when no step was taken
+    score: int                   # summed cost of every step
+    band: str | None             # easy / medium / hard / expert / beyond; None when not solved
+    values: str                  # the grid the ladder reached ('.' where it stopped)
+    contradiction: bool = False  # the ladder reached an impossible position (the board has no solution)
+    tiers: tuple[int, ...] = ()  # the tier of each step, in order (what the fun score reads)
+
+    @property
+    def uses_uniqueness(self) -> bool:
+        return any(step.technique in UNIQUENESS for step in self.steps)
+
+    def difficulty_json(self) -> dict[str, Any]:
+        """The "difficulty" object of the board JSON contract."""
+        return {"band": self.band, "score": self.score, "hardest": self.hardest}
+
+
+@dataclass(frozen=True, slots=True)
+class QuickGrade:
+    status: int                  # 1 solved, 2 contradiction, 0 stalled
+    used: tuple[str, ...]        # the technique of each step, in order
+    hardest: str | None
+    hardest_tier: int
+    score: int
+    band: str | None
+
+    @property
+    def solved(self) -> bool:
+        return self.status == 1
+
+    @property
+    def uses_uniqueness(self) -> bool:
+        return any(name in UNIQUENESS for name in self.used)
+
+
+def band_for(hardest_tier: int, score: int) -> str:
+    """The band of a finished solve: the hardest tier, bumped while the score exceeds its ceiling."""
+    index = max(hardest_tier, 1) - 1
+    while True:
+        ceiling = CEILINGS[BANDS[index]]
+        if ceiling is None or score <= ceiling or BANDS[index + 1] == "beyond":
+            return BANDS[index]
+        index += 1
+
+
+def _hardest(names: Sequence[str]) -> tuple[str | None, int]:
+    best = None
+    for name in names:
+        technique = LADDER[name]
+        if best is None or (technique.tier, technique.order) > (best.tier, best.order):
+            best = technique
+    return (best.name, best.tier) if best else (None, 0)
+
+
+def _givens(board: SudokuBoard | str) -> str:
+    return board.givens if isinstance(board, SudokuBoard) else board
+
+
+def grade(board: SudokuBoard | str, cap: str | int | None = None) -> Grade:
+    """Solve `board` (or a givens line) with the ladder (techniques up to `cap`: a technique name, a
+    tier number or "tier N"; None allows all) and grade the solve path."""
+    state = SudokuState.start(_givens(board))
+    result = run(state, LADDER, cap)
+    band = band_for(result.hardest_tier, result.total_cost) if result.solved else None
+    return Grade(list(result.steps), result.solved, result.hardest, result.hardest_tier, result.total_cost,
+                 band, state.values(), result.contradiction,
+                 tuple(LADDER[step.technique].tier for step in result.steps))
+
+
+def quick_grade(board: SudokuBoard | str, cap: str | int | None = None) -> QuickGrade:
+    """The same solve as `grade`, in compiled code, without the step records."""
+    status, used_ids = Position.from_givens(_givens(board)).run(order_ids(cap))
+    return quick_from_ids(status, used_ids)
+
+
+def quick_from_ids(status: int, used_ids: Sequence[int]) -> QuickGrade:
+    """The grade of a compiled run from its status and the technique ids it used."""
+    used = tuple(NAME_OF[t] for t in used_ids)
+    hardest, tier = _hardest(used)
+    score = sum(LADDER[name].cost for name in used)
+    return QuickGrade(status, used, hardest, tier, score, band_for(tier, score) if status == 1 else None)
+
+
+def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """Steps in the board JSON contract form, candidates as [row, column, digit] triples."""
+    def triples(cands: Sequence[int]) -> list[list[int]]:
+        return [[x // 81, x // 9 % 9, x % 9 + 1] for x in cands]
+    return [{"technique": s.technique, "cost": s.cost, "place": triples(s.place),
+             "eliminate": triples(s.eliminate), "units": list(s.units), "why": s.why} for s in steps]
+
+
+__all__ = ["BANDS", "CEILINGS", "Grade", "QuickGrade", "band_for", "grade", "quick_from_ids", "quick_grade", "steps_json"]
