@@ -1,6 +1,9 @@
 """The puzzle store: SQLModel tables, engines (SQLite by default, PostgreSQL by URL), Alembic
 migrations and keyword-only repository functions. Every failure surfaces as StoreError."""
 
+from store.daily import (daily_set, daily_sets_between, get_boards, in_daily_set, save_daily,
+                         unused_board_ids)
+from store.dailymodels import DailyEntry
 from store.db import database_url, init_db, make_engine, session
 from store.errors import StoreError
 from store.jobmodels import FINAL_STATES, JOB_STATES, Job, JobSlot
@@ -15,12 +18,19 @@ __all__ = [
     "FINAL_STATES",
     "JOB_STATES",
     "AttemptOutcome",
+    "DailyEntry",
     "Job",
     "JobNotFound",
     "JobSlot",
     "Puzzle",
     "SlotStatus",
     "count_job_boards",
+    "daily_set",
+    "daily_sets_between",
+    "get_boards",
+    "in_daily_set",
+    "save_daily",
+    "unused_board_ids",
     "create_job",
     "get_job",
     "list_job_boards",
