@@ -44,3 +44,5 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil
 # Count solutions of a position given as masks, up to `limit`, without storing them: the count, or
 # -1 when the deadline passed first.
 cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil
+# The same, also telling how many search nodes it took (1: singles alone settled the position).
+cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long long *nodes) noexcept nogil

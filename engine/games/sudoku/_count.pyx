@@ -198,6 +198,11 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
 
 
 cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil:
+    cdef long long nodes
+    return sd_count_nodes(masks, limit, deadline, &nodes)
+
+
+cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long long *nodes) noexcept nogil:
     cdef sd_pos p
     cdef sd_search s
     s.limit = limit
@@ -208,9 +213,11 @@ cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexc
     s.timed_out = 0
     s.randomize = 0
     s.rng = 0
+    nodes[0] = 0
     if limit <= 0 or not sd_start(&p, masks):
         return 0
     sd_search_from(&s, &p)
+    nodes[0] = s.nodes
     return -1 if s.timed_out else s.nsolutions
 
 

@@ -9,7 +9,8 @@
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t, uint64_t
-from engine.games.sudoku._count cimport sd_peers, sd_cell_units, sd_unit_cells, sd_count_masks
+from engine.games.sudoku._count cimport (sd_peers, sd_cell_units, sd_unit_cells, sd_count_masks,
+                                         sd_count_nodes)
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -1715,6 +1716,11 @@ def dig(str grid, groups, order, int floor=0, int target=0):
     `order` (technique ids) is not empty, the ladder with those techniques still solves it. With
     `target` > 0, stop once at most `target` clues are left, and never go below `floor`.
 
+    The ladder is not run when the counter settled the board by singles alone (one search node): the
+    counter's propagation is the ladder's first tier (naked and hidden singles; a full house is both),
+    and singles reach the same fixed point in any order, so the ladder, which tries singles first,
+    would solve it with singles alone. The ladder's path is taken once, on the final board.
+
     Returns (givens line, ids used by the ladder on the final board, ladder runs, counts)."""
     cdef unsigned char vals[81]
     cdef unsigned char saved[81]
@@ -1723,7 +1729,8 @@ def dig(str grid, groups, order, int floor=0, int target=0):
     cdef int cells[81]
     cdef int starts[82]
     cdef int norder = len(order), ngroups = len(groups), i, j, c, clues = 81, status, nused = 0
-    cdef int nlast = -1, runs = 0, counts = 0, g, size
+    cdef int nlast = -1, runs = 0, counts = 0, g, size, n
+    cdef long long nodes
     cdef int *used = <int *> malloc(1001 * sizeof(int))
     cdef int *last = <int *> malloc(1001 * sizeof(int))
     cdef sd_step *scratch = <sd_step *> malloc(sizeof(sd_step))
@@ -1766,15 +1773,13 @@ def dig(str grid, groups, order, int floor=0, int target=0):
                     vals[c] = 0
                     masks[c] = ALL
                 counts += 1
-                ok = sd_count_masks(masks, 2, 0.0) == 1
-                if ok and norder > 0:
+                n = sd_count_nodes(masks, 2, 0.0, &nodes)
+                ok = n == 1
+                if ok and norder > 0 and nodes > 1:
                     state_from_values(&st, vals)
                     runs += 1
                     status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
                     ok = status == 1
-                    if ok:
-                        memcpy(last, used, nused * sizeof(int))
-                        nlast = nused
                 if ok:
                     clues -= size
                 else:
@@ -1782,7 +1787,7 @@ def dig(str grid, groups, order, int floor=0, int target=0):
                         c = cells[i]
                         vals[c] = saved[c]
                         masks[c] = 1u << (vals[c] - 1)
-            if norder > 0 and nlast < 0:
+            if norder > 0:
                 state_from_values(&st, vals)
                 status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
                 memcpy(last, used, nused * sizeof(int))
