@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import sys
 import tempfile
 from collections.abc import Sequence
+from datetime import date
 from typing import Any, NoReturn
 
 import engine
@@ -20,6 +22,7 @@ from puzzlefleet import embedded, fleet, render
 from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
                    regrade_board, session)
 from store.render import RenderError, png as render_png, print_page, svg as render_svg
+from workers.daily import DailyError, make_daily, today
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 
@@ -60,6 +63,15 @@ def _size(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _date(text: str) -> date:
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--explain", action="store_true", help="after each board, its solve path in words")
 
     verbs.add_parser("regrade", help="re-grade every board graded by another engine version")
+
+    daily = verbs.add_parser("daily", help="the day's set: Star Battle easy..expert and Queens, no "
+                                           "near-duplicates (made on first request)")
+    daily.add_argument("--date", type=_date, help="YYYY-MM-DD (default: today, UTC)")
+    daily.add_argument("--json", action="store_true", help="one JSON board per line instead of a table")
     return parser
 
 
@@ -326,8 +343,32 @@ def cmd_regrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_daily(args: argparse.Namespace) -> int:
+    day = args.date or today()
+    db = make_engine(None)
+    try:
+        init_db(db)
+        boards = make_daily(db=db, day=day)
+    except DailyError as exc:
+        print(f"puzzlefleet: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.dispose()
+    if args.json:
+        sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
+        return 0
+    rows = [("pos", "game", "size", "stars", "band", "id")]
+    rows += [(str(position), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "")),
+              str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    print(f"daily set for {day.isoformat()}")
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    return 0
+
+
 COMMANDS = {"generate": cmd_generate, "regrade": cmd_regrade, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
-            "enqueue": cmd_enqueue, "jobs": cmd_jobs}
+            "enqueue": cmd_enqueue, "jobs": cmd_jobs, "daily": cmd_daily}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

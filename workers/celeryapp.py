@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from celery import Celery, signals
+from celery.schedules import crontab
 from kombu import Queue
 
 from workers.params import FLEET_QUEUE, QUEUES
@@ -68,6 +69,10 @@ def make_app() -> Celery:
         beat_schedule={
             "resume-stalled-jobs": {"task": "puzzlefleet.resume_stalled", "schedule": conf.resume_interval,
                                     "options": {"expires": conf.resume_interval}},
+            # The day's set, just after midnight UTC (the app's timezone); a run missed by more than
+            # a few hours is left to the next day's, or to `puzzlefleet daily`.
+            "daily-set": {"task": "puzzlefleet.daily", "schedule": crontab(minute=5, hour=0),
+                          "options": {"expires": 6 * 3600}},
         },
     )
     return app

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
 import kombu.exceptions
@@ -20,6 +21,7 @@ from sqlalchemy import exc as sa_exc
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from workers import metrics
 from workers.celeryapp import app
+from workers.daily import make_daily, today
 from workers.params import GAMES, BadTask, JobParams, check_ids
 from workers.settings import settings
 from workers.slot import run_slot
@@ -172,3 +174,20 @@ def resume_stalled(self: Any) -> dict[str, Any]:
             raise
         raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
     return {"resumed": resumed}
+
+
+@app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
+def daily(self: Any, day: str | None = None) -> dict[str, Any]:
+    """Beat's daily set: make (or read back) the set of `day` (YYYY-MM-DD; default today in UTC)."""
+    try:
+        when = today() if day is None else date.fromisoformat(day)
+    except (TypeError, ValueError):
+        raise BadTask(f"not a day (YYYY-MM-DD): {day!r}") from None
+    try:
+        boards = make_daily(db=store_engine(), day=when)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        # The day is pinned, so a retry that runs after midnight still makes this day's set.
+        raise self.retry(args=(when.isoformat(),), exc=exc, countdown=backoff(self.request.retries)) from None
+    return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}

@@ -1,0 +1,172 @@
+"""The day's set: four Star Battle boards, easy to expert, and three Queens boards, no two alike.
+
+For each entry of DAILY_PLAN, make_daily takes a stored board of those rules and band that no day's set
+has used, in a seeded random order (the seed comes from the date, so a date gives the same set on the
+same store). Boards whose answers overlap heavily (more than MAX_OVERLAP of their stars on the same
+cells; boards of one size are compared) with a board already chosen for the day, or used within
+WINDOW_DAYS of it, are passed over. Stored boards in stored order are a trap here: neighbours in the
+store are neighbours in the search space, while a random sample of them rarely overlaps. When nothing
+stored qualifies, the engine makes a board (seed derive_seed(date, position, attempt)) and it is
+stored. The set is then written in one transaction; a caller that loses a race reads the winner's set.
+
+No Celery here: the beat task in workers.tasks and `puzzlefleet daily` both call make_daily."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import Engine
+
+from engine import DeadlineExceeded, Rules, derive_seed, generate
+from store import (daily_set, daily_sets_between, get_boards, in_daily_set, save_board, save_daily, session,
+                   unused_board_ids)
+
+# The day's set, in position order: (rules, band).
+DAILY_PLAN: tuple[tuple[Rules, str], ...] = (
+    (Rules(10, 2), "easy"),
+    (Rules(10, 2), "medium"),
+    (Rules(10, 2), "hard"),
+    (Rules(10, 2), "expert"),
+    (Rules(8, 1), "easy"),
+    (Rules(9, 1), "medium"),
+    (Rules(9, 1), "hard"),
+)
+MAX_OVERLAP = 0.6          # a larger share of stars on the same cells makes two boards near-duplicates
+WINDOW_DAYS = 30           # boards of the sets this many days either side are compared too
+DEFAULT_TIMEOUT = 120.0    # seconds per generation attempt
+MAX_ATTEMPTS = 20          # generation attempts per position
+_CHUNK = 32                # candidates read per query
+_ROUNDS = 3                # plans made before giving up when other days keep taking the chosen boards
+
+
+class DailyError(Exception):
+    """No set could be made for a day (e.g. every generation attempt timed out); one line."""
+
+
+def today() -> date:
+    """Today in UTC (the fleet's clock: beat runs in UTC)."""
+    return datetime.now(timezone.utc).date()
+
+
+def day_number(day: date) -> int:
+    """The date as a whole number, YYYYMMDD: the root of the day's seeds."""
+    return day.year * 10_000 + day.month * 100 + day.day
+
+
+def _cells(board: dict[str, Any]) -> frozenset[tuple[int, int]]:
+    return frozenset((int(r), int(c)) for r, c in board.get("solution") or ())
+
+
+def overlap(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The share of stars two boards' answers have on the same cells (of the board with fewer stars);
+    0 for boards of different sizes."""
+    if a["rules"]["size"] != b["rules"]["size"]:
+        return 0.0
+    first, second = _cells(a), _cells(b)
+    if not first or not second:
+        return 0.0
+    return len(first & second) / min(len(first), len(second))
+
+
+def too_close(board: dict[str, Any], others: Iterable[dict[str, Any]]) -> bool:
+    """Whether the board's answer overlaps more than MAX_OVERLAP with any of the others'."""
+    return any(overlap(board, other) > MAX_OVERLAP for other in others)
+
+
+def _shift(day: date, days: int) -> date:
+    try:
+        return day + timedelta(days=days)
+    except OverflowError:
+        return date.max if days > 0 else date.min
+
+
+def _neighbours(db: Engine, day: date) -> list[dict[str, Any]]:
+    """The boards of the other days' sets within WINDOW_DAYS of `day`."""
+    with session(db, read_only=True) as s:
+        sets = daily_sets_between(session=s, first=_shift(day, -WINDOW_DAYS), last=_shift(day, WINDOW_DAYS))
+    return [board for other, boards in sets.items() if other != day for board in boards]
+
+
+def _pick_stored(db: Engine, rules: Rules, band: str, seed: int, avoid: Sequence[dict[str, Any]],
+                 taken: set[str]) -> dict[str, Any] | None:
+    """A stored, unused board of these rules and band, in seeded random order, not too close to `avoid`."""
+    with session(db, read_only=True) as s:
+        ids = unused_board_ids(session=s, game=rules.game, size=rules.size, stars=rules.stars,
+                               diagonals=rules.diagonals, band=band)
+    ids = [board_id for board_id in ids if board_id not in taken]
+    random.Random(seed).shuffle(ids)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start:start + _CHUNK]
+        with session(db, read_only=True) as s:
+            boards = get_boards(session=s, board_ids=chunk)
+        for board_id in chunk:
+            board = boards.get(board_id)
+            if board is not None and not too_close(board, avoid):
+                return board
+    return None
+
+
+def _generate(db: Engine, rules: Rules, band: str, number: int, position: int, avoid: Sequence[dict[str, Any]],
+              taken: set[str], timeout: float, attempts: int) -> dict[str, Any] | None:
+    """A new board of these rules and band, stored, not too close to `avoid`; None if every attempt fails."""
+    for attempt in range(attempts):
+        try:
+            board, _ = generate(rules, derive_seed(number, position, attempt), band=band, timeout=timeout)
+        except DeadlineExceeded:
+            continue
+        data = board.to_json()
+        # Stored even when it is too close to today's boards: it may serve another day.
+        with session(db) as s:
+            found: dict[str, Any] | None = data
+            if not save_board(session=s, data=data, fingerprint=board.fingerprint):
+                # A duplicate is usually a board some day already has: try the next attempt. But a
+                # concurrent caller for this day may just have made it, and then it is as good as ours.
+                found = None
+                if data["id"] not in taken and not in_daily_set(session=s, board_id=data["id"]):
+                    found = get_boards(session=s, board_ids=[data["id"]]).get(data["id"])
+        if (found is not None and (found.get("difficulty") or {}).get("band") == band
+                and not too_close(found, avoid)):
+            return found
+    return None
+
+
+def _plan(db: Engine, day: date, timeout: float, attempts: int) -> list[dict[str, Any]]:
+    number = day_number(day)
+    neighbours = _neighbours(db, day)
+    chosen: list[dict[str, Any]] = []
+    for position, (rules, band) in enumerate(DAILY_PLAN):
+        avoid = chosen + neighbours
+        taken = {board["id"] for board in chosen}
+        board = _pick_stored(db, rules, band, derive_seed(number, position), avoid, taken)
+        if board is None:
+            board = _generate(db, rules, band, number, position, avoid, taken, timeout, attempts)
+        if board is None:
+            raise DailyError(f"no {rules} {band} board for {day.isoformat()} in {attempts} attempt(s) "
+                             f"of {timeout:g} s")
+        chosen.append(board)
+    return chosen
+
+
+def make_daily(*, db: Engine, day: date, timeout: float = DEFAULT_TIMEOUT,
+               attempts: int = MAX_ATTEMPTS) -> list[dict[str, Any]]:
+    """The day's set as board JSON dicts in DAILY_PLAN order: read back if the day has one, made and
+    written (once, also against concurrent callers) if not. Raises DailyError, StoreError."""
+    if not isinstance(day, date) or isinstance(day, datetime):
+        raise DailyError(f"a day must be a date, got {day!r}")
+    if not timeout > 0 or attempts < 1:
+        raise DailyError("timeout must be positive and attempts at least 1")
+    for _ in range(_ROUNDS):
+        with session(db, read_only=True) as s:
+            existing = daily_set(session=s, day=day)
+        if existing:
+            return existing
+        chosen = _plan(db, day, timeout, attempts)
+        with session(db) as s:
+            outcome = save_daily(session=s, day=day, board_ids=[board["id"] for board in chosen])
+            if outcome != "taken":         # stored, or another caller's set came first: read it back
+                return daily_set(session=s, day=day)
+        # Another day's set took one of the chosen boards meanwhile: choose again.
+    raise DailyError(f"could not write the set of {day.isoformat()}: other days kept taking its boards")
