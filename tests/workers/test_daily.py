@@ -1,0 +1,456 @@
+"""The day's set (workers/daily.py) on a real SQLite file and the real PostgreSQL (a fresh schema per
+test): the plan, idempotence, determinism, no near-duplicates within a day or 30 days, stored boards
+before new ones, concurrent callers; then `puzzlefleet daily` and the beat task.
+
+Boards come from the real engine. A pool of them (3 per plan entry, made once per session and kept in
+pytest's cache per engine version) stands in for a store the fleet has filled."""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from celery.schedules import crontab
+from sqlalchemy import Engine
+
+import store
+from engine import BANDS, ENGINE_VERSION, Board, DeadlineExceeded, GenerationStats, Rules, derive_seed, generate
+from tests.workers.conftest import make_db_url
+from workers import daily as daily_mod
+from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, make_daily, overlap, too_close
+
+Entry = tuple[dict[str, Any], str]          # (board JSON, fingerprint)
+POOL_SIZE = 3
+DAY = date(2025, 6, 15)                      # any date; this one generates its set quickly
+
+
+# ---- fixtures ---------------------------------------------------------------------------------------
+
+def _make_pool() -> list[list[Entry]]:
+    pool = []
+    for position, (rules, band) in enumerate(DAILY_PLAN):
+        boards: list[Entry] = []
+        attempt = 0
+        while len(boards) < POOL_SIZE:
+            try:
+                board, _ = generate(rules, derive_seed(4242, position, attempt), band=band, timeout=1.5)
+                boards.append((board.to_json(), board.fingerprint))
+            except DeadlineExceeded:
+                pass
+            attempt += 1
+        pool.append(boards)
+    return pool
+
+
+@pytest.fixture(scope="session")
+def pool(request: pytest.FixtureRequest) -> list[list[Entry]]:
+    """POOL_SIZE generated boards per DAILY_PLAN position (from the cache when the engine is unchanged)."""
+    cache = getattr(request.config, "cache", None)
+    key = f"puzzlefleet/daily-pool/{ENGINE_VERSION}/{POOL_SIZE}"
+    cached = cache.get(key, None) if cache is not None else None
+    if (isinstance(cached, list) and len(cached) == len(DAILY_PLAN)
+            and all(len(boards) == POOL_SIZE and all(_plan_entry(data) == DAILY_PLAN[position] for data, _ in boards)
+                    for position, boards in enumerate(cached))):
+        return [[(data, fp) for data, fp in boards] for boards in cached]
+    made = _make_pool()
+    if cache is not None:
+        cache.set(key, made)
+    return made
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return make_db_url(request.param, tmp_path, request)
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[Engine]:
+    engine = store.make_engine(db_url)
+    store.init_db(engine)
+    yield engine
+    engine.dispose()
+
+
+# ---- helpers ----------------------------------------------------------------------------------------
+
+def _plan_entry(board: dict[str, Any]) -> tuple[Rules, str]:
+    return Rules.from_json(board["game"], board["rules"]), board["difficulty"]["band"]
+
+
+def fill(db: Engine, entries: list[Entry]) -> None:
+    with store.session(db) as s:
+        for data, fp in entries:
+            assert store.save_board(session=s, data=data, fingerprint=fp)
+
+
+def fill_pool(db: Engine, pool: list[list[Entry]], skip: tuple[int, ...] = ()) -> list[Entry]:
+    entries = [entry for position, boards in enumerate(pool) if position not in skip for entry in boards]
+    fill(db, entries)
+    return entries
+
+
+def count(db: Engine) -> int:
+    with store.session(db, read_only=True) as s:
+        return store.count_boards(session=s)
+
+
+def rows(db: Engine) -> list[tuple[date, int, str]]:
+    with db.connect() as conn:
+        return [tuple(r) for r in conn.execute(store.DailyEntry.__table__.select().order_by("day", "position"))]
+
+
+def ids(boards: list[dict[str, Any]]) -> list[str]:
+    return [board["id"] for board in boards]
+
+
+def twins(original: dict[str, Any], band: str, how_many: int) -> list[Entry]:
+    """Boards with the original's answer (overlap 1.0) but regions moved a little (so their own
+    fingerprints), graded `band`: stored near-duplicates to tempt the scheduler."""
+    n, stars = original["rules"]["size"], {tuple(cell) for cell in original["solution"]}
+    regions = original["regions"]
+    movable = [(r, c, regions[r + dr][c + dc]) for r in range(n) for c in range(n) if (r, c) not in stars
+               for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n and regions[r + dr][c + dc] != regions[r][c]]
+    out: list[Entry] = []
+    for r, c, label in movable[:how_many]:
+        data = copy.deepcopy(original)
+        data["regions"][r][c] = label
+        data["difficulty"]["band"] = band
+        fp = Board.from_json(data).fingerprint
+        data["id"] = fp[:16]
+        out.append((data, fp))
+    assert len({fp for _, fp in out}) == how_many
+    return out
+
+
+def no_near_duplicates(boards: list[dict[str, Any]]) -> bool:
+    return all(overlap(a, b) <= MAX_OVERLAP for i, a in enumerate(boards) for b in boards[i + 1:])
+
+
+# ---- the plan and the overlap measure ----------------------------------------------------------------
+
+def test_the_plan_is_star_battle_easy_to_expert_then_three_queens() -> None:
+    assert DAILY_PLAN == (*((Rules(10, 2), band) for band in BANDS),
+                          (Rules(8), "easy"), (Rules(9), "medium"), (Rules(9), "hard"))
+
+
+def _board(size: int, cells: list[tuple[int, int]]) -> dict[str, Any]:
+    return {"rules": {"size": size}, "solution": [list(cell) for cell in cells]}
+
+
+def test_overlap_counts_shared_star_cells_of_boards_of_one_size() -> None:
+    base = [(r, c) for r in range(10) for c in (r % 5, r % 5 + 5)]          # 20 stars
+    same12 = base[:12] + [(r, (c + 1) % 10) for r, c in base[12:]]          # 12 of 20 in place: 60%
+    same13 = base[:13] + [(r, (c + 1) % 10) for r, c in base[13:]]
+    assert overlap(_board(10, base), _board(10, base)) == 1.0
+    assert overlap(_board(10, base), _board(10, same12)) == pytest.approx(0.6)
+    assert not too_close(_board(10, same12), [_board(10, base)])              # "over 60%" is strict
+    assert too_close(_board(10, same13), [_board(10, base)])
+    assert overlap(_board(10, base), _board(11, base)) == 0.0                 # only boards of one size
+    assert not too_close(_board(10, base), [])
+
+
+# ---- make_daily ---------------------------------------------------------------------------------------
+
+def test_the_set_follows_the_plan_from_stored_boards(db: Engine, pool: list[list[Entry]]) -> None:
+    stored = fill_pool(db, pool)
+    boards = make_daily(db=db, day=DAY)
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    # Stored boards come first: nothing was generated, and each board is one of the pool's.
+    assert count(db) == len(stored)
+    for position, board in enumerate(boards):
+        assert board["id"] in {data["id"] for data, _ in pool[position]}
+    assert no_near_duplicates(boards)
+    assert rows(db) == [(DAY, position, board_id) for position, board_id in enumerate(ids(boards))]
+
+
+def test_make_daily_is_idempotent(db: Engine, pool: list[list[Entry]], monkeypatch: pytest.MonkeyPatch) -> None:
+    fill_pool(db, pool)
+    first = make_daily(db=db, day=DAY)
+
+    def no_generation(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a set that exists is read back, not made again")
+    monkeypatch.setattr(daily_mod, "generate", no_generation)
+    monkeypatch.setattr(daily_mod, "save_daily", no_generation)
+    assert make_daily(db=db, day=DAY) == first
+    assert len(rows(db)) == len(DAILY_PLAN)
+
+
+@pytest.fixture(scope="module")
+def reference_set(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The ids of DAY's set made on an empty SQLite store."""
+    engine = store.make_engine(f"sqlite:///{tmp_path_factory.mktemp('reference') / 'puzzles.db'}")
+    store.init_db(engine)
+    try:
+        return ids(make_daily(db=engine, day=DAY))
+    finally:
+        engine.dispose()
+
+
+def test_a_date_gives_the_same_set_on_an_empty_store(db: Engine, reference_set: list[str]) -> None:
+    boards = make_daily(db=db, day=DAY)
+    assert ids(boards) == reference_set
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert no_near_duplicates(boards)
+    # Every board was generated (seeds from the date) and stored.
+    assert count(db) == len(DAILY_PLAN)
+    for position, board in enumerate(boards):
+        seeds = {derive_seed(daily_mod.day_number(DAY), position, attempt) for attempt in range(daily_mod.MAX_ATTEMPTS)}
+        assert board["seed"] in seeds
+
+
+@pytest.mark.parametrize("alternative", [True, False], ids=["stored-alternative", "generated"])
+def test_no_two_boards_of_a_day_overlap_heavily(db: Engine, pool: list[list[Entry]], alternative: bool) -> None:
+    """Star Battle easy and medium are compared: the only easy board is A; the medium boards stored
+    are A's twins (same answer) and, in one case, one unrelated board."""
+    a = pool[0][0]
+    fill_pool(db, pool, skip=(0, 1))
+    fill(db, [a, *twins(a[0], "medium", 4)])
+    if alternative:
+        fill(db, [pool[1][0]])
+    before = {data["id"] for data in store_boards(db)}
+    boards = make_daily(db=db, day=DAY)
+    assert boards[0]["id"] == a[0]["id"]
+    assert overlap(boards[0], boards[1]) <= MAX_OVERLAP
+    if alternative:
+        assert boards[1]["id"] == pool[1][0][0]["id"]
+    else:
+        assert boards[1]["id"] not in before                  # every stored medium was a twin: a new one
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert no_near_duplicates(boards)
+
+
+def store_boards(db: Engine) -> list[dict[str, Any]]:
+    with store.session(db, read_only=True) as s:
+        return store.list_boards(session=s)
+
+
+def test_boards_of_the_last_30_days_are_not_repeated(db: Engine, pool: list[list[Entry]]) -> None:
+    """Day 0's set holds A; the only other stored easy boards are A's twins. Thirty-one days later
+    they may come back; thirty days later they may not (day 31's set is a day away by then)."""
+    fill_pool(db, pool, skip=(0,))
+    a = pool[0][0]
+    fill(db, [a, *twins(a[0], "easy", 3)])
+    day0 = DAY
+    with store.session(db) as s:
+        assert store.save_daily(session=s, day=day0, board_ids=[a[0]["id"]] + [boards[0][0]["id"]
+                                                                               for boards in pool[1:]]) == "stored"
+    twin_ids = {data["id"] for data, _ in twins(a[0], "easy", 3)}
+
+    later = make_daily(db=db, day=day0 + timedelta(days=31))
+    assert later[0]["id"] in twin_ids                         # outside the window: a stored twin is fine
+
+    boards = make_daily(db=db, day=day0 + timedelta(days=30))
+    assert boards[0]["id"] not in twin_ids | {a[0]["id"]}    # a new easy board instead
+    assert overlap(boards[0], a[0]) <= MAX_OVERLAP and overlap(boards[0], later[0]) <= MAX_OVERLAP
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    # No board is in two days' sets.
+    all_ids = [board_id for _, _, board_id in rows(db)]
+    assert len(all_ids) == len(set(all_ids)) == 3 * len(DAILY_PLAN)
+
+
+def test_the_window_reaches_30_days_either_side(db: Engine, pool: list[list[Entry]]) -> None:
+    entries = [boards[0] for boards in pool] + [pool[0][1]]
+    fill(db, entries)
+    offsets = [-31, -30, 0, 30, 31]
+    with store.session(db) as s:
+        for offset, (data, _) in zip(offsets, entries):
+            assert store.save_daily(session=s, day=DAY + timedelta(days=offset), board_ids=[data["id"]]) == "stored"
+    assert ids(daily_mod._neighbours(db, DAY)) == [entries[1][0]["id"], entries[3][0]["id"]]
+
+
+def test_concurrent_calls_for_one_day_make_one_set(db_url: str, pool: list[list[Entry]]) -> None:
+    """Four callers at once on a store with no Queens 8 board: they race to generate that one (the same
+    seeds, so the same board: the losers of save_board use it too) and to write the set."""
+    setup = store.make_engine(db_url)
+    store.init_db(setup)
+    stored = fill_pool(setup, pool, skip=(4,))
+    barrier, results = threading.Barrier(4), {}
+
+    def caller(k: int) -> None:
+        engine = store.make_engine(db_url)
+        try:
+            barrier.wait(timeout=30)
+            results[k] = ids(make_daily(db=engine, day=DAY))
+        except BaseException as exc:          # reported below, not lost in the thread
+            results[k] = repr(exc)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=caller, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(results) == 4 and all(isinstance(r, list) for r in results.values()), results
+    assert len({tuple(r) for r in results.values()}) == 1
+    assert rows(setup) == [(DAY, position, board_id) for position, board_id in enumerate(results[0])]
+    assert count(setup) >= len(stored) + 1
+    setup.dispose()
+
+
+@pytest.mark.parametrize("used_elsewhere", [False, True], ids=["fresh-duplicate", "used-duplicate"])
+def test_a_generated_duplicate_is_used_only_if_no_day_holds_it(db: Engine, pool: list[list[Entry]],
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               used_elsewhere: bool) -> None:
+    """The Queens 8 board of attempt 0 gets stored by someone else just before we store it (a
+    concurrent caller for the same day): it is ours to use, unless some day's set already holds it,
+    and then the next attempt's board is used."""
+    fill_pool(db, pool, skip=(4,))
+    real_generate = daily_mod.generate
+    seeds: list[int] = []
+
+    def generate_racing(rules: Rules, seed: int, **kw: Any) -> Any:
+        board, stats = real_generate(rules, seed, **kw)
+        seeds.append(seed)
+        if len(seeds) == 1:
+            with store.session(db) as s:
+                assert store.save_board(session=s, data=board.to_json(), fingerprint=board.fingerprint)
+                if used_elsewhere:
+                    assert store.save_daily(session=s, day=DAY - timedelta(days=400),
+                                            board_ids=[board.id]) == "stored"
+        return board, stats
+
+    monkeypatch.setattr(daily_mod, "generate", generate_racing)
+    boards = make_daily(db=db, day=DAY)
+    number = daily_mod.day_number(DAY)
+    expected = [derive_seed(number, 4, 0), derive_seed(number, 4, 1)] if used_elsewhere else [derive_seed(number, 4, 0)]
+    assert seeds == expected
+    assert boards[4]["seed"] == expected[-1]
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+
+
+def test_a_caller_that_loses_the_race_returns_the_winners_set(db: Engine, pool: list[list[Entry]],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    fill_pool(db, pool)
+    real_plan = daily_mod._plan
+    winner: list[str] = []
+
+    def plan_then_lose(*args: Any) -> list[dict[str, Any]]:
+        planned = real_plan(*args)
+        # Another caller writes a different set for the day between our plan and our write.
+        winner[:] = [next(data["id"] for data, _ in boards if data["id"] != board["id"])
+                     for boards, board in zip(pool, planned)]
+        with store.session(db) as s:
+            assert store.save_daily(session=s, day=DAY, board_ids=winner) == "stored"
+        return planned
+
+    monkeypatch.setattr(daily_mod, "_plan", plan_then_lose)
+    assert ids(make_daily(db=db, day=DAY)) == winner
+    assert [board_id for _, _, board_id in rows(db)] == winner
+
+
+def test_boards_another_day_took_meanwhile_are_chosen_again(db: Engine, pool: list[list[Entry]],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    fill_pool(db, pool)
+    real_plan = daily_mod._plan
+    calls: list[list[str]] = []
+
+    def plan(*args: Any) -> list[dict[str, Any]]:
+        planned = real_plan(*args)
+        calls.append(ids(planned))
+        if len(calls) == 1:      # a far-away day's set takes our first choice before we write
+            with store.session(db) as s:
+                assert store.save_daily(session=s, day=DAY + timedelta(days=365),
+                                        board_ids=[planned[0]["id"]]) == "stored"
+        return planned
+
+    monkeypatch.setattr(daily_mod, "_plan", plan)
+    boards = make_daily(db=db, day=DAY)
+    assert len(calls) == 2 and boards[0]["id"] != calls[0][0]
+    assert ids(boards) == calls[1]
+
+
+def test_when_nothing_can_be_made_the_error_is_one_line_and_nothing_is_written(
+        db: Engine, pool: list[list[Entry]], monkeypatch: pytest.MonkeyPatch) -> None:
+    fill_pool(db, pool, skip=(6,))
+
+    def out_of_time(*_: Any, **__: Any) -> Any:
+        raise DeadlineExceeded("no board in time", GenerationStats())
+    monkeypatch.setattr(daily_mod, "generate", out_of_time)
+    with pytest.raises(DailyError, match=r"^no queens 9 hard board for 2025-06-15 in 2 attempt\(s\) of 0.5 s$"):
+        make_daily(db=db, day=DAY, timeout=0.5, attempts=2)
+    assert rows(db) == []
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"day": "2025-06-15"}, "must be a date"),
+    ({"day": DAY, "timeout": 0}, "timeout must be positive"),
+    ({"day": DAY, "attempts": 0}, "attempts at least 1"),
+])
+def test_bad_arguments_are_refused(db: Engine, kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(DailyError, match=message):
+        make_daily(db=db, **kwargs)
+
+
+# ---- puzzlefleet daily --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["2025-02-30", "20250615", "2025-6-15", "tomorrow", "2025-W24-7", ""])
+def test_cli_bad_date_is_one_line_and_exit_2(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from puzzlefleet.cli import main
+    assert main(["daily", "--date", value]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "YYYY-MM-DD" in err and "Traceback" not in err
+
+
+def test_cli_prints_the_set_as_a_table_or_json_lines(tmp_path: Path, pool: list[list[Entry]],
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from puzzlefleet.cli import main
+    url = f"sqlite:///{tmp_path / 'puzzles.db'}"
+    engine = store.make_engine(url)
+    store.init_db(engine)
+    fill_pool(engine, pool)
+    monkeypatch.setenv("PUZZLEFLEET_DB", url)
+
+    assert main(["daily", "--date", DAY.isoformat(), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    boards = [json.loads(line) for line in lines]
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert ids(boards) == [board_id for _, _, board_id in rows(engine)]
+
+    assert main(["daily", "--date", DAY.isoformat()]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "daily set for 2025-06-15"
+    assert table[1].split() == ["pos", "game", "size", "stars", "band", "id"]
+    assert [line.split() for line in table[2:]] == [
+        [str(p), b["game"], str(b["rules"]["size"]), str(b["rules"]["stars"]), b["difficulty"]["band"], b["id"]]
+        for p, b in enumerate(boards)]
+    engine.dispose()
+
+
+# ---- beat -----------------------------------------------------------------------------------------------
+
+def test_beat_schedules_the_daily_task_just_after_midnight_utc() -> None:
+    from workers import tasks
+    from workers.celeryapp import app
+    entry = app.conf.beat_schedule["daily-set"]
+    assert entry["task"] == tasks.daily.name == "puzzlefleet.daily"
+    assert "puzzlefleet.daily" in app.tasks
+    schedule = entry["schedule"]
+    assert isinstance(schedule, crontab)
+    assert schedule.hour == {0} and schedule.minute == {5}
+    assert app.conf.timezone == "UTC" and app.conf.enable_utc
+
+
+def test_the_daily_task_is_a_thin_call_of_make_daily(tmp_path: Path, pool: list[list[Entry]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers import tasks
+    from workers.params import BadTask
+    engine = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
+    store.init_db(engine)
+    fill_pool(engine, pool)
+    monkeypatch.setattr(tasks, "store_engine", lambda: engine)
+    result = tasks.daily(DAY.isoformat())
+    assert result == {"day": "2025-06-15", "boards": [board_id for _, _, board_id in rows(engine)]}
+    monkeypatch.setattr(daily_mod, "today", lambda: DAY + timedelta(days=1))
+    monkeypatch.setattr(tasks, "today", lambda: DAY + timedelta(days=1))
+    assert tasks.daily()["day"] == "2025-06-16"
+    with pytest.raises(BadTask, match="not a day"):
+        tasks.daily("15/06/2025")
+    engine.dispose()
