@@ -17,7 +17,8 @@ from datetime import date
 from typing import Any, NoReturn
 
 import engine
-from engine import BANDS, Board, PuzzleError, Rules, count_solutions, describe, from_url, to_url
+from engine import (BANDS, Board, PuzzleError, Rules, SudokuBoard, SudokuRules, board_from_json, describe_board,
+                    from_url, parse_sudoku_line, rules_for, solve_board, to_url)
 from puzzlefleet import embedded, fleet, render
 from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
                    regrade_board, session)
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
     gen.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
     gen.add_argument("--band", choices=BANDS)
+    gen.add_argument("--band-by", choices=("technique", "clues"),
+                     help="Sudoku: bands by the hardest technique needed (default) or by clue count")
     gen.add_argument("--count", type=_positive(100_000), default=1)
     gen.add_argument("--seed", type=_seed, help="run seed (default: random, printed)")
     gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
@@ -133,12 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _rules(args: argparse.Namespace) -> Rules:
-    if args.game == "queens":
-        if args.stars not in (None, 1):
-            raise UsageError("queens has 1 star per unit; use --game starbattle for more")
-        return Rules(args.size, 1, args.diagonals)
-    return Rules(args.size, 2 if args.stars is None else args.stars, args.diagonals)
+def _rules(args: argparse.Namespace) -> Rules | SudokuRules:
+    return rules_for(args.game, args.size, args.stars, args.diagonals, args.band_by, args.band)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -219,7 +218,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     elif args.format == "print":
         text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
     elif args.format == "text":
-        text = "".join(render.plain(b) + "\n\n" for b in boards)
+        text = "".join(_plain(b) + "\n\n" for b in boards)
     else:
         text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
     if args.out:
@@ -256,6 +255,13 @@ def _write_atomically(path: str, text: str | bytes) -> None:
     os.replace(tmp, path)
 
 
+def _plain(data: dict[str, Any], *, with_solution: bool = True) -> str:
+    """A board as plain text: the Sudoku grid from its value, the others from puzzlefleet.render."""
+    if data.get("game") == "sudoku":
+        return SudokuBoard.from_json(data).to_text(with_solution=with_solution)
+    return render.plain(data, with_solution=with_solution)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     db, ctx = _store_session()
     with ctx as s:
@@ -264,14 +270,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     if data is None:
         print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
         return EXIT_NOT_FOUND
-    print(render.plain(data, with_solution=False).splitlines()[0])
-    print(render.coloured(data) if sys.stdout.isatty() else "\n".join(render.plain(data).splitlines()[1:]))
+    print(_plain(data, with_solution=False).splitlines()[0])
+    coloured = sys.stdout.isatty() and data.get("game") != "sudoku"
+    print(render.coloured(data) if coloured else "\n".join(_plain(data).splitlines()[1:]))
     print(render.explained(data))
     return 0
 
 
-def parse_boards(text: str) -> list[Board]:
-    """Boards from JSON (one object, an array, or one per line) or puzz.link URLs, one per line."""
+def parse_boards(text: str) -> list[Board | SudokuBoard]:
+    """Boards from JSON (one object, an array, or one per line), puzz.link URLs or 81-character Sudoku
+    lines ('.' or '0' for empty), one per line."""
     stripped = text.strip()
     if not stripped:
         raise PuzzleError("no boards in the input")
@@ -280,9 +288,9 @@ def parse_boards(text: str) -> list[Board]:
     except json.JSONDecodeError:
         whole = None
     if isinstance(whole, list):
-        return [Board.from_json(item) for item in whole]
-    if whole is not None:
-        return [Board.from_json(whole)]
+        return [board_from_json(item) for item in whole]
+    if isinstance(whole, dict):             # a bare number or string is read line by line below
+        return [board_from_json(whole)]
     boards = []
     for number, line in enumerate(stripped.splitlines(), 1):
         line = line.strip()
@@ -291,15 +299,16 @@ def parse_boards(text: str) -> list[Board]:
         try:
             if line.startswith("{"):
                 try:
-                    boards.append(Board.from_json(json.loads(line)))
+                    boards.append(board_from_json(json.loads(line)))
                 except json.JSONDecodeError as exc:
                     raise PuzzleError(f"malformed JSON ({exc.msg})") from None
             elif "starbattle/" in line:
                 boards.append(from_url(line))
-            elif len(line) == 81:
-                raise PuzzleError("Sudoku boards are not supported by this version yet")
+            elif set(line) <= set(".0123456789"):
+                boards.append(parse_sudoku_line(line))
             else:
-                raise PuzzleError("expected a JSON board or a puzz.link starbattle URL")
+                raise PuzzleError("expected a JSON board, a puzz.link starbattle URL or an 81-character "
+                                  "Sudoku line")
         except PuzzleError as exc:
             raise PuzzleError(f"line {number}: {exc}") from None
     return boards
@@ -313,13 +322,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     boards = parse_boards(text)
     worst = 0
     for board in boards:
-        found = count_solutions(board.rules, board.regions, 2).solutions
-        status = {0: "none", 1: "unique"}.get(len(found), "several")
-        out: dict[str, Any] = board.to_json()
-        out["solution"] = [[cell // board.n, cell % board.n] for cell in found[0]] if found else []
-        out["status"] = status
-        if status == "unique":
-            out.update(describe(Board(board.rules, board.regions, found[0])))
+        status, out = solve_board(board)
         print(json.dumps(out, separators=(",", ":")), flush=True)
         if args.explain and status == "unique":
             print(render.explained(out), flush=True)
@@ -337,7 +340,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             data = get_board(session=s, board_id=board_id)
             if data is not None:
                 regrade_board(session=s, board_id=board_id,
-                              data={**data, **describe(Board.from_json(data))})
+                              data={**data, **describe_board(board_from_json(data))})
     db.dispose()
     print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
     return 0

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from engine import DeadlineExceeded, Rules, derive_seed, generate
+from engine import DeadlineExceeded, derive_seed, generate_board, parse_rules
 from store import JobNotFound, record_attempt, session, slot_status
 from workers.params import BadTask, JobParams, check_ids
 
@@ -22,10 +22,10 @@ from workers.params import BadTask, JobParams, check_ids
 def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
                  ) -> dict[str, Any]:
     """One attempt, pure computation: the board (or the timeout) and the drawings rejected by reason."""
-    rules = Rules.parse(rules_text)
+    rules = parse_rules(rules_text)                # any game: the engine's registry
     started = time.perf_counter()
     try:
-        board, stats = generate(rules, seed, band=band, timeout=timeout)
+        board, stats = generate_board(rules, seed, band=band, timeout=timeout)
     except DeadlineExceeded as exc:
         return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True,
                 "seconds": time.perf_counter() - started}

@@ -167,7 +167,7 @@ def test_bad_input_gets_one_line_and_exit_2(env, args, message):
     ("https://puzz.link/p?starbattle/6/6/1/4ilbhg\n", "border data"),
     ("https://puzz.link/p?starbattle/6/5/1/4ilbhgdnmhou\n", "square"),
     ("hello\n", "expected a JSON board"),
-    ("." * 81 + "\n", "Sudoku"),
+    ("55" + "." * 79 + "\n", "appears twice"),
     ("[1, 2]", "JSON object"),
 ])
 def test_solve_refuses_bad_boards_with_one_line(env, stdin, message):

@@ -134,5 +134,6 @@ def test_text_rendering():
     assert lines[1] == "4 . . | . . . | 8 . 5"
     assert lines[4] == "------+-------+------"
     assert len(lines) == 12
-    solved = SudokuBoard(PUZZLE, SOLUTION).to_text(with_solution=True)
-    assert solved.splitlines()[1] == "4 1 7 | 3 6 9 | 8 2 5"
+    solved = SudokuBoard(PUZZLE, SOLUTION).to_text(with_solution=True).splitlines()
+    assert solved[:12] == lines and solved[12] == "solution" and solved[13] == "4 1 7 | 3 6 9 | 8 2 5"
+    assert len(solved) == 24

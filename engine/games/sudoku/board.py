@@ -118,15 +118,19 @@ class SudokuBoard:
         return out
 
     def to_text(self, *, with_solution: bool = False) -> str:
-        """A header line, then the grid with box rules; `with_solution` fills the empty cells."""
-        grid = self.solution if with_solution and self.solution else self.givens
+        """A header line, then the givens as a grid with box rules ('.' for empty); with
+        `with_solution`, the solution grid follows under a "solution" line."""
         ident = self.id if self.solution else "?"
         lines = [f"# {ident} sudoku 9x9 clues={self.clues}"]
-        for r in range(9):
-            if r and r % 3 == 0:
-                lines.append("------+-------+------")
-            row = grid[r * 9:(r + 1) * 9]
-            lines.append(" | ".join(" ".join(row[i:i + 3]) for i in (0, 3, 6)))
+        grids = [self.givens] + ([self.solution] if with_solution and self.solution else [])
+        for number, grid in enumerate(grids):
+            if number:
+                lines.append("solution")
+            for r in range(9):
+                if r and r % 3 == 0:
+                    lines.append("------+-------+------")
+                row = grid[r * 9:(r + 1) * 9]
+                lines.append(" | ".join(" ".join(row[i:i + 3]) for i in (0, 3, 6)))
         return "\n".join(lines)
 
     @classmethod
