@@ -1,0 +1,218 @@
+"""Routes of the read API. Every request reads through its own read-only session; board JSON is sent
+as stored (no parse and re-dump); every cacheable answer carries an ETag and Cache-Control, and a
+matching If-None-Match gets 304."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel
+from sqlalchemy import Engine, func, select
+from sqlmodel import col
+
+import store
+from engine import ENGINE_VERSION
+from store.db import make_engine, session
+from store.errors import StoreError
+from store.models import Puzzle
+from store.render import RenderError, png, print_page, svg
+
+MAX_LIMIT = 200
+BOARD_CACHE = "public, max-age=300"      # a board changes only when re-graded; the ETag revalidates it
+LIST_CACHE = "public, max-age=30"
+_NAME = r"^[a-z][a-z0-9-]{0,31}$"
+
+
+class BoardSummary(BaseModel):
+    id: str
+    game: str
+    size: int
+    stars: int | None
+    diagonals: bool
+    band: str | None
+    score: int | None
+    created_at: datetime
+    url: str
+
+
+class BoardPage(BaseModel):
+    total: int
+    limit: int
+    offset: int
+    boards: list[BoardSummary]
+
+
+class Health(BaseModel):
+    status: str
+    engine_version: str
+
+
+class Steps(BaseModel):
+    id: str
+    difficulty: dict[str, Any] | None
+    steps: list[dict[str, Any]]
+
+
+class DailySet(BaseModel):
+    date: date
+    boards: list[dict[str, Any]]
+
+
+NOT_FOUND = {404: {"description": "no board with this id"}}
+
+
+def _etag(*parts: str) -> str:
+    digest = hashlib.sha1()
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return f'"{digest.hexdigest()[:24]}"'
+
+
+def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cache: str) -> Response:
+    headers = {"ETag": etag, "Cache-Control": cache}
+    if etag in (request.headers.get("if-none-match") or ""):
+        return Response(status_code=304, headers=headers)
+    return Response(content=body, media_type=media_type, headers=headers)
+
+
+def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAPI:
+    """The app; it opens its engine (PUZZLEFLEET_DB when db_url is None) at start-up, or uses `db`."""
+    state: dict[str, Engine] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        state["db"] = db if db is not None else make_engine(db_url)
+        yield
+        if db is None:
+            state["db"].dispose()
+
+    app = FastAPI(title="puzzlefleet", version=ENGINE_VERSION, lifespan=lifespan,
+                  description="Read API over the puzzle store: boards in the DESIGN.md JSON contract, "
+                              "their solve paths, pictures, print pages and the player.")
+
+    def engine_() -> Engine:
+        if "db" not in state:                 # used without the lifespan (no `with TestClient(app)`)
+            state["db"] = db if db is not None else make_engine(db_url)
+        return state["db"]
+
+    def board_text(board_id: str) -> str:
+        with session(engine_(), read_only=True) as s:
+            text = s.scalar(select(col(Puzzle.data)).where(col(Puzzle.id) == board_id))
+        if text is None:
+            raise HTTPException(404, f"no board with id {board_id}")
+        return text
+
+    @app.exception_handler(StoreError)
+    async def store_error(_request: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503)
+
+    @app.exception_handler(RenderError)
+    async def render_error(_request: Request, exc: RenderError) -> JSONResponse:
+        return JSONResponse({"detail": f"cannot draw this board: {exc}"}, status_code=422)
+
+    @app.get("/health", response_model=Health, tags=["meta"])
+    def health() -> Response:
+        with session(engine_(), read_only=True) as s:
+            s.scalar(select(1))
+        return JSONResponse({"status": "ok", "engine_version": ENGINE_VERSION},
+                            headers={"Cache-Control": "no-store"})
+
+    @app.get("/boards", response_model=BoardPage, tags=["boards"])
+    def list_boards(
+        request: Request,
+        game: Annotated[str | None, Query(pattern=_NAME, description="queens, starbattle, sudoku")] = None,
+        size: Annotated[int | None, Query(ge=1, le=64)] = None,
+        stars: Annotated[int | None, Query(ge=1, le=10)] = None,
+        band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
+        day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
+        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    ) -> Response:
+        where = []
+        if game is not None:
+            where.append(col(Puzzle.game) == game)
+        if size is not None:
+            where.append(col(Puzzle.size) == size)
+        if stars is not None:
+            where.append(col(Puzzle.stars) == stars)
+        if band is not None:
+            where.append(col(Puzzle.band) == band)
+        if day is not None:
+            start = datetime.combine(day, time(), timezone.utc)
+            where += [col(Puzzle.created_at) >= start, col(Puzzle.created_at) < start + timedelta(days=1)]
+        columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars),
+                   col(Puzzle.diagonals), col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+        with session(engine_(), read_only=True) as s:
+            total = int(s.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
+            rows = s.execute(select(*columns).where(*where)
+                             .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit)).all()
+        boards = [{"id": r[0], "game": r[1], "size": r[2], "stars": r[3], "diagonals": bool(r[4]), "band": r[5],
+                   "score": r[6], "created_at": (r[7] if r[7].tzinfo else r[7].replace(tzinfo=timezone.utc))
+                   .isoformat(), "url": f"/boards/{r[0]}"} for r in rows]
+        body = json.dumps({"total": total, "limit": limit, "offset": offset, "boards": boards},
+                          separators=(",", ":"))
+        return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
+
+    # The picture routes come before /boards/{board_id}: that pattern would swallow "ID.svg".
+    @app.get("/boards/{board_id}.svg", tags=["pictures"], responses={
+        **NOT_FOUND, 200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}})
+    def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
+        text = board_text(board_id)
+        etag = _etag(text, "svg", str(solution))
+        if etag in (request.headers.get("if-none-match") or ""):
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": BOARD_CACHE})
+        return _cached(request, svg(json.loads(text), solution=solution), "image/svg+xml", etag, BOARD_CACHE)
+
+    @app.get("/boards/{board_id}.png", tags=["pictures"], responses={
+        **NOT_FOUND, 200: {"content": {"image/png": {}}, "description": "the board as PNG"}})
+    def board_png(request: Request, board_id: str, solution: bool = False) -> Response:
+        text = board_text(board_id)
+        etag = _etag(text, "png", str(solution))
+        headers = {"ETag": etag, "Cache-Control": BOARD_CACHE,
+                   "Content-Disposition": f'inline; filename="{board_id}-{"solution" if solution else "puzzle"}.png"'}
+        if etag in (request.headers.get("if-none-match") or ""):
+            return Response(status_code=304, headers=headers)
+        return Response(png(json.loads(text), solution=solution), media_type="image/png", headers=headers)
+
+    @app.get("/boards/{board_id}", tags=["boards"], responses={
+        **NOT_FOUND, 200: {"content": {"application/json": {}}, "description": "the board, DESIGN.md contract"}})
+    def get_board(request: Request, board_id: str) -> Response:
+        text = board_text(board_id)
+        return _cached(request, text, "application/json", _etag(text), BOARD_CACHE)
+
+    @app.get("/boards/{board_id}/steps", response_model=Steps, tags=["boards"], responses=NOT_FOUND)
+    def get_steps(request: Request, board_id: str) -> Response:
+        text = board_text(board_id)
+        data = json.loads(text)
+        body = json.dumps({"id": data.get("id"), "difficulty": data.get("difficulty"),
+                           "steps": data.get("steps") or []}, separators=(",", ":"))
+        return _cached(request, body, "application/json", _etag(text, "steps"), BOARD_CACHE)
+
+    @app.get("/boards/{board_id}/print", response_class=HTMLResponse, tags=["pictures"], responses=NOT_FOUND)
+    def get_print(request: Request, board_id: str) -> Response:
+        text = board_text(board_id)
+        etag = _etag(text, "print")
+        return _cached(request, print_page([json.loads(text)], title=f"puzzlefleet {board_id}"),
+                       "text/html; charset=utf-8", etag, BOARD_CACHE)
+
+    daily_set = getattr(store, "daily_set", None)
+    if daily_set is not None:      # the daily table arrived with store.daily_set
+        @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
+                 responses={404: {"description": "no set for this day"}})
+        def get_daily(request: Request, day: date) -> Response:
+            with session(engine_(), read_only=True) as s:
+                boards = daily_set(session=s, day=day)
+            if not boards:
+                raise HTTPException(404, f"no daily set for {day.isoformat()}")
+            body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
+            return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
+
+    return app

@@ -1,0 +1,131 @@
+"""The read API against a real SQLite store: listings, filters, pagination, boards, steps, pictures,
+print pages, caching headers, 404 and 422."""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+import pytest
+from PIL import Image
+
+import store
+from store.render import png, svg
+
+
+def test_health_and_openapi(client):
+    r = client.get("/health")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.headers["cache-control"] == "no-store"
+    spec = client.get("/openapi.json").json()
+    for path in ("/boards", "/boards/{board_id}", "/boards/{board_id}/steps", "/boards/{board_id}.svg",
+                 "/boards/{board_id}.png", "/boards/{board_id}/print", "/health"):
+        assert path in spec["paths"], path
+
+
+def test_list_filters_and_pagination(client, boards):
+    r = client.get("/boards")
+    assert r.status_code == 200
+    page = r.json()
+    assert page["total"] == len(boards) == 5 and page["limit"] == 50 and page["offset"] == 0
+    assert [b["id"] for b in page["boards"]] == [b["id"] for b in boards]
+    assert "etag" in r.headers and "max-age" in r.headers["cache-control"]
+    queens = client.get("/boards", params={"game": "queens"}).json()
+    assert queens["total"] == 3 and {b["game"] for b in queens["boards"]} == {"queens"}
+    assert client.get("/boards", params={"game": "queens", "size": 8}).json()["total"] == 2
+    assert client.get("/boards", params={"stars": 2}).json()["boards"][0]["size"] == 10
+    assert client.get("/boards", params={"game": "sudoku"}).json()["total"] == 1
+    band = boards[0]["difficulty"]["band"]
+    assert client.get("/boards", params={"band": band}).json()["total"] == sum(
+        (b.get("difficulty") or {}).get("band") == band for b in boards)
+    today = datetime.now(timezone.utc).date()
+    assert client.get("/boards", params={"date": today.isoformat()}).json()["total"] == 5
+    assert client.get("/boards", params={"date": "2001-01-01"}).json()["total"] == 0
+    first = client.get("/boards", params={"limit": 2}).json()
+    second = client.get("/boards", params={"limit": 2, "offset": 2}).json()
+    assert first["total"] == second["total"] == 5
+    assert [b["id"] for b in first["boards"] + second["boards"]] == [b["id"] for b in boards[:4]]
+    assert client.get("/boards", params={"offset": 99}).json()["boards"] == []
+
+
+@pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 201}, {"offset": -1}, {"size": "x"},
+                                    {"size": 0}, {"date": "2026-13-01"}, {"game": "Queens!"},
+                                    {"band": ""}, {"stars": 99}])
+def test_bad_filters_are_422(client, params):
+    assert client.get("/boards", params=params).status_code == 422
+
+
+def test_board_steps_and_etag(client, queens):
+    r = client.get(f"/boards/{queens['id']}")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    assert r.json() == queens
+    etag = r.headers["etag"]
+    again = client.get(f"/boards/{queens['id']}", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["etag"] == etag and not again.content
+    steps = client.get(f"/boards/{queens['id']}/steps").json()
+    assert steps["steps"] == queens["steps"] and steps["id"] == queens["id"]
+    assert all(step["why"] for step in steps["steps"])
+
+
+@pytest.mark.parametrize("path", ["/boards/{}", "/boards/{}/steps", "/boards/{}.svg", "/boards/{}.png",
+                                  "/boards/{}/print"])
+def test_unknown_ids_are_404(client, path):
+    for board_id in ("0123456789abcdef", "nope", "%27%3B--"):
+        r = client.get(path.format(board_id))
+        assert r.status_code == 404, (path, board_id)
+        assert "detail" in r.json()
+
+
+def test_pictures_and_print(client, queens):
+    for solution in (False, True):
+        params = {"solution": 1} if solution else {}
+        r = client.get(f"/boards/{queens['id']}.svg", params=params)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text == svg(queens, solution=solution)
+        stars = ET.fromstring(r.text).findall(".//{http://www.w3.org/2000/svg}polygon")
+        assert len(stars) == (8 if solution else 0)
+        p = client.get(f"/boards/{queens['id']}.png", params=params)
+        assert p.status_code == 200 and p.headers["content-type"] == "image/png"
+        assert p.content == png(queens, solution=solution)
+        assert ("solution" if solution else "puzzle") in p.headers["content-disposition"]
+        Image.open(io.BytesIO(p.content)).verify()
+        assert client.get(f"/boards/{queens['id']}.png", params=params,
+                          headers={"If-None-Match": p.headers["etag"]}).status_code == 304
+    assert client.get(f"/boards/{queens['id']}.svg").headers["etag"] != \
+        client.get(f"/boards/{queens['id']}.svg", params={"solution": 1}).headers["etag"]
+    page = client.get(f"/boards/{queens['id']}/print")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.text.count("<section") == 2 and "page-break-after: always" in page.text
+
+
+def test_sudoku_from_the_json_alone(client):
+    from tests.api.conftest import SUDOKU
+    assert client.get(f"/boards/{SUDOKU['id']}").json() == SUDOKU
+    digits = ET.fromstring(client.get(f"/boards/{SUDOKU['id']}.svg", params={"solution": "true"}).text)\
+        .findall(".//{http://www.w3.org/2000/svg}text")
+    assert "".join(t.text for t in digits) == SUDOKU["solution"]
+    assert client.get(f"/boards/{SUDOKU['id']}.png").status_code == 200
+
+
+@pytest.mark.skipif(not hasattr(store, "daily_set"), reason="no store.daily_set in this tree")
+def test_daily_route(client):
+    assert client.get("/daily/2001-01-01").status_code == 404
+    assert client.get("/daily/not-a-date").status_code == 422
+
+
+def test_steps_model_in_openapi(client):
+    spec = json.loads(client.get("/openapi.json").text)
+    assert "BoardPage" in spec["components"]["schemas"]
+
+
+def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    result = subprocess.run([str(exe), "serve", "--port", "70000"], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"})
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and "--port" in result.stderr
