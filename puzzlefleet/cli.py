@@ -8,18 +8,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import sys
 import tempfile
 from collections.abc import Sequence
+from datetime import date
 from typing import Any, NoReturn
 
 import engine
-from engine import BANDS, Board, PuzzleError, Rules, count_solutions, describe, from_url, to_url
+from engine import (BANDS, Board, PuzzleError, Rules, SudokuBoard, SudokuRules, board_from_json, describe_board,
+                    from_url, parse_sudoku_line, rules_for, solve_board, to_url)
 from puzzlefleet import embedded, fleet, render
 from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
                    regrade_board, session)
 from store.render import RenderError, png as render_png, print_page, svg as render_svg
+from workers.daily import DailyError, make_daily, today
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 
@@ -62,6 +66,15 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _date(text: str) -> date:
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlefleet", description=__doc__.splitlines()[0])
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
@@ -72,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
     gen.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
     gen.add_argument("--band", choices=BANDS)
+    gen.add_argument("--band-by", choices=("technique", "clues"),
+                     help="Sudoku: bands by the hardest technique needed (default) or by clue count")
     gen.add_argument("--count", type=_positive(100_000), default=1)
     gen.add_argument("--seed", type=_seed, help="run seed (default: random, printed)")
     gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
@@ -118,15 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_positive(65_535), default=8000, help="port (default 8000)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log every request")
+
+    daily = verbs.add_parser("daily", help="the day's set: Star Battle easy..expert and Queens, no "
+                                           "near-duplicates (made on first request)")
+    daily.add_argument("--date", type=_date, help="YYYY-MM-DD (default: today, UTC)")
+    daily.add_argument("--json", action="store_true", help="one JSON board per line instead of a table")
     return parser
 
 
-def _rules(args: argparse.Namespace) -> Rules:
-    if args.game == "queens":
-        if args.stars not in (None, 1):
-            raise UsageError("queens has 1 star per unit; use --game starbattle for more")
-        return Rules(args.size, 1, args.diagonals)
-    return Rules(args.size, 2 if args.stars is None else args.stars, args.diagonals)
+def _rules(args: argparse.Namespace) -> Rules | SudokuRules:
+    return rules_for(args.game, args.size, args.stars, args.diagonals, args.band_by, args.band)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -207,7 +223,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     elif args.format == "print":
         text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
     elif args.format == "text":
-        text = "".join(render.plain(b) + "\n\n" for b in boards)
+        text = "".join(_plain(b) + "\n\n" for b in boards)
     else:
         text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
     if args.out:
@@ -244,6 +260,13 @@ def _write_atomically(path: str, text: str | bytes) -> None:
     os.replace(tmp, path)
 
 
+def _plain(data: dict[str, Any], *, with_solution: bool = True) -> str:
+    """A board as plain text: the Sudoku grid from its value, the others from puzzlefleet.render."""
+    if data.get("game") == "sudoku":
+        return SudokuBoard.from_json(data).to_text(with_solution=with_solution)
+    return render.plain(data, with_solution=with_solution)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     db, ctx = _store_session()
     with ctx as s:
@@ -252,14 +275,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     if data is None:
         print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
         return EXIT_NOT_FOUND
-    print(render.plain(data, with_solution=False).splitlines()[0])
-    print(render.coloured(data) if sys.stdout.isatty() else "\n".join(render.plain(data).splitlines()[1:]))
+    print(_plain(data, with_solution=False).splitlines()[0])
+    coloured = sys.stdout.isatty() and data.get("game") != "sudoku"
+    print(render.coloured(data) if coloured else "\n".join(_plain(data).splitlines()[1:]))
     print(render.explained(data))
     return 0
 
 
-def parse_boards(text: str) -> list[Board]:
-    """Boards from JSON (one object, an array, or one per line) or puzz.link URLs, one per line."""
+def parse_boards(text: str) -> list[Board | SudokuBoard]:
+    """Boards from JSON (one object, an array, or one per line), puzz.link URLs or 81-character Sudoku
+    lines ('.' or '0' for empty), one per line."""
     stripped = text.strip()
     if not stripped:
         raise PuzzleError("no boards in the input")
@@ -268,9 +293,9 @@ def parse_boards(text: str) -> list[Board]:
     except json.JSONDecodeError:
         whole = None
     if isinstance(whole, list):
-        return [Board.from_json(item) for item in whole]
-    if whole is not None:
-        return [Board.from_json(whole)]
+        return [board_from_json(item) for item in whole]
+    if isinstance(whole, dict):             # a bare number or string is read line by line below
+        return [board_from_json(whole)]
     boards = []
     for number, line in enumerate(stripped.splitlines(), 1):
         line = line.strip()
@@ -279,15 +304,16 @@ def parse_boards(text: str) -> list[Board]:
         try:
             if line.startswith("{"):
                 try:
-                    boards.append(Board.from_json(json.loads(line)))
+                    boards.append(board_from_json(json.loads(line)))
                 except json.JSONDecodeError as exc:
                     raise PuzzleError(f"malformed JSON ({exc.msg})") from None
             elif "starbattle/" in line:
                 boards.append(from_url(line))
-            elif len(line) == 81:
-                raise PuzzleError("Sudoku boards are not supported by this version yet")
+            elif set(line) <= set(".0123456789"):
+                boards.append(parse_sudoku_line(line))
             else:
-                raise PuzzleError("expected a JSON board or a puzz.link starbattle URL")
+                raise PuzzleError("expected a JSON board, a puzz.link starbattle URL or an 81-character "
+                                  "Sudoku line")
         except PuzzleError as exc:
             raise PuzzleError(f"line {number}: {exc}") from None
     return boards
@@ -301,13 +327,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     boards = parse_boards(text)
     worst = 0
     for board in boards:
-        found = count_solutions(board.rules, board.regions, 2).solutions
-        status = {0: "none", 1: "unique"}.get(len(found), "several")
-        out: dict[str, Any] = board.to_json()
-        out["solution"] = [[cell // board.n, cell % board.n] for cell in found[0]] if found else []
-        out["status"] = status
-        if status == "unique":
-            out.update(describe(Board(board.rules, board.regions, found[0])))
+        status, out = solve_board(board)
         print(json.dumps(out, separators=(",", ":")), flush=True)
         if args.explain and status == "unique":
             print(render.explained(out), flush=True)
@@ -325,9 +345,33 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             data = get_board(session=s, board_id=board_id)
             if data is not None:
                 regrade_board(session=s, board_id=board_id,
-                              data={**data, **describe(Board.from_json(data))})
+                              data={**data, **describe_board(board_from_json(data))})
     db.dispose()
     print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
+    return 0
+
+
+def cmd_daily(args: argparse.Namespace) -> int:
+    day = args.date or today()
+    db = make_engine(None)
+    try:
+        init_db(db)
+        boards = make_daily(db=db, day=day)
+    except DailyError as exc:
+        print(f"puzzlefleet: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.dispose()
+    if args.json:
+        sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
+        return 0
+    rows = [("pos", "game", "size", "stars", "band", "id")]
+    rows += [(str(position), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "")),
+              str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    print(f"daily set for {day.isoformat()}")
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
     return 0
 
 
@@ -348,7 +392,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"serve": cmd_serve, "generate": cmd_generate, "regrade": cmd_regrade, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
-            "enqueue": cmd_enqueue, "jobs": cmd_jobs}
+            "enqueue": cmd_enqueue, "jobs": cmd_jobs, "daily": cmd_daily}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
