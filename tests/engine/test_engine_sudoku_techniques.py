@@ -331,3 +331,18 @@ def test_every_step_has_a_sentence():
             seen[step.technique] += 1
             assert step.why and "\n" not in step.why
     assert seen["hidden-single"] and seen["naked-single"]
+
+
+def test_aic_through_a_conjugate_pair():
+    # 1@(0,0) false => 2@(0,0) => not 2@(0,4) => 3@(0,4) => not 3@(4,4) => 1@(4,4): so 1 is at (0,0)
+    # or (4,4), and (4,0), which sees both, is not 1 (column 0 has 1 only there and at (0,0))
+    marks = {cell(0, 0): mask(1, 2), cell(0, 4): mask(2, 3), cell(4, 4): mask(1, 3)}
+    without(marks, 1, col(0, but=(0, 4)))
+    assert find("aic", marks_position(marks=marks))[1] == cands((4, 0, 1))
+
+
+def test_forcing_chain_places_what_every_option_places():
+    # (0,0)=1 makes (0,8) 5 and then (8,8) 9; (0,0)=2 makes (8,0) 5 and then (8,8) 9
+    marks = {cell(0, 0): mask(1, 2), cell(0, 8): mask(1, 5), cell(8, 0): mask(2, 5), cell(8, 8): mask(5, 9)}
+    place, gone, kind = find("forcing-chain", marks_position(marks=marks))
+    assert place == cands((8, 8, 9)) and not gone and kind == 1
