@@ -26,9 +26,10 @@ most one solution (true on every board we grade, which the counter proves; the g
 uniqueness with the counter whenever a unique rectangle was used to dig).
 
 Finding is compiled (_logic.pyx); each Technique's finder wraps one compiled finder and turns its
-result into a Step with a sentence saying why. Skipped from HoDoKu's list: locked pair/triple,
-empty rectangle, remote pair, finned fish, multi-colours, uniqueness types 2-6, ALS-XY-Wing, forcing
-nets (see the report in the commit history); the ladder above solves every unique board.
+result into a Step with a sentence saying why. Not implemented from HoDoKu's list: locked pair and
+triple, empty rectangle, remote pair, finned and sashimi fish, multi-colours, uniqueness types 2-6,
+ALS-XY-Wing, forcing nets. With trial and error at the top the ladder still solves every unique board;
+a board that would need one of those is graded by the next rung that finds its step.
 """
 
 from __future__ import annotations
