@@ -19,6 +19,7 @@ from sqlmodel import col
 
 import store
 from engine import ENGINE_VERSION
+from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
 from store.models import Puzzle
@@ -215,4 +216,5 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
             body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
             return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
+    add_player_routes(app, board_text)
     return app

@@ -1,0 +1,155 @@
+"""The player page: self-contained HTML (no CDN), and in a real headless Chromium: check marks only the
+wrong star, hint shows the stored step's sentence, and clicking the answer's cells solves the board."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def test_play_page_is_self_contained(client, queens):
+    r = client.get(f"/play/{queens['id']}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    page = r.text
+    assert not re.search(r"<(script|link|img)[^>]+(src|href)=\"https?://", page), "no CDN, no remote assets"
+    assert "{{" not in page
+    board = json.loads(re.search(r'<script id="board" type="application/json">(.*?)</script>', page, re.S)
+                       .group(1).replace("<\\/", "</"))
+    assert board == queens
+    assert client.get("/play/0123456789abcdef").status_code == 404
+
+
+def test_play_page_for_sudoku(client):
+    from tests.api.conftest import SUDOKU
+    r = client.get(f"/play/{SUDOKU['id']}")
+    assert r.status_code == 200 and "1 to 9" in r.text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(store_url: str) -> Iterator[str]:
+    port = _free_port()
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"],
+                            env={**os.environ, "PUZZLEFLEET_DB": store_url},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"serve exited: {proc.stderr.read().decode()}")
+                time.sleep(0.1)
+        else:
+            pytest.fail("serve did not answer /health")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not shutil.which(p)]
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        missing.append("selenium")
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser test needs {', '.join(missing)} under CI")
+        pytest.skip(f"no {', '.join(missing)}")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=900,1100"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def test_solve_a_queens_board_in_chromium(server, browser, queens, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(f"{server}/play/{queens['id']}")
+    n = queens["rules"]["size"]
+    cells = browser.find_elements(By.CSS_SELECTOR, "#grid .cell")
+    assert len(cells) == n * n
+    cell = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))): c for c in cells}
+    answer = {tuple(p) for p in queens["solution"]}
+
+    # a star on a wrong cell: Check marks that one only, and shows nothing of the answer
+    wrong = next(rc for rc in cell if rc not in answer)
+    cell[wrong].click()
+    assert "mark" in cell[wrong].get_attribute("class")
+    cell[wrong].click()
+    assert "star" in cell[wrong].get_attribute("class")
+    browser.find_element(By.ID, "check").click()
+    assert [c for c in cells if "wrong" in c.get_attribute("class")] == [cell[wrong]]
+    assert len([c for c in cells if "star" in c.get_attribute("class")]) == 1
+    assert "1 wrong" in browser.find_element(By.ID, "status").text
+    cell[wrong].click()                                   # star -> empty
+    assert "star" not in cell[wrong].get_attribute("class")
+
+    # two touching stars are flagged as a conflict
+    r0, c0 = sorted(answer)[0]
+    nb = (r0 + 1, c0) if r0 + 1 < n else (r0 - 1, c0)
+    for rc in ((r0, c0), nb):
+        cell[rc].click(); cell[rc].click()
+    assert "conflict" in cell[nb].get_attribute("class") and "conflict" in cell[(r0, c0)].get_attribute("class")
+    cell[nb].click()                                      # clear the neighbour again
+    assert "conflict" not in cell[(r0, c0)].get_attribute("class")
+
+    # the hint is the stored solve path's sentence
+    browser.find_element(By.ID, "hint").click()
+    why = browser.find_element(By.ID, "why").text
+    assert any(step["why"] in why for step in queens["steps"])
+    assert browser.find_elements(By.CSS_SELECTOR, "#grid .cell.hint")
+
+    for rc in sorted(answer - {(r0, c0)}):
+        cell[rc].click(); cell[rc].click()
+    WebDriverWait(browser, 5).until(lambda d: "Solved" in d.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "grid").get_attribute("data-solved") == "true"
+    assert re.fullmatch(r"\d\d:\d\d", browser.find_element(By.ID, "timer").text)
+    shot = tmp_path / "solved.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 1000
+
+    # keyboard: arrows and space on a fresh board; reveal fills in the answer
+    browser.find_element(By.ID, "reset").click()
+    grid = browser.find_element(By.ID, "grid")
+    from selenium.webdriver.common.keys import Keys
+    grid.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.SPACE)
+    assert "mark" in cell[(1, 1)].get_attribute("class")
+    browser.find_element(By.ID, "reveal").click()
+    stars = {rc for rc, c in cell.items() if "star" in c.get_attribute("class")}
+    assert stars == answer
+    assert browser.find_element(By.ID, "grid").get_attribute("data-solved") == "revealed"
