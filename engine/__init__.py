@@ -38,6 +38,8 @@ def rules_for(game: str, size: int, stars: int | None = None, diagonals: bool = 
         return rules
     if band_by not in (None, "technique"):
         raise InvalidRules(f"{game} bands are by technique only")
+    if band is not None and band not in BANDS:
+        raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(BANDS)}")
     if game == "queens":
         if stars not in (None, 1):
             raise InvalidRules("queens has 1 star per unit; use --game starbattle for more")

@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     enq.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
     enq.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
     enq.add_argument("--band", choices=BANDS)
+    enq.add_argument("--band-by", choices=("technique", "clues"), help="Sudoku: band by technique (default) "
+                                                                       "or by clue count")
     enq.add_argument("--count", type=_positive(1_000_000), default=1)
     enq.add_argument("--seed", type=_seed, help="job seed (default: random, printed)")
     enq.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
@@ -169,6 +171,7 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must be a positive number of seconds")
     try:
         sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
+                             band_by=args.band_by,
                              band=args.band, count=args.count, seed=args.seed, timeout=args.timeout)
         if not args.wait:
             print(fleet.as_json(sent) if args.json else

@@ -34,7 +34,8 @@ def _one_line(exc: BaseException) -> str:
 
 
 def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
-            band: str | None = None, count: int = 1, seed: int | None = None, timeout: float = 300.0,
+            band: str | None = None, band_by: str | None = None, count: int = 1, seed: int | None = None,
+            timeout: float = 300.0,
             max_attempts: int | None = None, db_url: str | None = None) -> dict[str, Any]:
     """Check the parameters, record the job, send its tasks; returns {"job": ID, ...}.
 
@@ -43,7 +44,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, stars=stars, diagonals=diagonals, band=band,
-                                 timeout=timeout, **extra)
+                                 band_by=band_by, timeout=timeout, **extra)
         rules = params.rules()
     except BadTask as exc:
         raise FleetError(str(exc)) from None

@@ -8,11 +8,9 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine import PuzzleError, Rules
+from engine import GAMES, PuzzleError, rules_for
 
-BANDS = ("easy", "medium", "hard", "expert")
-GAMES = ("queens", "starbattle")          # games the engine makes today; each has its own queue
-QUEUES = ("queens", "starbattle", "sudoku")
+QUEUES = GAMES                            # each game the engine makes has its own queue
 FLEET_QUEUE = "fleet"                     # housekeeping (beat's sweep for stalled jobs)
 DEFAULT_TIMEOUT = 300.0                   # seconds per attempt, as `generate --timeout`
 DEFAULT_MAX_ATTEMPTS = 20                 # attempts per slot, as the embedded run
@@ -37,56 +35,66 @@ class JobParams:
     stars: int
     diagonals: bool = False
     band: str | None = None
+    band_by: str | None = None            # Sudoku: "technique" (default) or "clues"
     timeout: float = DEFAULT_TIMEOUT
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
 
     @classmethod
     def build(cls, *, game: str, size: int, stars: int | None = None, diagonals: bool = False,
-              band: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+              band: str | None = None, band_by: str | None = None, timeout: float = DEFAULT_TIMEOUT,
               max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> JobParams:
-        """From command-line values: Queens has 1 star, Star Battle defaults to 2."""
+        """From command-line values: Queens has 1 star, Star Battle defaults to 2, Sudoku has none."""
         if game == "queens" and stars not in (None, 1):
             raise BadTask("queens has 1 star per unit; use --game starbattle for more")
-        if stars is None:
+        if stars is None and game != "sudoku":
             stars = 1 if game == "queens" else 2
         return cls.from_json({"game": game, "size": size, "stars": stars, "diagonals": diagonals,
-                              "band": band, "timeout": timeout, "max_attempts": max_attempts})
+                              "band": band, "band_by": band_by, "timeout": timeout,
+                              "max_attempts": max_attempts})
 
     @classmethod
     def from_json(cls, data: Any) -> JobParams:
         """Check a task's parameters (a JSON object); raises BadTask with one line."""
         if not isinstance(data, dict):
             raise BadTask(f"job parameters must be an object, got {type(data).__name__}")
-        unknown = set(data) - {"game", "size", "stars", "diagonals", "band", "timeout", "max_attempts"}
+        unknown = set(data) - {"game", "size", "stars", "diagonals", "band", "band_by", "timeout",
+                               "max_attempts"}
         if unknown:
             raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
         game = data.get("game")
         if game not in GAMES:
-            if game in QUEUES:
-                raise BadTask(f"{game} is not supported by this version yet")
             raise BadTask(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
         size = _whole(data.get("size"), "size", -(2**31), 2**31 - 1)
-        stars = _whole(data.get("stars", 1), "stars", -(2**31), 2**31 - 1)
+        stars = data.get("stars")
+        if game == "sudoku":
+            if stars is not None:
+                raise BadTask("sudoku has no stars")
+        else:
+            stars = _whole(1 if stars is None else stars, "stars", -(2**31), 2**31 - 1)
         diagonals = data.get("diagonals", False)
         if not isinstance(diagonals, bool):
             raise BadTask("diagonals must be true or false")
         if game == "queens" and stars != 1:
             raise BadTask("queens has 1 star per unit; use --game starbattle for more")
         band = data.get("band")
-        if band is not None and band not in BANDS:
-            raise BadTask(f"unknown band {band!r}: expected one of {', '.join(BANDS)}")
+        if band is not None and not isinstance(band, str):
+            raise BadTask(f"unknown band {band!r}")
+        band_by = data.get("band_by")
+        if band_by is not None and not isinstance(band_by, str):
+            raise BadTask(f"unknown band_by {band_by!r}")
         timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not math.isfinite(timeout)
                 or not 0 < timeout <= 86_400):
             raise BadTask("timeout must be a number of seconds above 0 and at most 86400")
         max_attempts = _whole(data.get("max_attempts", DEFAULT_MAX_ATTEMPTS), "max_attempts", 1, 1000)
-        params = cls(game, size, stars, diagonals, band, float(timeout), max_attempts)
-        params.rules()          # the engine's own check of size and stars
+        params = cls(game, size, stars, diagonals, band, band_by, float(timeout), max_attempts)
+        params.rules()          # the engine's own check of size, stars and band
         return params
 
-    def rules(self) -> Rules:
+    def rules(self):
+        """The engine's rules for this job (Star Battle family or Sudoku), or BadTask."""
         try:
-            rules = Rules(self.size, self.stars, self.diagonals)
+            rules = rules_for(self.game, self.size, self.stars, self.diagonals, self.band_by, self.band)
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
         if rules.game != self.game:

@@ -165,7 +165,7 @@ class Fleet:
         return proc
 
     def worker(self, name: str, *, concurrency: int = 2, pool: str = "prefork", metrics_port: int | None = None,
-               queues: str = "queens,starbattle,fleet", **env: str) -> Proc:
+               queues: str = "queens,starbattle,sudoku,fleet", **env: str) -> Proc:
         extra = dict(env)
         if metrics_port is not None:
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)

@@ -205,6 +205,17 @@ def test_a_banded_job_stores_boards_of_that_band_only(fleet: Fleet) -> None:
     assert re.search(r'^puzzlefleet_boards_accepted_total\{band="medium",game="queens",size="7"\} 4\.0$', text, re.M)
 
 
+def test_a_sudoku_job_by_clue_band_lands_on_its_own_queue(fleet: Fleet) -> None:
+    result = fleet.cli("enqueue", "--game", "sudoku", "--size", "9", "--band", "hard", "--band-by", "clues",
+                       "--count", "3", "--seed", "5", "--wait", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert (status["state"], status["stored"]) == ("done", 3)
+    boards = fleet.boards(status["job"])
+    assert all(b["game"] == "sudoku" and 24 <= 81 - b["givens"].count(".") <= 29 for b in boards)
+    assert len({b["id"] for b in boards}) == 3
+
+
 def test_metrics_show_the_counters_after_a_job(fleet: Fleet) -> None:
     sent = _enqueue(fleet, "--game", "queens", "--size", "5", "--count", "4", "--seed", "8")
     status = fleet.wait_job(sent["job"])

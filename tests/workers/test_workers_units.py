@@ -69,12 +69,18 @@ def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
     assert params.stars == 2 and JobParams.from_json(params.to_json()) == params
     assert str(params.rules()) == "starbattle 10 2" and params.queue == "starbattle"
     assert JobParams.build(game="queens", size=9, diagonals=True).rules().diagonals
+    sudoku = JobParams.build(game="sudoku", size=9, band="hard", band_by="clues")
+    assert sudoku.stars is None and sudoku.queue == "sudoku" and JobParams.from_json(sudoku.to_json()) == sudoku
+    assert sudoku.rules().game == "sudoku"
     for bad, message in [
         ({"game": "queens", "size": 99}, "out of range"),
         ({"game": "queens", "size": True}, "whole number"),
         ({"game": "queens", "size": 8, "stars": 2}, "1 star per unit"),
         ({"game": "starbattle", "size": 10, "stars": 1}, "is queens, not starbattle"),
-        ({"game": "sudoku", "size": 9}, "not supported by this version yet"),
+        ({"game": "sudoku", "size": 9, "stars": 1}, "no stars"),
+        ({"game": "sudoku", "size": 8}, "9"),
+        ({"game": "sudoku", "size": 9, "band": "expert", "band_by": "clues"}, "band"),
+        ({"game": "queens", "size": 8, "band_by": "clues"}, "technique only"),
         ({"game": "go", "size": 9}, "unknown game"),
         ({"game": "queens", "size": 8, "band": "brutal"}, "unknown band"),
         ({"game": "queens", "size": 8, "timeout": 0}, "timeout"),
