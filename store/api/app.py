@@ -8,13 +8,14 @@ import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
@@ -84,6 +85,29 @@ def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cac
     return Response(content=body, media_type=media_type, headers=headers)
 
 
+_COLUMNS = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
+            col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+_FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
+            "size": lambda: col(Puzzle.size) == bindparam("size"),
+            "stars": lambda: col(Puzzle.stars) == bindparam("stars"),
+            "band": lambda: col(Puzzle.band) == bindparam("band"),
+            "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
+            "end": lambda: col(Puzzle.created_at) < bindparam("end")}
+
+
+_BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
+
+
+@lru_cache(maxsize=64)
+def _listing(given: frozenset[str]) -> tuple[Any, Any]:
+    """The count and page statements for this set of filters, built once (values go in as parameters)."""
+    where = [_FILTERS[name]() for name in sorted(given) if name in _FILTERS]
+    count = select(func.count()).select_from(Puzzle).where(*where)
+    rows = (select(*_COLUMNS).where(*where).order_by(col(Puzzle.created_at), col(Puzzle.id))
+            .limit(bindparam("limit")).offset(bindparam("offset")))
+    return count, rows
+
+
 def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAPI:
     """The app; it opens its engine (PUZZLEFLEET_DB when db_url is None) at start-up, or uses `db`."""
     state: dict[str, Engine] = {}
@@ -106,7 +130,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     def board_text(board_id: str) -> str:
         with session(engine_(), read_only=True) as s:
-            text = s.scalar(select(col(Puzzle.data)).where(col(Puzzle.id) == board_id))
+            text = s.connection().execute(_BOARD, {"id": board_id}).scalar()
         if text is None:
             raise HTTPException(404, f"no board with id {board_id}")
         return text
@@ -120,14 +144,14 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         return JSONResponse({"detail": f"cannot draw this board: {exc}"}, status_code=422)
 
     @app.get("/health", response_model=Health, tags=["meta"])
-    def health() -> Response:
+    async def health() -> Response:
         with session(engine_(), read_only=True) as s:
             s.scalar(select(1))
         return JSONResponse({"status": "ok", "engine_version": ENGINE_VERSION},
                             headers={"Cache-Control": "no-store"})
 
     @app.get("/boards", response_model=BoardPage, tags=["boards"])
-    def list_boards(
+    async def list_boards(
         request: Request,
         game: Annotated[str | None, Query(pattern=_NAME, description="queens, starbattle, sudoku")] = None,
         size: Annotated[int | None, Query(ge=1, le=64)] = None,
@@ -137,24 +161,16 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> Response:
-        where = []
-        if game is not None:
-            where.append(col(Puzzle.game) == game)
-        if size is not None:
-            where.append(col(Puzzle.size) == size)
-        if stars is not None:
-            where.append(col(Puzzle.stars) == stars)
-        if band is not None:
-            where.append(col(Puzzle.band) == band)
+        params: dict[str, Any] = {"game": game, "size": size, "stars": stars, "band": band,
+                                  "limit": limit, "offset": offset}
         if day is not None:
-            start = datetime.combine(day, time(), timezone.utc)
-            where += [col(Puzzle.created_at) >= start, col(Puzzle.created_at) < start + timedelta(days=1)]
-        columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars),
-                   col(Puzzle.diagonals), col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+            params["start"] = datetime.combine(day, time(), timezone.utc)
+            params["end"] = params["start"] + timedelta(days=1)
+        count_stmt, rows_stmt = _listing(frozenset(k for k, v in params.items() if v is not None))
         with session(engine_(), read_only=True) as s:
-            total = int(s.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
-            rows = s.execute(select(*columns).where(*where)
-                             .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit)).all()
+            conn = s.connection()     # Core rows: no ORM bookkeeping for a plain listing
+            total = int(conn.execute(count_stmt, params).scalar() or 0)
+            rows = conn.execute(rows_stmt, params).all()
         boards = [{"id": r[0], "game": r[1], "size": r[2], "stars": r[3], "diagonals": bool(r[4]), "band": r[5],
                    "score": r[6], "created_at": (r[7] if r[7].tzinfo else r[7].replace(tzinfo=timezone.utc))
                    .isoformat(), "url": f"/boards/{r[0]}"} for r in rows]
@@ -165,7 +181,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     # The picture routes come before /boards/{board_id}: that pattern would swallow "ID.svg".
     @app.get("/boards/{board_id}.svg", tags=["pictures"], responses={
         **NOT_FOUND, 200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}})
-    def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
+    async def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "svg", str(solution))
         if etag in (request.headers.get("if-none-match") or ""):
@@ -185,12 +201,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     @app.get("/boards/{board_id}", tags=["boards"], responses={
         **NOT_FOUND, 200: {"content": {"application/json": {}}, "description": "the board, DESIGN.md contract"}})
-    def get_board(request: Request, board_id: str) -> Response:
+    async def get_board(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         return _cached(request, text, "application/json", _etag(text), BOARD_CACHE)
 
     @app.get("/boards/{board_id}/steps", response_model=Steps, tags=["boards"], responses=NOT_FOUND)
-    def get_steps(request: Request, board_id: str) -> Response:
+    async def get_steps(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         data = json.loads(text)
         body = json.dumps({"id": data.get("id"), "difficulty": data.get("difficulty"),
@@ -208,7 +224,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     if daily_set is not None:      # the daily table arrived with store.daily_set
         @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
                  responses={404: {"description": "no set for this day"}})
-        def get_daily(request: Request, day: date) -> Response:
+        async def get_daily(request: Request, day: date) -> Response:
             with session(engine_(), read_only=True) as s:
                 boards = daily_set(session=s, day=day)
             if not boards:

@@ -38,6 +38,6 @@ def player_page(data: dict) -> str:
 def add_player_routes(app: FastAPI, board_text: Callable[[str], str]) -> None:
     @app.get("/play/{board_id}", response_class=HTMLResponse, tags=["player"],
              responses={404: {"description": "no board with this id"}})
-    def play(request: Request, board_id: str) -> Response:
+    async def play(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         return HTMLResponse(player_page(json.loads(text)), headers={"Cache-Control": "public, max-age=300"})

@@ -1,0 +1,187 @@
+"""Read API throughput and latency: one uvicorn worker (`puzzlefleet serve`) on a SQLite store.
+
+    .venv/bin/python bench/bench_api.py [--boards 200] [--seconds 10] [--connections 32] [--quick]
+
+Fills a fresh SQLite store with generated Queens and Star Battle boards, starts `puzzlefleet serve`
+(one process, access log off), then loads it with `wrk` (or, when wrk is missing, a Python load
+generator of threads on keep-alive connections) for each route: a listing page, a board by id (ids
+drawn at random), the steps, and the SVG. Prints a Markdown table: requests/s and p50/p99 latency,
+against the targets >= 1,000 req/s and p99 <= 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import platform
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Rules, generate  # noqa: E402
+from store import init_db, make_engine, save_board, session  # noqa: E402
+
+TARGET_RPS, TARGET_P99_MS = 1000, 20.0
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def fill(url: str, count: int) -> list[str]:
+    db = make_engine(url)
+    init_db(db)
+    ids: list[str] = []
+    kinds = [Rules(8, 1, False), Rules(9, 1, False), Rules(10, 2, False)]
+    seed = 0
+    with session(db) as s:
+        while len(ids) < count:
+            board, _ = generate(kinds[seed % len(kinds)], seed)
+            seed += 1
+            if save_board(session=s, data=board.to_json(), fingerprint=board.fingerprint):
+                ids.append(board.id)
+    db.dispose()
+    return ids
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int) -> tuple[float, float, float]:
+    """requests/s, p50 ms, p99 ms; a Lua script draws one of `paths` per request."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write("paths = {" + ",".join(f'"{p}"' for p in paths) + "}\n"
+                     "math.randomseed(7)\n"
+                     "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n")
+    try:
+        out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
+                              "-s", script.name, base], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(script.name)
+    if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
+        raise SystemExit(f"wrk saw errors:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def ms(label: str) -> float:
+        value, unit = re.search(rf"\s{label}%\s+([\d.]+)(us|ms|s)", out).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    return rps, ms("50"), ms("99")
+
+
+def python_load(base: str, paths: list[str], seconds: int, connections: int) -> tuple[float, float, float]:
+    """The same measurement without wrk: threads on keep-alive connections (the client is slower than
+    wrk, so this under-reports the server)."""
+    host, port = base.removeprefix("http://").split(":")
+    latencies: list[float] = []
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def worker(seed: int) -> None:
+        rng, mine = random.Random(seed), []
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            conn.request("GET", rng.choice(paths))
+            response = conn.getresponse()
+            response.read()
+            if response.status != 200:
+                raise SystemExit(f"status {response.status}")
+            mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(connections)]
+    began = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    elapsed = time.perf_counter() - began
+    latencies.sort()
+    return (len(latencies) / elapsed, statistics.median(latencies) * 1000,
+            latencies[int(0.99 * (len(latencies) - 1))] * 1000)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=200)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads")
+    parser.add_argument("--quick", action="store_true", help="50 boards, 3 s per route")
+    args = parser.parse_args()
+    if args.quick:
+        args.boards, args.seconds = 50, 3
+    folder = tempfile.mkdtemp(prefix="bench-api-")
+    url = f"sqlite:///{folder}/puzzles.db"
+    print(f"filling {url} with {args.boards} boards...", file=sys.stderr, flush=True)
+    ids = fill(url, args.boards)
+    port = free_port()
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    server = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"],
+                              env={**os.environ, "PUZZLEFLEET_DB": url},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{base}/health", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        routes = [
+            ("GET /boards?limit=20 (listing, filters rotated)",
+             [f"/boards?limit=20&offset={o}" for o in range(0, args.boards, 20)]
+             + ["/boards?game=queens&limit=20", "/boards?game=starbattle&stars=2&limit=20",
+                "/boards?size=9&limit=20"]),
+            ("GET /boards/{id} (random ids)", [f"/boards/{i}" for i in ids]),
+            ("GET /boards/{id}/steps", [f"/boards/{i}/steps" for i in ids]),
+            ("GET /boards/{id}.svg", [f"/boards/{i}.svg" for i in ids]),
+        ]
+        tool = "wrk" if shutil.which("wrk") else "python"
+        rows = []
+        for name, paths in routes:
+            urllib.request.urlopen(base + paths[0]).close()           # warm up
+            if tool == "wrk":
+                rps, p50, p99 = wrk(base, paths, args.seconds, args.connections, args.threads)
+            else:
+                rps, p50, p99 = python_load(base, paths, args.seconds, args.connections)
+            rows.append((name, rps, p50, p99))
+            print(f"  {name}: {rps:.0f} req/s, p99 {p99:.1f} ms", file=sys.stderr, flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"\n### Read API: one uvicorn worker, SQLite, {args.boards} boards\n")
+    print(f"Load: {tool}, {args.connections} connections"
+          + (f", {args.threads} threads" if tool == "wrk" else "")
+          + f", {args.seconds} s per route; machine: {cpu_model()}, {os.cpu_count()} CPUs; "
+          f"Python {platform.python_version()}. Targets: >= {TARGET_RPS} req/s, p99 <= {TARGET_P99_MS:g} ms.\n")
+    print("| route | req/s | p50 ms | p99 ms | target |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for name, rps, p50, p99 in rows:
+        met = "met" if rps >= TARGET_RPS and p99 <= TARGET_P99_MS else "**missed**"
+        print(f"| {name} | {rps:,.0f} | {p50:.1f} | {p99:.1f} | {met} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
