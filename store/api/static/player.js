@@ -23,7 +23,7 @@
     cell.className = "cell";
     cell.dataset.row = r; cell.dataset.col = c; cell.dataset.region = region(r, c);
     cell.setAttribute("role", "gridcell");
-    cell.style.background = sudoku ? "#fff" : palette[region(r, c) % palette.length];
+    cell.style.backgroundColor = sudoku ? "#fff" : palette[region(r, c) % palette.length];
     if (r > 0 && region(r - 1, c) !== region(r, c)) cell.classList.add("bt");
     if (c > 0 && region(r, c - 1) !== region(r, c)) cell.classList.add("bl");
     if (c === n - 1) cell.style.borderRight = "none";
