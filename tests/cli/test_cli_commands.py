@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import exported, run
 
 from engine import Board, Rules
 from engine.games.starbattle.reference import reference_solutions
 
 KNOWN_URL = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"   # pzprjs test board, one solution
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
-
-
-def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    exe = Path(sys.executable).with_name("puzzlefleet")
-    return subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, env=env,
-                          timeout=300)
-
-
-def exported(env: dict[str, str], *args: str) -> list[dict]:
-    result = run(env, "export", *args)
-    assert result.returncode == 0, result.stderr
-    return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 def test_generate_stores_unique_boards_reproducibly(env, tmp_path):

@@ -4,35 +4,15 @@ lines and Sudoku JSON, export as text, show; bad input gets one line and exit 2.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import exported, run
 
 from engine.games.sudoku.reference import reference_solutions
 
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
 NO_SOLUTION = "12345678." + "." * 8 + "9" + "." * 63
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
-
-
-def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    exe = Path(sys.executable).with_name("puzzlefleet")
-    return subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, env=env,
-                          timeout=300)
-
-
-def exported(env: dict[str, str], *args: str) -> list[dict]:
-    result = run(env, "export", *args)
-    assert result.returncode == 0, result.stderr
-    return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 def test_generate_by_technique_band(env):
