@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import exported, run
+from cli_support import exported, run
 
 from engine import Board, Rules
 from engine.games.starbattle.reference import reference_solutions

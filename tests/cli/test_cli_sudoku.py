@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import exported, run
+from cli_support import exported, run
 
 from engine.games.sudoku.reference import reference_solutions
 
