@@ -19,7 +19,7 @@ from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION
+from engine import ENGINE_VERSION, Board, to_url
 from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
@@ -198,6 +198,17 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         if etag in (request.headers.get("if-none-match") or ""):
             return Response(status_code=304, headers=headers)
         return Response(png(json.loads(text), solution=solution), media_type="image/png", headers=headers)
+
+    @app.get("/boards/{board_id}.pzpr", tags=["pictures"], responses={
+        **NOT_FOUND, 422: {"description": "the game has no puzz.link form (Sudoku)"},
+        200: {"content": {"text/plain": {}}, "description": "the puzz.link URL (pzprjs starbattle format)"}})
+    async def board_pzpr(request: Request, board_id: str) -> Response:
+        text = board_text(board_id)
+        data = json.loads(text)
+        if data.get("game") not in ("queens", "starbattle"):
+            raise HTTPException(422, f"{data.get('game')} boards have no puzz.link form")
+        return _cached(request, to_url(Board.from_json(data)) + "\n", "text/plain; charset=utf-8",
+                       _etag(text, "pzpr"), BOARD_CACHE)
 
     @app.get("/boards/{board_id}", tags=["boards"], responses={
         **NOT_FOUND, 200: {"content": {"application/json": {}}, "description": "the board, DESIGN.md contract"}})

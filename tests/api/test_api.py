@@ -129,3 +129,21 @@ def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
     result = subprocess.run([str(exe), "serve", "--port", "70000"], capture_output=True, text=True, timeout=60,
                             env={**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"})
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and "--port" in result.stderr
+
+
+def test_the_puzz_link_url_opens_the_same_board(client, boards):
+    from engine import Board, from_url
+    from engine.core.fingerprint import canonical_labels
+    for data in boards:
+        r = client.get(f"/boards/{data['id']}.pzpr")
+        if data["game"] == "sudoku":
+            assert r.status_code == 422
+            continue
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain") and r.headers["etag"]
+        url = r.text.strip()
+        assert url.startswith("https://puzz.link/p?starbattle/")
+        # the same regions (puzz.link numbers them its own way, and has no flag for classic diagonals)
+        board, opened = Board.from_json(data), from_url(url)
+        assert opened.rules.stars == board.rules.stars
+        assert canonical_labels(board.n, opened.regions) == canonical_labels(board.n, board.regions)
+    assert client.get("/boards/0123456789abcdef.pzpr").status_code == 404
