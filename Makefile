@@ -25,9 +25,11 @@ run: build
 	$(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1 --jobs 2
 	$(BIN)/puzzlefleet generate --game queens --size 10 --diagonals --count 2 --seed 2
 	$(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3 --jobs 2
+	$(BIN)/puzzlefleet generate --game sudoku --size 9 --band hard --count 2 --seed 4
 	$(BIN)/puzzlefleet export --game queens --size 8 --limit 1 --format text
 	$(BIN)/puzzlefleet export --game queens --size 10 --limit 1 --format text
 	$(BIN)/puzzlefleet export --game starbattle --limit 1 --format text
+	$(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
 
 test: build
 	$(BIN)/lint-imports
