@@ -9,23 +9,13 @@
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+from engine.core._clock cimport now, splitmix
 
 def monotonic() -> float:
     """The clock the deadlines are measured on (same as time.monotonic())."""
-    return _now()
+    return now()
 
-cdef inline uint64_t _splitmix(uint64_t *state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
 cdef class Search:
@@ -250,7 +240,7 @@ cdef class Search:
     cdef int _choose_cell(self, int unit) noexcept nogil:
         cdef int i, cell, pick
         if self.randomize:
-            pick = <int> (_splitmix(&self.rng) % <uint64_t> self.ucands[unit])
+            pick = <int> (splitmix(&self.rng) % <uint64_t> self.ucands[unit])
         else:
             pick = 0
         for i in range(self.unit_start[unit], self.unit_start[unit + 1]):
@@ -269,7 +259,7 @@ cdef class Search:
         if self.max_nodes and self.nodes > self.max_nodes:
             self.timed_out = True
             return True
-        if self.deadline > 0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
+        if self.deadline > 0 and (self.nodes & 1023) == 0 and now() > self.deadline:
             self.timed_out = True
             return True
         if self.nstars == self.n * self.k:

@@ -32,8 +32,6 @@ cdef struct sd_search:
 cdef const int *sd_peers() noexcept nogil
 cdef const int *sd_cell_units() noexcept nogil
 cdef const int *sd_unit_cells() noexcept nogil
-cdef double sd_now() noexcept nogil
-cdef uint64_t sd_splitmix(uint64_t *state) noexcept nogil
 
 # Start a position from 81 masks and propagate. Returns 0 when it contradicts (a cell with no
 # candidate, a digit with no place in a unit, two equal singles in a unit).

@@ -8,7 +8,8 @@
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport uint16_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from engine.core._clock cimport now, splitmix
 
 DEF ALL = 0x1FF
 
@@ -50,23 +51,9 @@ cdef const int *sd_unit_cells() noexcept nogil:
     return _UNIT_CELLS
 
 
-cdef inline double sd_now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
 def monotonic() -> float:
     """The clock the deadlines are measured on (same as time.monotonic())."""
-    return sd_now()
-
-
-cdef inline uint64_t sd_splitmix(uint64_t *state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+    return now()
 
 
 cdef inline int _popcount(unsigned int m) noexcept nogil:
@@ -159,7 +146,7 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
     cdef unsigned int m
     cdef sd_pos child
     s.nodes += 1
-    if s.deadline != 0.0 and (s.nodes & 1023) == 0 and sd_now() > s.deadline:
+    if s.deadline != 0.0 and (s.nodes & 1023) == 0 and now() > s.deadline:
         s.timed_out = 1
         return 1
     if p.nsolved == 81:
@@ -184,7 +171,7 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
         n += 1
     if s.randomize:
         for i in range(n - 1, 0, -1):
-            j = <int> (sd_splitmix(&s.rng) % <uint64_t> (i + 1))
+            j = <int> (splitmix(&s.rng) % <uint64_t> (i + 1))
             t = digits[i]
             digits[i] = digits[j]
             digits[j] = t
