@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, DateTime, Text
+from sqlalchemy import BigInteger, DateTime, Index, Text
 from sqlmodel import Field, SQLModel
 
 
@@ -15,6 +15,8 @@ def utcnow() -> datetime:
 
 class Puzzle(SQLModel, table=True):
     __tablename__ = "puzzle"
+    # listings (export, the read API) are ordered by (created_at, id); Alembic 0004 creates it
+    __table_args__ = (Index("ix_puzzle_created_at", "created_at", "id"),)
 
     id: str = Field(primary_key=True, max_length=16)             # 16 hex chars, chosen by the caller
     fingerprint: str = Field(unique=True, index=True, max_length=64)  # canonical form, 64 hex chars
