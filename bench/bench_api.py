@@ -32,15 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Rules, generate  # noqa: E402
 from store import init_db, make_engine, save_board, session  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 TARGET_RPS, TARGET_P99_MS = 1000, 20.0
 
 
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def fill(url: str, count: int) -> list[str]:

@@ -24,13 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import DeadlineExceeded, Rules  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def grading(rules: Rules, boards: int) -> tuple[float, float]:

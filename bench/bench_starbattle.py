@@ -44,6 +44,7 @@ from engine.games.starbattle import Rules, Settings, count_solutions, generate  
 from engine.games.starbattle.count import monotonic, new_search  # noqa: E402
 from engine.games.starbattle.draw import draw_regions, plant  # noqa: E402
 from engine.games.starbattle.repair import repair  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 DEFAULT_SPECS = ["queens 8", "queens 9", "queens 12", "queens 16", "queens 20",
                  "queens 10 diagonals", "starbattle 10 2", "starbattle 14 3"]
@@ -311,15 +312,6 @@ def notes(results: list[Result], args, phase_cap: float) -> list[str]:
 
 # --- machine ------------------------------------------------------------------------------------
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
 
 
 def cpu_busy(cpu: int, interval: float = 0.5) -> float | None:

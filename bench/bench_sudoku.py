@@ -41,21 +41,13 @@ if str(ROOT) not in sys.path:          # the repo is not installed into the venv
 from engine.games.sudoku import generate  # noqa: E402
 from engine.games.sudoku._count import count_masks  # noqa: E402
 from engine.games.sudoku.count import count_solutions, masks_of  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 BANDS = ("easy", "medium", "hard", "expert")
 CLUE_BANDS = ("easy", "medium", "hard")
 COUNT_REPEATS = 20
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
 
 
 def pin(cpu: int) -> str:
