@@ -25,6 +25,7 @@ class Summary:
     accepted: int = 0
     rejected: Counter = field(default_factory=Counter)
     seconds: float = 0.0
+    engine_seconds: float = 0.0     # summed over attempts, as a job's `seconds`
 
     def line(self) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(self.rejected.items())) or "none"
@@ -70,6 +71,7 @@ def run(rules: Rules, *, count: int, seed: int, jobs: int, timeout: float | None
     def record(slot: int, result: dict[str, Any]) -> bool:
         """Store the result; True when the slot is finished (stored, or out of attempts)."""
         summary.rejected.update(result["rejected"])
+        summary.engine_seconds += result["seconds"]
         if result["timeout"]:
             summary.rejected["timeout"] += 1
         elif result["board"] is not None:

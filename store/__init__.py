@@ -7,8 +7,8 @@ from store.dailymodels import DailyEntry
 from store.db import database_url, init_db, make_engine, session
 from store.errors import StoreError
 from store.jobmodels import FINAL_STATES, JOB_STATES, Job, JobSlot
-from store.jobs import (AttemptOutcome, JobNotFound, SlotStatus, count_job_boards, create_job, get_job,
-                        list_job_boards, list_jobs, record_attempt, set_job_state, slot_status, stalled_jobs,
+from store.jobs import (Attempt, AttemptOutcome, JobNotFound, count_job_boards, create_job, get_job,
+                        list_job_boards, list_jobs, pending_slots, record_attempts, set_job_state, stalled_jobs,
                         touch_job, unfinished_slots)
 from store.models import Puzzle
 from store.repo import (board_ids_graded_by_other_versions, count_boards, get_board, has_fingerprint,
@@ -17,13 +17,13 @@ from store.repo import (board_ids_graded_by_other_versions, count_boards, get_bo
 __all__ = [
     "FINAL_STATES",
     "JOB_STATES",
+    "Attempt",
     "AttemptOutcome",
     "DailyEntry",
     "Job",
     "JobNotFound",
     "JobSlot",
     "Puzzle",
-    "SlotStatus",
     "count_job_boards",
     "daily_set",
     "daily_sets_between",
@@ -35,9 +35,9 @@ __all__ = [
     "get_job",
     "list_job_boards",
     "list_jobs",
-    "record_attempt",
+    "pending_slots",
+    "record_attempts",
     "set_job_state",
-    "slot_status",
     "stalled_jobs",
     "touch_job",
     "unfinished_slots",

@@ -1,15 +1,15 @@
 """Keyword-only repository functions over the job tables (see store/jobmodels.py).
 
-`record_attempt` is the one write a worker makes per attempt: in a single transaction it locks the job
-row, stores the board (if any and not a duplicate), claims the slot and updates the job's counters. Each
-(job, slot, attempt) is counted at most once, and each slot gets at most one board, however often a
-task is delivered."""
+`record_attempts` is the one write a worker makes, once per batch of attempts: in a single transaction
+it locks the job row, stores the boards (those not already stored), claims their slots and updates the
+job's counters. Each (job, slot, attempt) is counted at most once, and each slot gets at most one board,
+however often a task is delivered."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -32,7 +32,7 @@ class JobNotFound(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class AttemptOutcome:
-    """What record_attempt did. status: stored | duplicate | rejected (this attempt counted);
+    """What record_attempts did with one attempt. status: stored | duplicate | rejected (this attempt counted);
     done (the slot was already finished: nothing counted) | stale (this attempt was already counted)."""
     status: str
     slot_state: str          # pending | stored | failed
@@ -41,9 +41,15 @@ class AttemptOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class SlotStatus:
-    state: str               # pending | stored | failed
-    attempts: int            # attempts recorded: the next attempt's index
+class Attempt:
+    """One engine attempt of a slot, as a worker hands it to record_attempts."""
+    slot: int
+    attempt: int             # the slot's attempt index: its seed is derive_seed(job seed, slot, attempt)
+    seed: int
+    data: dict[str, Any] | None          # the board, or None (timed out)
+    fingerprint: str | None
+    rejected: Mapping[str, int]          # drawings rejected by reason
+    seconds: float
 
 
 def _as_utc(moment: datetime) -> datetime:
@@ -111,72 +117,89 @@ def set_job_state(*, session: Session, job_id: int, state: str, error: str | Non
     job.state, job.error, job.updated_at = state, error, utcnow()
 
 
-def slot_status(*, session: Session, job_id: int, slot: int) -> SlotStatus | None:
-    """Where a slot stands (a slot with nothing recorded yet is pending with 0 attempts); None when
-    the job does not exist."""
-    row = session.execute(
-        select(col(Job.id), col(JobSlot.state), col(JobSlot.attempts))
-        .select_from(Job).outerjoin(JobSlot, (col(JobSlot.job_id) == col(Job.id)) & (col(JobSlot.slot) == slot))
-        .where(col(Job.id) == job_id)).first()
-    if row is None:
-        return None
-    return SlotStatus(row[1] or "pending", row[2] or 0)
+def pending_slots(*, session: Session, job_id: int, start: int, stop: int) -> dict[int, int]:
+    """The slots start..stop-1 of a job that still need a board, each with its next attempt's index
+    (0 for a slot with nothing recorded). Raises JobNotFound for an unknown job or a range outside it."""
+    requested = session.scalar(select(col(Job.requested)).where(col(Job.id) == job_id))
+    if requested is None:
+        raise JobNotFound(f"no job with id {job_id}")
+    if not 0 <= start < stop <= requested:
+        raise JobNotFound(f"job {job_id} has slots 0..{requested - 1}, not {start}..{stop - 1}")
+    rows = session.execute(select(col(JobSlot.slot), col(JobSlot.state), col(JobSlot.attempts)).where(
+        col(JobSlot.job_id) == job_id, col(JobSlot.slot) >= start, col(JobSlot.slot) < stop))
+    recorded = {slot: (state, attempts) for slot, state, attempts in rows}
+    return {slot: recorded.get(slot, ("pending", 0))[1] for slot in range(start, stop)
+            if recorded.get(slot, ("pending", 0))[0] == "pending"}
 
 
-def record_attempt(*, session: Session, job_id: int, slot: int, attempt: int, seed: int,
-                   data: dict[str, Any] | None, fingerprint: str | None, rejected: Mapping[str, int],
-                   seconds: float, max_attempts: int) -> AttemptOutcome:
-    """Record one attempt of a slot, storing its board if it has one, all in the caller's transaction.
+def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt],
+                    max_attempts: int) -> list[AttemptOutcome]:
+    """Record attempts of a job's slots in order, storing their boards, all in the caller's transaction;
+    returns one outcome per attempt.
 
     The job row is locked first (SELECT ... FOR UPDATE on PostgreSQL; SQLite write transactions are
-    already exclusive), so attempts of one job are recorded one at a time. An attempt whose slot is
-    finished, or which was already counted, changes nothing. Raises StoreError for an unknown job."""
-    _whole(slot, "slot")
-    _whole(attempt, "attempt")
+    already exclusive), so the attempts of one job are recorded one batch at a time. An attempt whose
+    slot is finished, or which was already counted, changes nothing. Raises StoreError for an unknown
+    job or slot, or a bad board, before anything is kept (the caller's transaction rolls back)."""
     _whole(max_attempts, "max_attempts", 1)
+    for item in attempts:
+        _whole(item.slot, "slot")
+        _whole(item.attempt, "attempt")
+        if item.data is not None and item.fingerprint is None:
+            raise StoreError("a board needs its fingerprint")
+    if not attempts:
+        return []
     job = session.execute(select(Job).where(col(Job.id) == job_id).with_for_update()).scalar_one_or_none()
     if job is None:
         raise JobNotFound(f"no job with id {job_id}")
-    if not 0 <= slot < job.requested:
-        raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {slot}")
-    row = session.get(JobSlot, (job_id, slot))
-    if row is not None and row.state != "pending":
-        return AttemptOutcome("done", row.state, row.attempts, job.state)
-    if row is not None and attempt < row.attempts:
-        return AttemptOutcome("stale", row.state, row.attempts, job.state)
-    if row is None:
-        row = JobSlot(job_id=job_id, slot=slot)
-        session.add(row)
-    reasons: Counter[str] = Counter({str(k): int(v) for k, v in rejected.items() if v})
-    status = "rejected"
-    if data is not None:
-        if fingerprint is None:
-            raise StoreError("a board needs its fingerprint")
-        if save_board(session=session, data=data, fingerprint=fingerprint):
-            status = "stored"
-            row.state, row.puzzle_id, row.seed = "stored", data["id"], seed
-            job.stored += 1
-        else:
-            status = "duplicate"
-            reasons["duplicate"] += 1
-    row.attempts = attempt + 1
-    row.updated_at = utcnow()
-    if status != "stored" and row.attempts >= max_attempts:
-        row.state = "failed"
-        job.failed += 1
+    wanted = {item.slot for item in attempts}
+    if not wanted <= set(range(job.requested)):
+        outside = min(wanted - set(range(job.requested)))
+        raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {outside}")
+    rows = {row.slot: row for row in session.scalars(
+        select(JobSlot).where(col(JobSlot.job_id) == job_id, col(JobSlot.slot).in_(wanted)))}
     total = Counter(json.loads(job.rejected))
-    total.update(reasons)
+    outcomes = []
+    for item in attempts:
+        row = rows.get(item.slot)
+        if row is not None and row.state != "pending":
+            outcomes.append(AttemptOutcome("done", row.state, row.attempts, job.state))
+            continue
+        if row is not None and item.attempt < row.attempts:
+            outcomes.append(AttemptOutcome("stale", row.state, row.attempts, job.state))
+            continue
+        if row is None:
+            row = rows[item.slot] = JobSlot(job_id=job_id, slot=item.slot)
+            session.add(row)
+        reasons: Counter[str] = Counter({str(k): int(v) for k, v in item.rejected.items() if v})
+        status = "rejected"
+        if item.data is not None:
+            assert item.fingerprint is not None
+            if save_board(session=session, data=item.data, fingerprint=item.fingerprint):
+                status = "stored"
+                row.state, row.puzzle_id, row.seed = "stored", item.data["id"], item.seed
+                job.stored += 1
+            else:
+                status = "duplicate"
+                reasons["duplicate"] += 1
+        row.attempts = item.attempt + 1
+        row.updated_at = utcnow()
+        if status != "stored" and row.attempts >= max_attempts:
+            row.state = "failed"
+            job.failed += 1
+        total.update(reasons)
+        job.attempts += 1
+        job.seconds += max(0.0, float(item.seconds))
+        if job.state not in FINAL_STATES or job.state == "failed":
+            if job.stored + job.failed >= job.requested:
+                job.state = "done" if job.failed == 0 else "incomplete"
+            elif job.state == "queued":
+                job.state = "running"
+        outcomes.append(AttemptOutcome(status, row.state, row.attempts, job.state))
     job.rejected = json.dumps(dict(sorted(total.items())), separators=(",", ":"))
-    job.attempts += 1
-    job.seconds += max(0.0, float(seconds))
-    if job.state not in FINAL_STATES or job.state == "failed":
-        if job.stored + job.failed >= job.requested:
-            job.state = "done" if job.failed == 0 else "incomplete"
-        elif job.state == "queued":
-            job.state = "running"
     job.updated_at = utcnow()
     session.flush()
-    return AttemptOutcome(status, row.state, row.attempts, job.state)
+    return outcomes
 
 
 def unfinished_slots(*, session: Session, job_id: int) -> list[int]:

@@ -20,8 +20,8 @@ from workers.settings import settings
 
 def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> dict | None:
     """A slot task goes to its game's queue (the game is in its parameters)."""
-    if name == "puzzlefleet.generate_slot":
-        params = (args[2] if args and len(args) > 2 else (kwargs or {}).get("params")) or {}
+    if name == "puzzlefleet.generate_slots":
+        params = (args[3] if args and len(args) > 3 else (kwargs or {}).get("params")) or {}
         game = params.get("game") if isinstance(params, dict) else None
         return {"queue": game if game in QUEUES else FLEET_QUEUE}
     if name.startswith("puzzlefleet."):

@@ -34,12 +34,12 @@ GENERATION_SECONDS = Histogram("puzzlefleet_generation_seconds", "Engine seconds
                                ["game", "size"],
                                buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
                                         120, 300))
-TASKS = Counter("puzzlefleet_slot_tasks", "Slot tasks finished, by outcome", ["game", "outcome"])
+TASKS = Counter("puzzlefleet_slot_tasks", "Slot-range tasks finished, by outcome", ["game", "outcome"])
 
 
-def observe_attempt(job: Any, result: dict[str, Any], reasons: dict[str, int], status: str) -> None:
-    """Count one engine attempt (called by run_slot after the attempt was recorded)."""
-    GENERATION_SECONDS.labels(job.game, str(job.size)).observe(result["seconds"])
+def observe_attempt(job: Any, seconds: float, reasons: dict[str, int], status: str) -> None:
+    """Count one engine attempt (called by run_slots after the attempt was recorded)."""
+    GENERATION_SECONDS.labels(job.game, str(job.size)).observe(seconds)
     if status == "stored":
         BOARDS_ACCEPTED.labels(job.game, str(job.size), job.band or "none").inc()
     for reason, n in reasons.items():

@@ -1,22 +1,29 @@
-"""One slot of a job: the one way a board is made and kept, shared by the embedded run and the fleet.
+"""Slots of a job: the one way a board is made (generate_one, shared with the embedded run) and kept.
 
 Slot i of a job with seed S tries seeds derive_seed(S, i, 0), derive_seed(S, i, 1), ... until a board
 is stored that the store did not already hold, or the slot runs out of attempts. Every attempt is
-recorded once (store.record_attempt), so a redelivered task resumes at the slot's next attempt and never
-stores a second board. No Celery here: the task in workers.tasks is a thin wrapper around run_slot.
+recorded once (store.record_attempts), so a redelivered task resumes each slot at its next attempt and
+never stores a second board. A task works on a range of slots, so its fixed cost (a message, the
+store's transactions) is shared by several boards. No Celery here: the task in workers.tasks is a thin
+wrapper around run_slots.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import Engine
 
 from engine import DeadlineExceeded, derive_seed, generate_board, parse_rules
-from store import JobNotFound, record_attempt, session, slot_status
+from store import Attempt, JobNotFound, pending_slots, record_attempts, session
 from workers.params import BadTask, JobParams, check_ids
+
+MAX_SLOTS_PER_TASK = 64
+FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redelivery redoes it)
+SPLIT_SECONDS = 2.0        # a task this slow hands half its untouched slots to another worker
 
 
 def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
@@ -41,57 +48,127 @@ def attempt_rejections(result: dict[str, Any]) -> Counter[str]:
     return reasons
 
 
-def run_slot(*, db: Engine, job_id: Any, slot: Any, params: Any, seed: Any, budget: float,
-             observe: Any = None) -> dict[str, Any]:
-    """Attempts for one slot until it is finished or `budget` seconds would be overrun.
+def slot_ranges(slots: Iterable[int], per_task: int) -> list[tuple[int, int]]:
+    """Slots as task ranges [start, stop): runs of consecutive slots, each cut to at most per_task."""
+    ranges: list[tuple[int, int]] = []
+    for slot in sorted(set(slots)):
+        if ranges and ranges[-1][1] == slot and slot - ranges[-1][0] < per_task:
+            ranges[-1] = (ranges[-1][0], slot + 1)
+        else:
+            ranges.append((slot, slot + 1))
+    return ranges
 
-    Returns the summary shown in Flower: accepted (0 or 1), rejected by reason, seconds, attempts,
-    the slot's state, and `continue: true` when the slot still needs a new task. Raises BadTask for
-    parameters no retry can fix, StoreError for the store's faults (the caller decides what is
-    transient). `observe(result, status)` is called after each recorded attempt (metrics)."""
-    check_ids(job_id, slot, seed)
+
+def slots_per_task(count: int) -> int:
+    """How many slots one task takes: enough that a task's cost (a message, a transaction) is small
+    beside its boards, few enough that a job still spreads over a fleet (slow ranges split, below)."""
+    return max(1, min(MAX_SLOTS_PER_TASK, count // 8))
+
+
+def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, seed: Any, budget: float,
+              hand_over: Callable[[int, int], None], split_after: float | None = SPLIT_SECONDS,
+              flush_seconds: float = FLUSH_SECONDS, observe: Any = None) -> dict[str, Any]:
+    """Attempts for the slots start..stop-1 of a job until each has a board or gives up.
+
+    Attempts are recorded in batches (one transaction at most every `flush_seconds`, and at the end),
+    so a killed task loses at most that much work, which its redelivery redoes with the same seeds.
+    Untouched slots are handed to new tasks through `hand_over(start, stop)`: half of them whenever
+    `split_after` seconds pass (slow boards then spread over idle workers), and all that remain when
+    the next attempt would overrun `budget`.
+
+    Returns the summary shown in Flower: boards accepted, slots failed (out of attempts), rejected by
+    reason, attempts, engine seconds, and the ranges handed over. Raises BadTask for parameters no
+    retry can fix, StoreError for the store's faults (the caller decides what is transient).
+    `observe(job, seconds, reasons, status)` is called for each recorded attempt (metrics)."""
+    check_ids(job_id, start, seed)
+    if not isinstance(stop, int) or isinstance(stop, bool) or stop <= start:
+        raise BadTask(f"bad slot range {start}..{stop!r}")
     job = JobParams.from_json(params)
-    rules = job.rules()
-    with session(db, read_only=True) as s:
-        status = slot_status(session=s, job_id=job_id, slot=slot)
-    if status is None:
-        raise BadTask(f"no job with id {job_id}")
-    summary: dict[str, Any] = {"job": job_id, "slot": slot, "accepted": 0, "rejected": {}, "seconds": 0.0,
-                               "attempts": 0, "state": status.state}
-    if status.state != "pending":
-        return summary
+    rules = str(job.rules())
+    try:
+        with session(db, read_only=True) as s:
+            pending = pending_slots(session=s, job_id=job_id, start=start, stop=stop)
+    except JobNotFound as exc:
+        raise BadTask(str(exc)) from None
+    summary: dict[str, Any] = {"job": job_id, "slots": [start, stop], "accepted": 0, "failed": 0,
+                               "rejected": {}, "attempts": 0, "seconds": 0.0, "handed_over": []}
     rejected: Counter[str] = Counter()
+    batch: list[Attempt] = []
     per_attempt = min(job.timeout, budget)
-    started = time.monotonic()
-    attempt = status.attempts
-    while attempt < job.max_attempts:
-        if summary["attempts"] and time.monotonic() - started + per_attempt > budget:
-            summary["continue"] = True
-            break
-        attempt_seed = derive_seed(seed, slot, attempt)
-        result = generate_one(str(rules), attempt_seed, per_attempt, job.band)
-        reasons = attempt_rejections(result)
-        try:
-            with session(db) as s:
-                outcome = record_attempt(session=s, job_id=job_id, slot=slot, attempt=attempt,
-                                         seed=attempt_seed, data=result["board"],
-                                         fingerprint=result["fingerprint"], rejected=reasons,
-                                         seconds=result["seconds"], max_attempts=job.max_attempts)
-        except JobNotFound as exc:
-            raise BadTask(str(exc)) from None
-        if outcome.status == "duplicate":
-            reasons["duplicate"] += 1
-        if outcome.status not in ("done", "stale"):
-            summary["attempts"] += 1
-            summary["seconds"] += result["seconds"]
-            rejected.update(reasons)
-            summary["accepted"] += outcome.status == "stored"
-        if observe is not None:
-            observe(job, result, reasons, outcome.status)
-        summary["state"] = outcome.slot_state
-        if outcome.slot_state != "pending":
-            break
-        attempt = outcome.next_attempt
+    started = last_flush = last_split = time.monotonic()
+    made = 0
+
+    def flush() -> None:
+        nonlocal last_flush
+        if batch:
+            try:
+                with session(db) as s:
+                    outcomes = record_attempts(session=s, job_id=job_id, attempts=batch,
+                                               max_attempts=job.max_attempts)
+            except JobNotFound as exc:
+                raise BadTask(str(exc)) from None
+            for item, outcome in zip(batch, outcomes):
+                reasons = Counter(item.rejected)
+                if outcome.status == "duplicate":
+                    reasons["duplicate"] += 1
+                if outcome.status not in ("done", "stale"):       # counted by this task
+                    summary["attempts"] += 1
+                    summary["seconds"] += item.seconds
+                    summary["accepted"] += outcome.status == "stored"
+                    summary["failed"] += outcome.slot_state == "failed"
+                    rejected.update(reasons)
+                if observe is not None:
+                    observe(job, item.seconds, reasons, outcome.status)
+                if outcome.slot_state == "pending":
+                    pending[item.slot] = outcome.next_attempt
+                else:
+                    pending.pop(item.slot, None)
+            batch.clear()
+        last_flush = time.monotonic()
+
+    def give(slots: list[int]) -> None:
+        nonlocal stop
+        hand_over(slots[0], stop)
+        summary["handed_over"].append([slots[0], stop])
+        stop = slots[0]
+        for slot in slots:
+            del pending[slot]
+
+    while pending:
+        order = sorted(pending)
+        for index, slot in enumerate(order):
+            if slot >= stop:
+                break
+            now = time.monotonic()
+            untouched = [later for later in order[index + 1:] if later < stop]
+            if split_after is not None and untouched and now - last_split >= split_after:
+                give(untouched[len(untouched) // 2:])
+                last_split = now
+            while True:
+                if made and time.monotonic() - started + per_attempt > budget:
+                    flush()
+                    left = sorted(pending)
+                    if left:
+                        give(left)
+                    return _finish(summary, rejected)
+                attempt = pending[slot]
+                attempt_seed = derive_seed(seed, slot, attempt)
+                result = generate_one(rules, attempt_seed, per_attempt, job.band)
+                made += 1
+                batch.append(Attempt(slot=slot, attempt=attempt, seed=attempt_seed, data=result["board"],
+                                     fingerprint=result["fingerprint"], rejected=attempt_rejections(result),
+                                     seconds=result["seconds"]))
+                pending[slot] = attempt + 1
+                # Only the store can tell a new board from a duplicate: a board ends the slot's turn.
+                if result["board"] is not None or pending[slot] >= job.max_attempts:
+                    break
+            if time.monotonic() - last_flush >= flush_seconds:
+                flush()
+        flush()
+    return _finish(summary, rejected)
+
+
+def _finish(summary: dict[str, Any], rejected: Counter[str]) -> dict[str, Any]:
     summary["rejected"] = dict(sorted(rejected.items()))
     summary["seconds"] = round(summary["seconds"], 4)
     return summary

@@ -22,9 +22,9 @@ from store import init_db, make_engine, session, stalled_jobs, touch_job, unfini
 from workers import metrics
 from workers.celeryapp import app
 from workers.daily import make_daily, today
-from workers.params import GAMES, BadTask, JobParams, check_ids
+from workers.params import GAMES, BadTask, JobParams
 from workers.settings import settings
-from workers.slot import run_slot
+from workers.slot import run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 12
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
@@ -70,13 +70,18 @@ def _game(params: Any) -> str:
     return game if game in GAMES else "unknown"
 
 
-@app.task(name="puzzlefleet.generate_slot", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
-def generate_slot(self: Any, job_id: int, slot: int, params: dict[str, Any], seed: int) -> dict[str, Any]:
-    """Make and store the board of one slot of a job; returns the summary Flower shows."""
+@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
+def generate_slots(self: Any, job_id: int, start: int, stop: int, params: dict[str, Any], seed: int
+                   ) -> dict[str, Any]:
+    """Make and store the boards of the slots start..stop-1 of a job; returns the summary Flower shows."""
     game = _game(params)
+
+    def hand_over(first: int, end: int) -> None:
+        send_ranges(job_id, params, seed, [(first, end)])
+
     try:
-        summary = run_slot(db=store_engine(), job_id=job_id, slot=slot, params=params, seed=seed,
-                           budget=settings().work_budget, observe=metrics.observe_attempt)
+        summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
+                            budget=settings().work_budget, hand_over=hand_over, observe=metrics.observe_attempt)
     except BadTask:
         metrics.task_finished(game, "bad")
         raise
@@ -84,62 +89,33 @@ def generate_slot(self: Any, job_id: int, slot: int, params: dict[str, Any], see
         if not is_transient(exc):
             metrics.task_finished(game, "error")
             raise
+        # Ranges already handed over are done twice at worst: slots are idempotent.
         metrics.task_finished(game, "retry")
         raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
-    if summary.get("continue"):
-        # Out of this task's time budget: the rest of the slot (from its next attempt) in a new task.
-        generate_slot.apply_async((job_id, slot, params, seed))
-    metrics.task_finished(game, "continued" if summary.get("continue") else summary["state"])
+    metrics.task_finished(game, "split" if summary["handed_over"] else "finished")
     return summary
 
 
-def send_slots(job_id: int, params: JobParams | dict[str, Any], seed: int, slots: Iterable[int]) -> int:
-    """Send one task per slot to the job's game queue over one connection; returns how many."""
+def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
+                ranges: Iterable[tuple[int, int]]) -> int:
+    """Send one task per slot range to the job's game queue over one connection; returns how many."""
     data = params.to_json() if isinstance(params, JobParams) else params
     queue = _game(data)
     sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
     with app.producer_or_acquire() as producer:
-        for slot in slots:
-            generate_slot.apply_async((job_id, slot, data, seed), queue=queue, producer=producer,
-                                      argsrepr=f"(job {job_id}, slot {slot}, {shown}, seed {seed})",
-                                      kwargsrepr="{}")
+        for start, stop in ranges:
+            generate_slots.apply_async((job_id, start, stop, data, seed), queue=queue, producer=producer,
+                                       argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
+                                       kwargsrepr="{}")
             sent += 1
     return sent
 
 
-DISPATCH_CHUNK = 1000      # slots per dispatch task
-
-
-@app.task(name="puzzlefleet.dispatch_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
-def dispatch_slots(self: Any, job_id: int, params: dict[str, Any], seed: int, start: int, stop: int) -> dict:
-    """Send the slot tasks start..stop-1 of a job: a large job is enqueued as a few of these, so the
-    fleet shares the sending. Sending twice (a redelivery) only makes slots find themselves done."""
-    check_ids(job_id, start, seed)
-    JobParams.from_json(params)
-    if not isinstance(stop, int) or isinstance(stop, bool) or not start < stop <= start + 100 * DISPATCH_CHUNK:
-        raise BadTask(f"bad slot range {start}..{stop!r}")
-    try:
-        sent = send_slots(job_id, params, seed, range(start, stop))
-    except Exception as exc:
-        if not is_transient(exc):
-            raise
-        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
-    return {"job": job_id, "sent": sent, "slots": [start, stop]}
-
-
-def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> None:
-    """Send a job's tasks: one per slot directly for a small job; for a large one, one dispatch task
-    per DISPATCH_CHUNK slots (a few messages now, the slot tasks sent by the workers)."""
-    if count <= DISPATCH_CHUNK:
-        send_slots(job_id, params, seed, range(count))
-        return
-    data = params.to_json()
-    with app.producer_or_acquire() as producer:
-        for start in range(0, count, DISPATCH_CHUNK):
-            dispatch_slots.apply_async((job_id, data, seed, start, min(count, start + DISPATCH_CHUNK)),
-                                       producer=producer)
+def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> int:
+    """Send a job's tasks, slots_per_task(count) slots each; returns how many tasks."""
+    return send_ranges(job_id, params, seed, slot_ranges(range(count), slots_per_task(count)))
 
 
 def queue_length(name: str) -> int:
@@ -165,7 +141,8 @@ def resume_stalled(self: Any) -> dict[str, Any]:
                 continue            # still waiting its turn, not stalled
             with session(db, read_only=True) as s:
                 slots = unfinished_slots(session=s, job_id=job["job"])
-            sent = send_slots(job["job"], job["params"], job["seed"], slots) if slots else 0
+            ranges = slot_ranges(slots, slots_per_task(len(slots)))
+            sent = send_ranges(job["job"], job["params"], job["seed"], ranges)
             with session(db) as s:
                 touch_job(session=s, job_id=job["job"])
             resumed[str(job["job"])] = sent

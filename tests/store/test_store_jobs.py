@@ -23,9 +23,10 @@ def _record(engine: Engine, job_id: int, slot: int, attempt: int, board: Any = N
             rejected: dict | None = None, max_attempts: int = 3) -> store.AttemptOutcome:
     data, fp = board if board is not None else (None, None)
     with store.session(engine) as s:
-        return store.record_attempt(session=s, job_id=job_id, slot=slot, attempt=attempt, seed=100 + attempt,
-                                    data=data, fingerprint=fp, rejected=rejected or {}, seconds=0.5,
-                                    max_attempts=max_attempts)
+        [outcome] = store.record_attempts(session=s, job_id=job_id, max_attempts=max_attempts, attempts=[
+            store.Attempt(slot=slot, attempt=attempt, seed=100 + attempt, data=data, fingerprint=fp,
+                          rejected=rejected or {}, seconds=0.5)])
+    return outcome
 
 
 def _get(engine: Engine, job_id: int) -> dict:
@@ -44,8 +45,11 @@ def test_a_new_job_is_queued_with_its_parameters(engine: Engine) -> None:
     with store.session(engine, read_only=True) as s:
         assert [j["job"] for j in store.list_jobs(session=s)] == [job_id]
         assert store.get_job(session=s, job_id=job_id + 1) is None
-        assert store.slot_status(session=s, job_id=job_id, slot=0) == store.SlotStatus("pending", 0)
-        assert store.slot_status(session=s, job_id=job_id + 1, slot=0) is None
+        assert store.pending_slots(session=s, job_id=job_id, start=0, stop=5) == {i: 0 for i in range(5)}
+        with pytest.raises(store.JobNotFound, match="no job"):
+            store.pending_slots(session=s, job_id=job_id + 1, start=0, stop=1)
+        with pytest.raises(store.JobNotFound, match="has slots 0..4, not 3..5"):
+            store.pending_slots(session=s, job_id=job_id, start=3, stop=6)
 
 
 def test_a_slot_stores_one_board_however_often_it_is_recorded(engine: Engine, board: Any) -> None:
@@ -107,8 +111,39 @@ def test_bad_records_are_refused_and_leave_nothing(engine: Engine, board: Any) -
         _record(engine, job_id, 0, 0, (bad, board("c")[1]))
     with store.session(engine, read_only=True) as s:
         assert store.count_boards(session=s) == 0
-        assert store.slot_status(session=s, job_id=job_id, slot=0) == store.SlotStatus("pending", 0)
+        assert store.pending_slots(session=s, job_id=job_id, start=0, stop=2) == {0: 0, 1: 0}
     assert _get(engine, job_id)["attempts"] == 0
+
+
+def test_a_batch_of_attempts_is_recorded_in_order_in_one_transaction(engine: Engine, board: Any) -> None:
+    job_id = _job(engine, requested=4)
+
+    def attempt(slot: int, number: int, name: str | None = None, **rejected: int) -> store.Attempt:
+        data, fp = board(name) if name else (None, None)
+        return store.Attempt(slot=slot, attempt=number, seed=number, data=data, fingerprint=fp,
+                             rejected=rejected, seconds=0.25)
+    batch = [attempt(0, 0, timeout=1), attempt(0, 1, "a"), attempt(1, 0, "a"), attempt(1, 1, "b"),
+             attempt(0, 2, "c"), attempt(2, 0, "b")]
+    with store.session(engine) as s:
+        outcomes = store.record_attempts(session=s, job_id=job_id, attempts=batch, max_attempts=5)
+    assert [o.status for o in outcomes] == ["rejected", "stored", "duplicate", "stored", "done", "duplicate"]
+    assert outcomes[-1] == store.AttemptOutcome("duplicate", "pending", 1, "running")
+    job = _get(engine, job_id)
+    assert (job["stored"], job["attempts"], job["rejected"]) == (2, 5, {"duplicate": 2, "timeout": 1})
+    assert job["seconds"] == 1.25
+    with store.session(engine, read_only=True) as s:
+        assert store.pending_slots(session=s, job_id=job_id, start=0, stop=4) == {2: 1, 3: 0}
+    # a bad board anywhere in a batch keeps nothing of it
+    bad = dict(board("d")[0], id="not-hex")
+    with pytest.raises(StoreError):
+        with store.session(engine) as s:
+            store.record_attempts(session=s, job_id=job_id, max_attempts=5, attempts=[
+                attempt(3, 0, "e"), store.Attempt(slot=2, attempt=2, seed=2, data=bad, fingerprint=board("d")[1],
+                                                  rejected={}, seconds=0.0)])
+    assert _get(engine, job_id)["attempts"] == 5
+    with store.session(engine, read_only=True) as s:
+        assert store.pending_slots(session=s, job_id=job_id, start=2, stop=4) == {2: 1, 3: 0}
+        assert store.count_boards(session=s) == 2
 
 
 def test_job_state_can_be_forced_and_stalled_jobs_found(engine: Engine) -> None:
@@ -130,11 +165,13 @@ def _racer(url: str, job_id: int, boards: list, start: Any, results: Any) -> Non
         engine = store.make_engine(url)
         start.wait(timeout=60)
         outcomes = []
-        for slot, (data, fp) in enumerate(boards):
+        for first in range(0, len(boards), 3):        # batches of three attempts, as a task flushes them
+            batch = [store.Attempt(slot=slot, attempt=0, seed=1, data=data, fingerprint=fp, rejected={},
+                                   seconds=0.0)
+                     for slot, (data, fp) in enumerate(boards) if first <= slot < first + 3]
             with store.session(engine) as s:
-                outcomes.append(store.record_attempt(session=s, job_id=job_id, slot=slot, attempt=0, seed=1,
-                                                     data=data, fingerprint=fp, rejected={}, seconds=0.0,
-                                                     max_attempts=5).status)
+                outcomes += [o.status for o in store.record_attempts(session=s, job_id=job_id, attempts=batch,
+                                                                     max_attempts=5)]
         engine.dispose()
         results.put(("ok", outcomes))
     except BaseException as exc:

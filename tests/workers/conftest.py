@@ -257,7 +257,7 @@ def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Flee
     flush(redis_url)
 
 
-def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlefleet.generate_slot") -> list[str]:
+def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlefleet.generate_slots") -> list[str]:
     """Send task messages by name, as any client could (args, queue); returns task ids."""
     from celery import Celery
     client = Celery("test-client", broker=broker)

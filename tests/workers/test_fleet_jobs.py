@@ -113,10 +113,11 @@ def _new_job(fleet: Fleet, requested: int, **params: Any) -> tuple[int, dict[str
 def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None:
     job_id, params = _new_job(fleet, 6, size=9)
     # every slot's message three times over, back to back: the two pool processes run copies at once
-    ids = send_raw(fleet.broker, *[([job_id, slot, params, 99], "queens") for slot in range(6) for _ in range(3)])
+    ids = send_raw(fleet.broker, *[([job_id, slot, slot + 1, params, 99], "queens") for slot in range(6)
+                                   for _ in range(3)])
     fleet.wait_job(job_id)
     worker = next(p for p in fleet.procs if p.name == "w1")
-    wait_for(lambda: all(f"generate_slot[{i}] succeeded" in worker.text() for i in ids), 30,
+    wait_for(lambda: all(f"generate_slots[{i}] succeeded" in worker.text() for i in ids), 30,
              "every copy to run")
     status = fleet.job(job_id)
     assert (status["state"], status["stored"]) == ("done", 6)
@@ -125,28 +126,29 @@ def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None
     assert len(boards) == 6 == len({b["id"] for b in boards})
 
 
-def test_a_large_job_is_sent_by_dispatch_tasks_that_the_workers_run(fleet: Fleet) -> None:
-    """What `enqueue` does above 1000 slots: a few dispatch tasks on the fleet queue, each sending its
-    range of slot tasks. A dispatch delivered twice only makes slots find themselves done."""
+def test_overlapping_ranges_store_each_slot_once(fleet: Fleet) -> None:
+    """Ranges that overlap (a redelivered task beside the ranges it handed over) share slots safely."""
     job_id, params = _new_job(fleet, 40, size=8)
-    send_raw(fleet.broker, ([job_id, params, 99, 0, 25], "fleet"), ([job_id, params, 99, 25, 40], "fleet"),
-             ([job_id, params, 99, 25, 40], "fleet"), name="puzzlefleet.dispatch_slots")
+    send_raw(fleet.broker, ([job_id, 0, 25, params, 99], "queens"), ([job_id, 10, 40, params, 99], "queens"),
+             ([job_id, 25, 40, params, 99], "queens"))
     status = fleet.wait_job(job_id)
     assert (status["state"], status["stored"]) == ("done", 40)
+    assert status["attempts"] == 40 + status["rejected"].get("duplicate", 0)
     assert len({b["id"] for b in fleet.boards(job_id)}) == 40
 
 
 def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> None:
     job_id, params = _new_job(fleet, 2)
     bad = [
-        ([job_id, 0, {**params, "size": 99}, 1], "queens"),           # size out of range
-        ([job_id, 0, {**params, "size": 0}, 1], "queens"),
-        ([job_id, 0, {**params, "band": "impossible"}, 1], "queens"),  # unknown band
-        ([job_id, 0, {**params, "game": "chess"}, 1], "queens"),
-        ([job_id, "zero", params, 1], "queens"),                       # malformed slot
-        ([job_id, 5, params, 1], "queens"),                            # no such slot
-        ([987654, 0, params, 1], "queens"),                            # no such job
-        ([job_id, 0], "queens"),                                       # missing arguments
+        ([job_id, 0, 1, {**params, "size": 99}, 1], "queens"),           # size out of range
+        ([job_id, 0, 1, {**params, "size": 0}, 1], "queens"),
+        ([job_id, 0, 1, {**params, "band": "impossible"}, 1], "queens"),  # unknown band
+        ([job_id, 0, 1, {**params, "game": "chess"}, 1], "queens"),
+        ([job_id, "zero", 1, params, 1], "queens"),                       # malformed slot
+        ([job_id, 1, 0, params, 1], "queens"),                            # empty range
+        ([job_id, 1, 5, params, 1], "queens"),                            # no such slots
+        ([987654, 0, 1, params, 1], "queens"),                            # no such job
+        ([job_id, 0], "queens"),                                          # missing arguments
     ]
     ids = send_raw(fleet.broker, *bad)
     worker = next(p for p in fleet.procs if p.name == "w1")
@@ -160,8 +162,8 @@ def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> Non
     time.sleep(1.5)            # time enough for any (wrong) retry to show up
     text = worker.text()
     for task_id in ids:
-        assert text.count(f"generate_slot[{task_id}] received") == 1, task_id     # delivered once: no retry
-        assert f"generate_slot[{task_id}] retry" not in text
+        assert text.count(f"generate_slots[{task_id}] received") == 1, task_id    # delivered once: no retry
+        assert f"generate_slots[{task_id}] retry" not in text
     assert text.count("raised expected: BadTask") >= len(bad) - 1
     status = fleet.job(job_id)
     assert (status["stored"], status["attempts"], status["state"]) == (0, 0, "queued")
@@ -182,7 +184,7 @@ def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
     fleet.wait_job(sent["job"])
 
     def summaries() -> list[str]:
-        code, body = _get(base + "/api/tasks?taskname=puzzlefleet.generate_slot&state=SUCCESS", AUTH)
+        code, body = _get(base + "/api/tasks?taskname=puzzlefleet.generate_slots&state=SUCCESS", AUTH)
         assert code == 200
         return [t.get("result") or "" for t in json.loads(body).values()
                 if f"'job': {sent['job']}," in (t.get("result") or "")]

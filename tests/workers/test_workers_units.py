@@ -1,5 +1,5 @@
-"""The fleet's pieces without services: settings, parameters, fault classes, backoff, routing, and one
-slot's loop (run_slot) against a SQLite store with a stand-in engine."""
+"""The fleet's pieces without services: settings, parameters, fault classes, backoff, routing, and the
+slot-range loop (run_slots) against a SQLite store, with the real engine or a stand-in."""
 
 from __future__ import annotations
 
@@ -124,8 +124,8 @@ def test_only_transient_faults_are_retried() -> None:
 
 def test_slot_tasks_go_to_their_game_queue() -> None:
     from workers.celeryapp import _route, app
-    assert _route("puzzlefleet.generate_slot", [1, 0, {"game": "starbattle"}, 5], {}, {}) == {"queue": "starbattle"}
-    assert _route("puzzlefleet.generate_slot", [1, 0, "junk", 5], {}, {}) == {"queue": "fleet"}
+    assert _route("puzzlefleet.generate_slots", [1, 0, 4, {"game": "starbattle"}, 5], {}, {}) == {"queue": "starbattle"}
+    assert _route("puzzlefleet.generate_slots", [1, 0, 4, "junk", 5], {}, {}) == {"queue": "fleet"}
     assert _route("puzzlefleet.resume_stalled", [], {}, {}) == {"queue": "fleet"}
     assert app.conf.task_acks_late and app.conf.task_reject_on_worker_lost
     assert app.conf.worker_prefetch_multiplier == 1 and app.conf.accept_content == ["json"]
@@ -147,18 +147,80 @@ def _job(db: Any, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
                                 seed=3, requested=requested), job_params
 
 
-def test_run_slot_stores_one_board_and_a_second_run_does_nothing(db: Any) -> None:
-    job_id, params = _job(db, 1)
-    first = slot_mod.run_slot(db=db, job_id=job_id, slot=0, params=params, seed=3, budget=30)
-    assert first["accepted"] == 1 and first["state"] == "stored" and first["attempts"] >= 1
-    again = slot_mod.run_slot(db=db, job_id=job_id, slot=0, params=params, seed=3, budget=30)
-    assert again["accepted"] == 0 and again["attempts"] == 0 and again["state"] == "stored"
+def _run(db: Any, job_id: int, params: dict[str, Any], start: int, stop: int, **options: Any
+         ) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    handed: list[tuple[int, int]] = []
+    options.setdefault("budget", 1000)
+    summary = slot_mod.run_slots(db=db, job_id=job_id, start=start, stop=stop, params=params, seed=3,
+                                 hand_over=lambda a, b: handed.append((a, b)), **options)
+    return summary, handed
+
+
+def _slot_boards(db: Any, job_id: int) -> list[str]:
     with store.session(db, read_only=True) as s:
-        assert store.count_boards(session=s) == 1
+        return [b["id"] for b in store.list_job_boards(session=s, job_id=job_id)]
 
 
-def test_run_slot_gives_up_after_max_attempts_and_hands_over_when_out_of_budget(db: Any,
-                                                                               monkeypatch: Any) -> None:
+def test_slot_ranges_cut_runs_of_slots_into_tasks() -> None:
+    assert slot_mod.slot_ranges(range(10), 4) == [(0, 4), (4, 8), (8, 10)]
+    assert slot_mod.slot_ranges([7, 1, 2, 3, 9, 10], 2) == [(1, 3), (3, 4), (7, 8), (9, 11)]
+    assert slot_mod.slot_ranges([], 5) == []
+    assert [slot_mod.slots_per_task(n) for n in (1, 8, 200, 10_000)] == [1, 1, 25, slot_mod.MAX_SLOTS_PER_TASK]
+
+
+def test_a_range_stores_the_boards_of_its_slots_and_a_second_run_does_nothing(db: Any, tmp_path: Path) -> None:
+    job_id, params = _job(db, 5)
+    first, handed = _run(db, job_id, params, 0, 5, split_after=None)
+    assert (first["accepted"], first["failed"], handed) == (5, 0, [])
+    assert first["attempts"] == 5 + first["rejected"].get("duplicate", 0)
+    again, _ = _run(db, job_id, params, 0, 5)
+    assert (again["accepted"], again["attempts"]) == (0, 0)
+    # in another store, slots run one at a time and flushed after every attempt: the same boards
+    other_db = store.make_engine(f"sqlite:///{tmp_path / 'other.db'}")
+    store.init_db(other_db)
+    other, other_params = _job(other_db, 5)
+    for slot in range(5):
+        _run(other_db, other, other_params, slot, slot + 1, flush_seconds=0.0)
+    assert _slot_boards(other_db, other) == _slot_boards(db, job_id)
+    other_db.dispose()
+
+
+def test_a_killed_range_keeps_what_it_flushed_and_its_rerun_finishes_the_rest(db: Any, monkeypatch: Any) -> None:
+    real = slot_mod.generate_one
+    calls = {"n": 0}
+
+    def dies_on_the_fourth(*args: Any) -> dict[str, Any]:
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt   # the process dies mid-task
+        return real(*args)
+    monkeypatch.setattr(slot_mod, "generate_one", dies_on_the_fourth)
+    job_id, params = _job(db, 6)
+    with pytest.raises(KeyboardInterrupt):
+        _run(db, job_id, params, 0, 6, flush_seconds=0.0)
+    assert len(_slot_boards(db, job_id)) == 3
+    summary, _ = _run(db, job_id, params, 0, 6)
+    assert summary["accepted"] == 3
+    boards = _slot_boards(db, job_id)
+    assert len(boards) == 6 == len(set(boards))
+
+
+def test_a_duplicate_board_sends_its_slot_round_again(db: Any, monkeypatch: Any) -> None:
+    real = slot_mod.generate_one
+    first_seed: list[int] = []
+
+    def repeats_the_first_board(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+        first_seed.append(seed)
+        return real(rules, first_seed[0] if len(first_seed) <= 2 else seed, timeout, band)
+    monkeypatch.setattr(slot_mod, "generate_one", repeats_the_first_board)
+    job_id, params = _job(db, 2)
+    summary, _ = _run(db, job_id, params, 0, 2, split_after=None)
+    assert (summary["accepted"], summary["attempts"], summary["rejected"].get("duplicate")) == (2, 3, 1)
+    with store.session(db, read_only=True) as s:
+        assert store.pending_slots(session=s, job_id=job_id, start=0, stop=2) == {}
+
+
+def test_slots_give_up_after_max_attempts_and_hand_over_when_out_of_budget(db: Any, monkeypatch: Any) -> None:
     calls: list[float | None] = []
 
     def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
@@ -166,21 +228,43 @@ def test_run_slot_gives_up_after_max_attempts_and_hands_over_when_out_of_budget(
         return {"board": None, "fingerprint": None, "rejected": {"ambiguous": 2}, "timeout": True,
                 "seconds": 0.0}
     monkeypatch.setattr(slot_mod, "generate_one", timed_out)
-    job_id, params = _job(db, 2, max_attempts=3, timeout=60)
-    summary = slot_mod.run_slot(db=db, job_id=job_id, slot=0, params=params, seed=3, budget=1000)
-    assert summary["state"] == "failed" and summary["attempts"] == 3
-    assert summary["rejected"] == {"ambiguous": 6, "timeout": 3} and calls == [60, 60, 60]
-    # a budget that fits one attempt only: the slot continues in a new task from its next attempt
-    calls.clear()
-    summary = slot_mod.run_slot(db=db, job_id=job_id, slot=1, params=params, seed=3, budget=1e-6)
-    assert summary.get("continue") and summary["attempts"] == 1 and summary["state"] == "pending"
+    job_id, params = _job(db, 4, max_attempts=3, timeout=60)
+    summary, handed = _run(db, job_id, params, 0, 2, budget=1000)
+    assert (summary["failed"], summary["attempts"], handed) == (2, 6, [])
+    assert summary["rejected"] == {"ambiguous": 12, "timeout": 6} and calls == [60] * 6
+    # a budget that fits one attempt only: the rest of the range goes to a new task
+    summary, handed = _run(db, job_id, params, 2, 4, budget=1e-6)
+    assert summary["attempts"] == 1 and handed == [(2, 4)] and summary["handed_over"] == [[2, 4]]
     with store.session(db, read_only=True) as s:
-        assert store.slot_status(session=s, job_id=job_id, slot=1) == store.SlotStatus("pending", 1)
+        assert store.pending_slots(session=s, job_id=job_id, start=2, stop=4) == {2: 1, 3: 0}
+        assert store.get_job(session=s, job_id=job_id)["state"] == "running"
 
 
-def test_run_slot_refuses_an_unknown_job_or_slot(db: Any) -> None:
-    job_id, params = _job(db, 1)
+def test_a_slow_range_hands_half_its_untouched_slots_to_another_task(db: Any, monkeypatch: Any) -> None:
+    real = slot_mod.generate_one
+    worked: list[int] = []
+
+    def traced(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+        worked.append(seed)
+        return real(rules, seed, timeout, band)
+    monkeypatch.setattr(slot_mod, "generate_one", traced)
+    job_id, params = _job(db, 8)
+    summary, handed = _run(db, job_id, params, 0, 8, split_after=0.0)
+    # before each slot, the later half of those not yet touched go: at slot 0, 4..7; at slot 1, 3
+    assert handed == [(4, 8), (3, 4)] and summary["accepted"] == 3
+    for start, stop in handed:
+        _run(db, job_id, params, start, stop, split_after=None)
+    assert len(set(_slot_boards(db, job_id))) == 8
+    with store.session(db, read_only=True) as s:
+        assert store.get_job(session=s, job_id=job_id)["attempts"] == len(worked)   # no slot worked twice
+
+
+def test_run_slots_refuses_an_unknown_job_or_range(db: Any) -> None:
+    job_id, params = _job(db, 2)
     with pytest.raises(BadTask, match="no job"):
-        slot_mod.run_slot(db=db, job_id=job_id + 1, slot=0, params=params, seed=3, budget=30)
-    with pytest.raises(BadTask, match="has slots 0..0"):
-        slot_mod.run_slot(db=db, job_id=job_id, slot=1, params=params, seed=3, budget=30)
+        _run(db, job_id + 1, params, 0, 1)
+    with pytest.raises(BadTask, match="has slots 0..1"):
+        _run(db, job_id, params, 1, 3)
+    for start, stop in [(1, 1), (0, "2"), (-1, 1), (0, True)]:
+        with pytest.raises(BadTask):
+            _run(db, job_id, params, start, stop)
