@@ -117,7 +117,7 @@ def main() -> int:
             (f"fleet, 2 workers x 1 process: {args.boards} x queens {args.size}",
              f"{fleet_seconds:.2f} s ({done['stored'] / fleet_seconds:.0f} boards/s)",
              f"stored {done['stored']}, attempts {done['attempts']}, engine {done['seconds']:.2f} s"),
-            (f"embedded `generate --jobs 2`: same work, same seed",
+            ("embedded `generate --jobs 2`: same work, same seed",
              f"{summary.seconds:.2f} s ({summary.accepted / summary.seconds:.0f} boards/s)",
              f"stored {summary.accepted}, engine {summary.engine_seconds:.2f} s"),
             ("ratio fleet / embedded (seconds)", f"{ratio:.2f}", "per-task cost: a message, a transaction"),

@@ -1,29 +1,26 @@
-"""The `puzzlefleet` command. Bad input gets one line on stderr and a non-zero exit, never a traceback.
+"""The `puzzlefleet` command: its parser, the fleet verbs (`enqueue`, `jobs`), and dispatch to the
+verbs that work on boards (puzzlefleet.verbs). Bad input gets one line on stderr and a non-zero exit,
+never a traceback.
 
 Exit codes: 0 success; 1 not found; 2 bad input; `solve` also uses 3 (several solutions) and 4 (none).
+
+`jobs` must answer at once, so this module imports neither the engine nor SQLAlchemy: the other verbs'
+modules are imported when one of them runs, and the engine's names for --game and --band are read
+when an argument is checked.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import importlib
 import re
-import secrets
 import sys
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
-from typing import Any, NoReturn
+from typing import NoReturn
 
-import engine
-from engine import (BANDS, Board, PuzzleError, Rules, SudokuBoard, SudokuRules, board_from_json, describe_board,
-                    from_url, parse_sudoku_line, rules_for, solve_board, to_url)
-from puzzlefleet import embedded, fleet, render
-from store import (StoreError, board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
-                   regrade_board, session)
-from store.render import RenderError, png as render_png, print_page, svg as render_svg
-from workers.daily import DailyError, make_daily, today
+from puzzlefleet import fleet
+from store.errors import StoreError
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 
@@ -75,16 +72,43 @@ def _date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
+class _EngineNames:
+    """Choices named by the engine (its games, its bands), read on first use, so that building the
+    parser does not import the engine. Arguments using it give a metavar, which argparse would
+    otherwise build by listing the choices."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def _values(self) -> Sequence[str]:
+        return getattr(importlib.import_module("engine"), self._name)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values())
+
+
+GAMES, BANDS = _EngineNames("GAMES"), _EngineNames("BANDS")
+
+
+def _is_puzzle_error(exc: BaseException) -> bool:
+    # Only a verb that imported the engine can raise its PuzzleError.
+    engine = sys.modules.get("engine")
+    return engine is not None and isinstance(exc, engine.PuzzleError)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlefleet", description=__doc__.splitlines()[0])
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
-    gen.add_argument("--game", required=True, choices=engine.GAMES)
+    gen.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
     gen.add_argument("--size", required=True, type=_size)
     gen.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
     gen.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
-    gen.add_argument("--band", choices=BANDS)
+    gen.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     gen.add_argument("--band-by", choices=("technique", "clues"),
                      help="Sudoku: bands by the hardest technique needed (default) or by clue count")
     gen.add_argument("--count", type=_positive(100_000), default=1)
@@ -93,11 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
 
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis)")
-    enq.add_argument("--game", required=True, choices=engine.GAMES)
+    enq.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
     enq.add_argument("--size", required=True, type=_size)
     enq.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
     enq.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
-    enq.add_argument("--band", choices=BANDS)
+    enq.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     enq.add_argument("--band-by", choices=("technique", "clues"), help="Sudoku: band by technique (default) "
                                                                        "or by clue count")
     enq.add_argument("--count", type=_positive(1_000_000), default=1)
@@ -111,9 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("--json", action="store_true", help="JSON lines instead of text")
 
     exp = verbs.add_parser("export", help="boards from the store")
-    exp.add_argument("--game", choices=engine.GAMES)
+    exp.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
     exp.add_argument("--size", type=_size)
-    exp.add_argument("--band", choices=BANDS)
+    exp.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     exp.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored, in slot order")
     exp.add_argument("--limit", type=_positive(10_000_000))
     exp.add_argument("--format", choices=("json", "text", "pzpr", "svg", "png", "print"), default="json",
@@ -141,29 +165,6 @@ def build_parser() -> argparse.ArgumentParser:
     daily.add_argument("--date", type=_date, help="YYYY-MM-DD (default: today, UTC)")
     daily.add_argument("--json", action="store_true", help="one JSON board per line instead of a table")
     return parser
-
-
-def _rules(args: argparse.Namespace) -> Rules | SudokuRules:
-    return rules_for(args.game, args.size, args.stars, args.diagonals, args.band_by, args.band)
-
-
-def cmd_generate(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    if not args.timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
-    band = f" {args.band}" if args.band else ""
-    print(f"generating {args.count} x {rules}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
-    summary = embedded.run(rules, count=args.count, seed=seed, jobs=args.jobs, timeout=args.timeout,
-                           band=args.band, db_url=None, progress=sys.stderr.isatty())
-    print(summary.line())
-    return 0 if summary.accepted == summary.requested else 1
-
-
-def _store_session(read_only: bool = True):
-    db = make_engine(None)
-    init_db(db)
-    return db, session(db, read_only=read_only)
 
 
 def cmd_enqueue(args: argparse.Namespace) -> int:
@@ -200,209 +201,22 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    if args.format in ("svg", "png") and not args.out:
-        raise UsageError(f"--format {args.format} writes one file per board: give --out FOLDER")
-    if args.job is not None:
-        try:
-            boards = fleet.job_boards(args.job)
-        except fleet.FleetError as exc:
-            print(f"puzzlefleet: {exc}", file=sys.stderr)
-            return EXIT_NOT_FOUND
-        boards = [b for b in boards if (args.game is None or b.get("game") == args.game)
-                  and (args.size is None or b.get("rules", {}).get("size") == args.size)
-                  and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)]
-        boards = boards[:args.limit]
-    else:
-        db, ctx = _store_session()
-        with ctx as s:
-            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
-        db.dispose()
-    if args.format in ("svg", "png"):
-        _export_pictures(boards, args.format, args.out)
-        return 0
-    if args.format == "json":
-        text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
-    elif args.format == "print":
-        text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
-    elif args.format == "text":
-        text = "".join(_plain(b) + "\n\n" for b in boards)
-    else:
-        text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
-    if args.out:
-        _write_atomically(args.out, text)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
-    """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
-    draw = render_svg if fmt == "svg" else render_png
-    for board in boards:
-        for part, solution in (("puzzle", False), ("solution", True)):
-            try:
-                picture = draw(board, solution=solution)
-            except RenderError as exc:
-                raise UsageError(f"board {board.get('id')}: cannot draw it: {exc}") from None
-            _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), picture)
-
-
-def _write_atomically(path: str, text: str | bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
-        out.write(text)
-    os.replace(tmp, path)
-
-
-def _plain(data: dict[str, Any], *, with_solution: bool = True) -> str:
-    """A board as plain text: the Sudoku grid from its value, the others from puzzlefleet.render."""
-    if data.get("game") == "sudoku":
-        return SudokuBoard.from_json(data).to_text(with_solution=with_solution)
-    return render.plain(data, with_solution=with_solution)
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    db, ctx = _store_session()
-    with ctx as s:
-        data = get_board(session=s, board_id=args.id)
-    db.dispose()
-    if data is None:
-        print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
-        return EXIT_NOT_FOUND
-    print(_plain(data, with_solution=False).splitlines()[0])
-    coloured = sys.stdout.isatty() and data.get("game") != "sudoku"
-    print(render.coloured(data) if coloured else "\n".join(_plain(data).splitlines()[1:]))
-    print(render.explained(data))
-    return 0
-
-
-def parse_boards(text: str) -> list[Board | SudokuBoard]:
-    """Boards from JSON (one object, an array, or one per line), puzz.link URLs or 81-character Sudoku
-    lines ('.' or '0' for empty), one per line."""
-    stripped = text.strip()
-    if not stripped:
-        raise PuzzleError("no boards in the input")
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, list):
-        return [board_from_json(item) for item in whole]
-    if isinstance(whole, dict):             # a bare number or string is read line by line below
-        return [board_from_json(whole)]
-    boards = []
-    for number, line in enumerate(stripped.splitlines(), 1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            if line.startswith("{"):
-                try:
-                    boards.append(board_from_json(json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise PuzzleError(f"malformed JSON ({exc.msg})") from None
-            elif "starbattle/" in line:
-                boards.append(from_url(line))
-            elif set(line) <= set(".0123456789"):
-                boards.append(parse_sudoku_line(line))
-            else:
-                raise PuzzleError("expected a JSON board, a puzz.link starbattle URL or an 81-character "
-                                  "Sudoku line")
-        except PuzzleError as exc:
-            raise PuzzleError(f"line {number}: {exc}") from None
-    return boards
-
-
-def cmd_solve(args: argparse.Namespace) -> int:
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
-    boards = parse_boards(text)
-    worst = 0
-    for board in boards:
-        status, out = solve_board(board)
-        print(json.dumps(out, separators=(",", ":")), flush=True)
-        if args.explain and status == "unique":
-            print(render.explained(out), flush=True)
-        worst = max(worst, {"unique": 0, "several": EXIT_SEVERAL, "none": EXIT_NONE}[status])
-    return worst
-
-
-def cmd_regrade(args: argparse.Namespace) -> int:
-    db = make_engine(None)
-    init_db(db)
-    with session(db, read_only=True) as s:
-        stale = board_ids_graded_by_other_versions(session=s, version=engine.ENGINE_VERSION)
-    for board_id in stale:
-        with session(db) as s:          # one board per transaction: an interruption loses no work
-            data = get_board(session=s, board_id=board_id)
-            if data is not None:
-                regrade_board(session=s, board_id=board_id,
-                              data={**data, **describe_board(board_from_json(data))})
-    db.dispose()
-    print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
-    return 0
-
-
-def cmd_daily(args: argparse.Namespace) -> int:
-    day = args.date or today()
-    db = make_engine(None)
-    try:
-        init_db(db)
-        boards = make_daily(db=db, day=day)
-    except DailyError as exc:
-        print(f"puzzlefleet: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        db.dispose()
-    if args.json:
-        sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
-        return 0
-    rows = [("pos", "game", "size", "stars", "band", "id")]
-    rows += [(str(position), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "")),
-              str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    print(f"daily set for {day.isoformat()}")
-    for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
-    return 0
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn                          # the web stack loads only for this verb
-
-    from store.api import create_app
-    db = make_engine(None)
-    init_db(db)                             # the API only reads: migrate once, before serving
-    db.dispose()
-    print(f"serving http://{args.host}:{args.port}/ (API docs at /docs, player at /play/ID)", flush=True)
-    try:
-        uvicorn.run(create_app(None), host=args.host, port=args.port, access_log=not args.no_access_log,
-                    log_level="info")
-    except (OSError, SystemExit) as exc:    # uvicorn exits on a port it cannot bind
-        raise UsageError(f"cannot serve on {args.host}:{args.port} (in use, or not allowed; exit {exc})") from None
-    return 0
-
-
-COMMANDS = {"serve": cmd_serve, "generate": cmd_generate, "regrade": cmd_regrade, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
-            "enqueue": cmd_enqueue, "jobs": cmd_jobs, "daily": cmd_daily}
+FLEET_COMMANDS = {"enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.verb](args)
-    except (UsageError, PuzzleError, StoreError) as exc:
+        if args.verb in FLEET_COMMANDS:
+            return FLEET_COMMANDS[args.verb](args)
+        from puzzlefleet import verbs
+        return verbs.COMMANDS[args.verb](args)
+    except (UsageError, StoreError) as exc:
+        print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:
+        if not _is_puzzle_error(exc):
+            raise
         print(f"puzzlefleet: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

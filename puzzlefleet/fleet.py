@@ -1,7 +1,8 @@
-"""The fleet verbs' logic: `enqueue` records a job in the store and sends one task per slot; `jobs`
-reads a job's progress back (one primary-key lookup, however large the job).
+"""The fleet verbs' logic: `enqueue` records a job in the store and sends its tasks; `jobs` reads a
+job's progress back (one primary-key lookup, however large the job).
 
-Celery is imported only when a job is sent, so `jobs` and `export --job` start fast."""
+`jobs` reads through store.progress, without SQLAlchemy, the engine or Celery, so it answers at once;
+the rest is imported by the verbs that need it."""
 
 from __future__ import annotations
 
@@ -11,18 +12,16 @@ import sys
 import time
 from typing import Any
 
-from sqlalchemy import Engine
-
-from store import (FINAL_STATES, StoreError, create_job, get_job, init_db, list_job_boards, list_jobs,
-                   make_engine, session, set_job_state)
-from workers.params import BadTask, JobParams
+from store.errors import StoreError
+from store.progress import FINAL_STATES, read_jobs
 
 
 class FleetError(Exception):
     """A fleet failure with a one-line message (bad parameters, an unreachable broker)."""
 
 
-def _db(db_url: str | None) -> Engine:
+def _db(db_url: str | None) -> Any:
+    from store import init_db, make_engine
     db = make_engine(db_url)
     init_db(db)
     return db
@@ -41,6 +40,8 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
 
     Raises FleetError (one line) for bad parameters or an unreachable broker; in the latter case the
     job is kept, marked failed."""
+    from store import create_job, session, set_job_state
+    from workers.params import BadTask, JobParams
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, stars=stars, diagonals=diagonals, band=band,
@@ -77,26 +78,18 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
 
 def job(job_id: int, *, db_url: str | None = None) -> dict[str, Any] | None:
     """A job's progress, or None."""
-    db = make_engine(db_url)
-    try:
-        init_db(db)
-        with session(db, read_only=True) as s:
-            return get_job(session=s, job_id=job_id)
-    finally:
-        db.dispose()
+    found = read_jobs(url=db_url, job_id=job_id)
+    return found[0] if found else None
 
 
 def latest(*, limit: int = 20, db_url: str | None = None) -> list[dict[str, Any]]:
-    db = _db(db_url)
-    try:
-        with session(db, read_only=True) as s:
-            return list_jobs(session=s, limit=limit)
-    finally:
-        db.dispose()
+    """The newest jobs first."""
+    return read_jobs(url=db_url, limit=limit)
 
 
 def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = None) -> list[dict[str, Any]]:
     """The boards a job stored, in slot order; FleetError when there is no such job."""
+    from store import get_job, list_job_boards, session
     db = _db(db_url)
     try:
         with session(db, read_only=True) as s:
@@ -110,22 +103,17 @@ def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = No
 def follow(job_id: int, *, poll: float = 0.5, progress: bool = False,
            db_url: str | None = None) -> dict[str, Any]:
     """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr."""
-    db = _db(db_url)
-    try:
-        while True:
-            with session(db, read_only=True) as s:
-                status = get_job(session=s, job_id=job_id)
-            if status is None:
-                raise FleetError(f"no job with id {job_id}")
+    while True:
+        status = job(job_id, db_url=db_url)
+        if status is None:
+            raise FleetError(f"no job with id {job_id}")
+        if progress:
+            _bar(status)
+        if status["state"] in FINAL_STATES:
             if progress:
-                _bar(status)
-            if status["state"] in FINAL_STATES:
-                if progress:
-                    sys.stderr.write("\n")
-                return status
-            time.sleep(poll)
-    finally:
-        db.dispose()
+                sys.stderr.write("\n")
+            return status
+        time.sleep(poll)
 
 
 def _bar(status: dict[str, Any]) -> None:

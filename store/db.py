@@ -5,7 +5,6 @@ PostgreSQL is used by URL through psycopg 3. Create engines after forking worker
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,8 +19,8 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import Session
 
 from store.errors import StoreError
+from store.progress import database_url
 
-DEFAULT_URL = "sqlite:///puzzles.db"
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 # Execution option read by the SQLite "begin" hook: read-only sessions start deferred so readers
@@ -29,11 +28,6 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _READ_ONLY = "puzzlefleet_read_only"
 # Any fixed number: the key of the PostgreSQL advisory lock that serialises concurrent init_db calls.
 _MIGRATION_LOCK_KEY = 0x70757A7A6C65
-
-
-def database_url() -> str:
-    """The database URL from PUZZLEFLEET_DB, or the SQLite file puzzles.db in the working directory."""
-    return os.environ.get("PUZZLEFLEET_DB") or DEFAULT_URL
 
 
 def one_line(exc: BaseException) -> str:

@@ -12,11 +12,6 @@ from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, String
 from sqlmodel import Field, SQLModel
 
 from store.models import utcnow
-
-# Job states. queued: created, nothing recorded yet; running: some attempts recorded; done: every slot
-# stored; incomplete: every slot finished, some gave up (out of attempts); failed: could not be sent.
-JOB_STATES = ("queued", "running", "done", "incomplete", "failed")
-FINAL_STATES = ("done", "incomplete", "failed")
 # Slot states: pending (attempts recorded, no board yet), stored, failed (out of attempts).
 SLOT_STATES = ("pending", "stored", "failed")
 

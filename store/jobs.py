@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 from sqlmodel import col
 
 from store.errors import StoreError
-from store.jobmodels import FINAL_STATES, JOB_STATES, Job, JobSlot
+from store.jobmodels import Job, JobSlot
 from store.models import Puzzle, utcnow
+from store.progress import FINAL_STATES, JOB_COLUMNS, JOB_STATES, job_dict
 from store.repo import save_board
 
 _INT32_MAX = 2**31 - 1
@@ -52,22 +53,7 @@ class Attempt:
     seconds: float
 
 
-def _as_utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; every stored time is UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
-
-
-def _job_dict(job: Job) -> dict[str, Any]:
-    created, updated = _as_utc(job.created_at), _as_utc(job.updated_at)
-    end = updated if job.state in FINAL_STATES else max(utcnow(), updated)
-    return {
-        "job": job.id, "game": job.game, "rules": job.rules, "band": job.band,
-        "params": json.loads(job.params), "seed": job.seed, "requested": job.requested,
-        "stored": job.stored, "failed": job.failed, "attempts": job.attempts,
-        "rejected": json.loads(job.rejected), "seconds": round(job.seconds, 3), "state": job.state,
-        "error": job.error, "created_at": created.isoformat(), "updated_at": updated.isoformat(),
-        "elapsed": round((end - created).total_seconds(), 3),
-    }
+_JOB_SELECT = select(*(Job.__table__.c[name] for name in JOB_COLUMNS))  # type: ignore[attr-defined]
 
 
 def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
@@ -95,16 +81,16 @@ def create_job(*, session: Session, game: str, rules: str, band: str | None, par
 def get_job(*, session: Session, job_id: int) -> dict[str, Any] | None:
     """A job's progress as a dict (requested, stored, failed, attempts, rejected by reason, seconds,
     state, elapsed ...), or None."""
-    job = session.get(Job, job_id)
-    return None if job is None else _job_dict(job)
+    row = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().first()
+    return None if row is None else job_dict(row)
 
 
 def list_jobs(*, session: Session, limit: int = 20, state: str | None = None) -> list[dict[str, Any]]:
     """The newest jobs first."""
-    stmt = select(Job).order_by(col(Job.id).desc()).limit(limit)
+    stmt = _JOB_SELECT.order_by(col(Job.id).desc()).limit(limit)
     if state is not None:
         stmt = stmt.where(col(Job.state) == state)
-    return [_job_dict(job) for job in session.scalars(stmt)]
+    return [job_dict(row) for row in session.execute(stmt).mappings()]
 
 
 def set_job_state(*, session: Session, job_id: int, state: str, error: str | None = None) -> None:
@@ -215,9 +201,9 @@ def unfinished_slots(*, session: Session, job_id: int) -> list[int]:
 def stalled_jobs(*, session: Session, idle_seconds: float) -> list[dict[str, Any]]:
     """Unfinished jobs (queued or running) with no progress recorded for `idle_seconds`."""
     cutoff = utcnow() - timedelta(seconds=idle_seconds)
-    stmt = (select(Job).where(col(Job.state).in_(("queued", "running")), col(Job.updated_at) < cutoff)
+    stmt = (_JOB_SELECT.where(col(Job.state).in_(("queued", "running")), col(Job.updated_at) < cutoff)
             .order_by(col(Job.id)))
-    return [_job_dict(job) for job in session.scalars(stmt)]
+    return [job_dict(row) for row in session.execute(stmt).mappings()]
 
 
 def touch_job(*, session: Session, job_id: int) -> None:

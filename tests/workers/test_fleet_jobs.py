@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import store
-from tests.workers.conftest import REDIS_URL, Fleet, flush, free_port, send_raw, wait_for
+from tests.workers.conftest import Fleet, flush, free_port, send_raw, wait_for
 
 AUTH = "fleet:s3cret-pass"
 

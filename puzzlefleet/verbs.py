@@ -1,0 +1,244 @@
+"""The verbs that work on boards: generate (the embedded run), export, show, solve, regrade, daily
+and serve. Dispatched from puzzlefleet.cli, which parses the command line; the same one-line errors
+and exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import tempfile
+from typing import Any
+
+import engine
+from engine import (Board, PuzzleError, Rules, SudokuBoard, SudokuRules, board_from_json, describe_board,
+                    from_url, parse_sudoku_line, rules_for, solve_board, to_url)
+from puzzlefleet import embedded, fleet, render
+from puzzlefleet.cli import EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
+from store import (board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
+                   regrade_board, session)
+from store.render import RenderError, png as render_png, print_page, svg as render_svg
+from workers.daily import DailyError, make_daily, today
+
+
+def _rules(args: argparse.Namespace) -> Rules | SudokuRules:
+    return rules_for(args.game, args.size, args.stars, args.diagonals, args.band_by, args.band)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    if not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    band = f" {args.band}" if args.band else ""
+    print(f"generating {args.count} x {rules}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
+    summary = embedded.run(rules, count=args.count, seed=seed, jobs=args.jobs, timeout=args.timeout,
+                           band=args.band, db_url=None, progress=sys.stderr.isatty())
+    print(summary.line())
+    return 0 if summary.accepted == summary.requested else 1
+
+
+def _store_session(read_only: bool = True):
+    db = make_engine(None)
+    init_db(db)
+    return db, session(db, read_only=read_only)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.format in ("svg", "png") and not args.out:
+        raise UsageError(f"--format {args.format} writes one file per board: give --out FOLDER")
+    if args.job is not None:
+        try:
+            boards = fleet.job_boards(args.job)
+        except fleet.FleetError as exc:
+            print(f"puzzlefleet: {exc}", file=sys.stderr)
+            return EXIT_NOT_FOUND
+        boards = [b for b in boards if (args.game is None or b.get("game") == args.game)
+                  and (args.size is None or b.get("rules", {}).get("size") == args.size)
+                  and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)]
+        boards = boards[:args.limit]
+    else:
+        db, ctx = _store_session()
+        with ctx as s:
+            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
+        db.dispose()
+    if args.format in ("svg", "png"):
+        _export_pictures(boards, args.format, args.out)
+        return 0
+    if args.format == "json":
+        text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
+    elif args.format == "print":
+        text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
+    elif args.format == "text":
+        text = "".join(_plain(b) + "\n\n" for b in boards)
+    else:
+        text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
+    if args.out:
+        _write_atomically(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
+    """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
+    draw = render_svg if fmt == "svg" else render_png
+    for board in boards:
+        for part, solution in (("puzzle", False), ("solution", True)):
+            try:
+                picture = draw(board, solution=solution)
+            except RenderError as exc:
+                raise UsageError(f"board {board.get('id')}: cannot draw it: {exc}") from None
+            _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), picture)
+
+
+def _write_atomically(path: str, text: str | bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
+        out.write(text)
+    os.replace(tmp, path)
+
+
+def _plain(data: dict[str, Any], *, with_solution: bool = True) -> str:
+    """A board as plain text: the Sudoku grid from its value, the others from puzzlefleet.render."""
+    if data.get("game") == "sudoku":
+        return SudokuBoard.from_json(data).to_text(with_solution=with_solution)
+    return render.plain(data, with_solution=with_solution)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    db, ctx = _store_session()
+    with ctx as s:
+        data = get_board(session=s, board_id=args.id)
+    db.dispose()
+    if data is None:
+        print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    print(_plain(data, with_solution=False).splitlines()[0])
+    coloured = sys.stdout.isatty() and data.get("game") != "sudoku"
+    print(render.coloured(data) if coloured else "\n".join(_plain(data).splitlines()[1:]))
+    print(render.explained(data))
+    return 0
+
+
+def parse_boards(text: str) -> list[Board | SudokuBoard]:
+    """Boards from JSON (one object, an array, or one per line), puzz.link URLs or 81-character Sudoku
+    lines ('.' or '0' for empty), one per line."""
+    stripped = text.strip()
+    if not stripped:
+        raise PuzzleError("no boards in the input")
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, list):
+        return [board_from_json(item) for item in whole]
+    if isinstance(whole, dict):             # a bare number or string is read line by line below
+        return [board_from_json(whole)]
+    boards = []
+    for number, line in enumerate(stripped.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            if line.startswith("{"):
+                try:
+                    boards.append(board_from_json(json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise PuzzleError(f"malformed JSON ({exc.msg})") from None
+            elif "starbattle/" in line:
+                boards.append(from_url(line))
+            elif set(line) <= set(".0123456789"):
+                boards.append(parse_sudoku_line(line))
+            else:
+                raise PuzzleError("expected a JSON board, a puzz.link starbattle URL or an 81-character "
+                                  "Sudoku line")
+        except PuzzleError as exc:
+            raise PuzzleError(f"line {number}: {exc}") from None
+    return boards
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    boards = parse_boards(text)
+    worst = 0
+    for board in boards:
+        status, out = solve_board(board)
+        print(json.dumps(out, separators=(",", ":")), flush=True)
+        if args.explain and status == "unique":
+            print(render.explained(out), flush=True)
+        worst = max(worst, {"unique": 0, "several": EXIT_SEVERAL, "none": EXIT_NONE}[status])
+    return worst
+
+
+def cmd_regrade(args: argparse.Namespace) -> int:
+    db = make_engine(None)
+    init_db(db)
+    with session(db, read_only=True) as s:
+        stale = board_ids_graded_by_other_versions(session=s, version=engine.ENGINE_VERSION)
+    for board_id in stale:
+        with session(db) as s:          # one board per transaction: an interruption loses no work
+            data = get_board(session=s, board_id=board_id)
+            if data is not None:
+                regrade_board(session=s, board_id=board_id,
+                              data={**data, **describe_board(board_from_json(data))})
+    db.dispose()
+    print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
+    return 0
+
+
+def cmd_daily(args: argparse.Namespace) -> int:
+    day = args.date or today()
+    db = make_engine(None)
+    try:
+        init_db(db)
+        boards = make_daily(db=db, day=day)
+    except DailyError as exc:
+        print(f"puzzlefleet: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        db.dispose()
+    if args.json:
+        sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
+        return 0
+    rows = [("pos", "game", "size", "stars", "band", "id")]
+    rows += [(str(position), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "")),
+              str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    print(f"daily set for {day.isoformat()}")
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn                          # the web stack loads only for this verb
+
+    from store.api import create_app
+    db = make_engine(None)
+    init_db(db)                             # the API only reads: migrate once, before serving
+    db.dispose()
+    print(f"serving http://{args.host}:{args.port}/ (API docs at /docs, player at /play/ID)", flush=True)
+    try:
+        uvicorn.run(create_app(None), host=args.host, port=args.port, access_log=not args.no_access_log,
+                    log_level="info")
+    except (OSError, SystemExit) as exc:    # uvicorn exits on a port it cannot bind
+        raise UsageError(f"cannot serve on {args.host}:{args.port} (in use, or not allowed; exit {exc})") from None
+    return 0
+
+
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
+            "regrade": cmd_regrade, "daily": cmd_daily, "serve": cmd_serve}

@@ -1,0 +1,125 @@
+"""A job's progress, readable without SQLAlchemy: what `puzzlefleet jobs` shows.
+
+`jobs` must answer at once, while importing SQLAlchemy and SQLModel alone takes about a second on a
+small machine, so this module reads the job table through the DB-API driver itself (sqlite3, or
+psycopg for PostgreSQL), with the URLs the rest of the store takes. The repository (store.jobs) builds
+its job dicts with the same job_dict, so both readers say the same thing. Nothing here writes, migrates
+or creates a database: a store that does not exist yet holds no jobs."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import urllib.parse
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from store.errors import StoreError
+
+DEFAULT_URL = "sqlite:///puzzles.db"
+
+# Job states. queued: created, nothing recorded yet; running: some attempts recorded; done: every slot
+# stored; incomplete: every slot finished, some gave up (out of attempts); failed: could not be sent.
+JOB_STATES = ("queued", "running", "done", "incomplete", "failed")
+FINAL_STATES = ("done", "incomplete", "failed")
+
+JOB_COLUMNS = ("id", "game", "rules", "band", "params", "seed", "requested", "stored", "failed", "attempts",
+               "rejected", "seconds", "state", "error", "created_at", "updated_at")
+_SELECT = f"SELECT {', '.join(JOB_COLUMNS)} FROM job"
+
+
+def database_url() -> str:
+    """The database URL from PUZZLEFLEET_DB, or the SQLite file puzzles.db in the working directory."""
+    return os.environ.get("PUZZLEFLEET_DB") or DEFAULT_URL
+
+
+def _moment(value: datetime | str) -> datetime:
+    # sqlite3 hands back the text SQLAlchemy wrote; SQLite's times are naive, and every stored time is UTC.
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def job_dict(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A job row (its JOB_COLUMNS) as the dict `jobs` shows: requested, stored, failed, attempts,
+    rejected by reason, engine seconds, state, and seconds elapsed (until now, for an open job)."""
+    created, updated = _moment(row["created_at"]), _moment(row["updated_at"])
+    end = updated if row["state"] in FINAL_STATES else max(datetime.now(timezone.utc), updated)
+    return {
+        "job": row["id"], "game": row["game"], "rules": row["rules"], "band": row["band"],
+        "params": json.loads(row["params"]), "seed": row["seed"], "requested": row["requested"],
+        "stored": row["stored"], "failed": row["failed"], "attempts": row["attempts"],
+        "rejected": json.loads(row["rejected"]), "seconds": round(row["seconds"], 3), "state": row["state"],
+        "error": row["error"], "created_at": created.isoformat(), "updated_at": updated.isoformat(),
+        "elapsed": round((end - created).total_seconds(), 3),
+    }
+
+
+def shown_url(url: str) -> str:
+    """The URL with its password hidden, for messages."""
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """One job (`job_id`), or the newest `limit` jobs first, as job dicts; [] when there are none.
+
+    Raises StoreError (one line) for a bad URL or an unreachable database."""
+    raw = url or database_url()
+    scheme, sep, rest = raw.partition("://")
+    backend = scheme.split("+", 1)[0]
+    where, params = ("WHERE id = %s", [job_id]) if job_id is not None else ("ORDER BY id DESC LIMIT %s", [limit])
+    if not sep:
+        raise StoreError("bad database URL: cannot parse it; expected sqlite:///FILE "
+                         "or postgresql://USER@HOST[:PORT]/DB")
+    if backend == "sqlite":
+        return _read_sqlite(raw, rest, f"{_SELECT} {where.replace('%s', '?')}", params)
+    if backend in ("postgresql", "postgres"):
+        return _read_postgresql(raw, rest, f"{_SELECT} {where}", params)
+    raise StoreError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+
+
+def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    # sqlite:///puzzles.db is the relative path puzzles.db; sqlite:////tmp/p.db the absolute /tmp/p.db.
+    path = urllib.parse.unquote(rest.partition("?")[0].removeprefix("/"))
+    if not path or path == ":memory:" or not os.path.exists(path):
+        return []
+    try:
+        conn = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open database {shown_url(raw)}: {_one_line(exc)}") from None
+    try:
+        rows = conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return []              # a store no job was ever sent to
+        raise StoreError(f"database error: {_one_line(exc)}") from None
+    except sqlite3.Error as exc:
+        raise StoreError(f"database error: {_one_line(exc)}") from None
+    finally:
+        conn.close()
+    return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]
+
+
+def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    try:
+        import psycopg            # the driver the store ships; imported only for PostgreSQL URLs
+    except ImportError as exc:
+        raise StoreError(f"cannot open database {shown_url(raw)}: {_one_line(exc)}") from None
+    conninfo = "postgresql://" + rest
+    extra = {} if "connect_timeout=" in rest else {"connect_timeout": 10}
+    try:
+        with psycopg.connect(conninfo, autocommit=True, **extra) as conn:
+            try:
+                rows = conn.execute(sql, params).fetchall()
+            except psycopg.errors.UndefinedTable:
+                return []
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot read jobs from {shown_url(raw)}: {_one_line(exc)}") from None
+    return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]

@@ -1,0 +1,75 @@
+"""store.progress: the job reader `puzzlefleet jobs` uses, through the DB-API driver alone, says what
+the repository says (SQLite and PostgreSQL), and never imports SQLAlchemy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+import store
+from store import StoreError, read_jobs
+
+
+def _job(engine: Engine, requested: int) -> int:
+    with store.session(engine) as s:
+        return store.create_job(session=s, game="queens", rules="queens 8", band=None,
+                                params={"game": "queens", "size": 8}, seed=7, requested=requested)
+
+
+def _without_elapsed(job: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in job.items() if k != "elapsed"}       # an open job's elapsed runs on
+
+
+def test_the_driver_reader_agrees_with_the_repository(db_url: str, engine: Engine, board: Any) -> None:
+    first, second = _job(engine, 2), _job(engine, 1)
+    with store.session(engine) as s:
+        store.record_attempts(session=s, job_id=second, max_attempts=3, attempts=[
+            store.Attempt(slot=0, attempt=0, seed=1, data=None, fingerprint=None, rejected={"timeout": 1},
+                          seconds=0.5),
+            store.Attempt(slot=0, attempt=1, seed=2, data=board("a")[0], fingerprint=board("a")[1],
+                          rejected={"ambiguous": 2}, seconds=0.25)])
+    with store.session(engine, read_only=True) as s:
+        expected = [store.get_job(session=s, job_id=j) for j in (second, first)]
+        assert [_without_elapsed(j) for j in store.list_jobs(session=s)] == [_without_elapsed(j) for j in expected]
+    listed = read_jobs(url=db_url)
+    assert [_without_elapsed(j) for j in listed] == [_without_elapsed(j) for j in expected]
+    done = read_jobs(url=db_url, job_id=second)
+    assert done == [expected[0]]        # a finished job's elapsed is fixed: the whole dict agrees
+    assert done[0]["state"] == "done" and done[0]["rejected"] == {"ambiguous": 2, "timeout": 1}
+    assert read_jobs(url=db_url, job_id=second + 100) == []
+    assert [j["job"] for j in read_jobs(url=db_url, limit=1)] == [second]
+
+
+def test_a_store_that_does_not_exist_yet_holds_no_jobs(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'nothing-here.db'}"
+    assert read_jobs(url=url) == [] and read_jobs(url=url, job_id=1) == []
+    assert not (tmp_path / "nothing-here.db").exists()          # reading created nothing
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert read_jobs(url=f"sqlite:///{empty}") == []             # a file with no job table yet
+
+
+@pytest.mark.parametrize("url, message", [
+    ("puzzles.db", "cannot parse"),
+    ("mysql://root@localhost/db", "unsupported database 'mysql'"),
+    ("postgresql://someone:secret@127.0.0.1:1/x", "cannot read jobs from postgresql://someone:\\*\\*\\*@"),
+])
+def test_bad_urls_are_one_line(url: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message) as caught:
+        read_jobs(url=url)
+    assert "\n" not in str(caught.value) and "secret" not in str(caught.value)
+
+
+def test_the_jobs_verb_imports_neither_sqlalchemy_nor_the_engine() -> None:
+    """What keeps `puzzlefleet jobs` fast (BENCHMARKS.md): its imports, checked in a fresh interpreter."""
+    code = ("import sys; from puzzlefleet import cli; cli.build_parser().parse_args(['jobs', '3']); "
+            "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'engine', 'celery') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
