@@ -22,6 +22,7 @@ from store import Attempt, JobNotFound, pending_slots, record_attempts, session
 from workers.params import BadTask, JobParams, check_ids
 
 MAX_SLOTS_PER_TASK = 64
+MAX_TASKS_PER_JOB = 2000
 FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redelivery redoes it)
 SPLIT_SECONDS = 2.0        # a task this slow hands half its untouched slots to another worker
 
@@ -60,14 +61,17 @@ def slot_ranges(slots: Iterable[int], per_task: int) -> list[tuple[int, int]]:
 
 
 def slots_per_task(count: int) -> int:
-    """How many slots one task takes: enough that a task's cost (a message, a transaction) is small
-    beside its boards, few enough that a job still spreads over a fleet (slow ranges split, below)."""
-    return max(1, min(MAX_SLOTS_PER_TASK, count // 8))
+    """How many slots one task of a `count`-slot job takes: enough that a task's cost (a message, a
+    transaction) is small beside its boards, few enough that a job spreads over a fleet (and slow
+    ranges split, below). More than MAX_SLOTS_PER_TASK only so that no job needs over
+    MAX_TASKS_PER_JOB messages (sending one takes about a millisecond)."""
+    return max(1, min(count // 8, max(MAX_SLOTS_PER_TASK, -(-count // MAX_TASKS_PER_JOB))))
 
 
 def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, seed: Any, budget: float,
               hand_over: Callable[[int, int], None], split_after: float | None = SPLIT_SECONDS,
-              flush_seconds: float = FLUSH_SECONDS, observe: Any = None) -> dict[str, Any]:
+              flush_seconds: float = FLUSH_SECONDS,
+              observe: Callable[[JobParams, float, Counter[str], str], None] | None = None) -> dict[str, Any]:
     """Attempts for the slots start..stop-1 of a job until each has a board or gives up.
 
     Attempts are recorded in batches (one transaction at most every `flush_seconds`, and at the end),

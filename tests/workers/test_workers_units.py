@@ -166,6 +166,8 @@ def test_slot_ranges_cut_runs_of_slots_into_tasks() -> None:
     assert slot_mod.slot_ranges([7, 1, 2, 3, 9, 10], 2) == [(1, 3), (3, 4), (7, 8), (9, 11)]
     assert slot_mod.slot_ranges([], 5) == []
     assert [slot_mod.slots_per_task(n) for n in (1, 8, 200, 10_000)] == [1, 1, 25, slot_mod.MAX_SLOTS_PER_TASK]
+    assert slot_mod.slots_per_task(1_000_000) == 500          # no job needs over MAX_TASKS_PER_JOB tasks
+    assert len(slot_mod.slot_ranges(range(1_000_000), 500)) == slot_mod.MAX_TASKS_PER_JOB
 
 
 def test_a_range_stores_the_boards_of_its_slots_and_a_second_run_does_nothing(db: Any, tmp_path: Path) -> None:
