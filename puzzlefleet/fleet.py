@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from store.errors import StoreError
+from store.errors import StoreError, one_line
 from store.progress import FINAL_STATES, read_jobs
 
 
@@ -25,11 +25,6 @@ def _db(db_url: str | None) -> Any:
     db = make_engine(db_url)
     init_db(db)
     return db
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
@@ -67,7 +62,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
             enqueue_slots(job_id, params, seed, count)
         except Exception as exc:   # the broker: connection refused, auth, timeouts (kombu/redis types)
             from kombu.utils.url import maybe_sanitize_url
-            message = f"cannot send job {job_id} to the broker {maybe_sanitize_url(broker)}: {_one_line(exc)}"
+            message = f"cannot send job {job_id} to the broker {maybe_sanitize_url(broker)}: {one_line(exc, 200)}"
             with session(db) as s:
                 set_job_state(session=s, job_id=job_id, state="failed", error=message)
             raise FleetError(message) from exc

@@ -18,7 +18,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import Session
 
-from store.errors import StoreError
+from store.errors import StoreError, one_line
 from store.progress import database_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -28,13 +28,6 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _READ_ONLY = "puzzlefleet_read_only"
 # Any fixed number: the key of the PostgreSQL advisory lock that serialises concurrent init_db calls.
 _MIGRATION_LOCK_KEY = 0x70757A7A6C65
-
-
-def one_line(exc: BaseException) -> str:
-    """The driver's own message (not SQLAlchemy's SQL dump), squeezed onto one line."""
-    inner = getattr(exc, "orig", None) or exc
-    text = " ".join(str(inner).split()) or type(inner).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def engine_url(url: str | None = None) -> URL:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from store.errors import StoreError
+from store.errors import StoreError, one_line
 
 DEFAULT_URL = "sqlite:///puzzles.db"
 
@@ -62,11 +62,6 @@ def shown_url(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
 def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
     """One job (`job_id`), or the newest `limit` jobs first, as job dicts; [] when there are none.
 
@@ -93,15 +88,15 @@ def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[
     try:
         conn = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open database {shown_url(raw)}: {_one_line(exc)}") from None
+        raise StoreError(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
     try:
         rows = conn.execute(sql, params).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):
             return []              # a store no job was ever sent to
-        raise StoreError(f"database error: {_one_line(exc)}") from None
+        raise StoreError(f"database error: {one_line(exc)}") from None
     except sqlite3.Error as exc:
-        raise StoreError(f"database error: {_one_line(exc)}") from None
+        raise StoreError(f"database error: {one_line(exc)}") from None
     finally:
         conn.close()
     return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]
@@ -111,7 +106,7 @@ def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[d
     try:
         import psycopg            # the driver the store ships; imported only for PostgreSQL URLs
     except ImportError as exc:
-        raise StoreError(f"cannot open database {shown_url(raw)}: {_one_line(exc)}") from None
+        raise StoreError(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
     conninfo = "postgresql://" + rest
     extra = {} if "connect_timeout=" in rest else {"connect_timeout": 10}
     try:
@@ -121,5 +116,5 @@ def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[d
             except psycopg.errors.UndefinedTable:
                 return []
     except psycopg.Error as exc:
-        raise StoreError(f"cannot read jobs from {shown_url(raw)}: {_one_line(exc)}") from None
+        raise StoreError(f"cannot read jobs from {shown_url(raw)}: {one_line(exc)}") from None
     return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]
