@@ -113,9 +113,13 @@ def pending_slots(*, session: Session, job_id: int, start: int, stop: int) -> di
         raise JobNotFound(f"job {job_id} has slots 0..{requested - 1}, not {start}..{stop - 1}")
     rows = session.execute(select(col(JobSlot.slot), col(JobSlot.state), col(JobSlot.attempts)).where(
         col(JobSlot.job_id) == job_id, col(JobSlot.slot) >= start, col(JobSlot.slot) < stop))
-    recorded = {slot: (state, attempts) for slot, state, attempts in rows}
-    return {slot: recorded.get(slot, ("pending", 0))[1] for slot in range(start, stop)
-            if recorded.get(slot, ("pending", 0))[0] == "pending"}
+    pending = dict.fromkeys(range(start, stop), 0)
+    for slot, state, attempts in rows:
+        if state == "pending":
+            pending[slot] = attempts
+        else:
+            del pending[slot]
+    return pending
 
 
 def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt],
@@ -139,9 +143,9 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
     if job is None:
         raise JobNotFound(f"no job with id {job_id}")
     wanted = {item.slot for item in attempts}
-    if not wanted <= set(range(job.requested)):
-        outside = min(wanted - set(range(job.requested)))
-        raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {outside}")
+    outside = sorted(slot for slot in wanted if slot >= job.requested)
+    if outside:
+        raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {outside[0]}")
     rows = {row.slot: row for row in session.scalars(
         select(JobSlot).where(col(JobSlot.job_id) == job_id, col(JobSlot.slot).in_(wanted)))}
     total = Counter(json.loads(job.rejected))
