@@ -12,6 +12,8 @@ PROMETHEUS_MULTIPROC_DIR        prometheus_client's multiprocess directory (defa
 PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 300)
 PUZZLEFLEET_STALL_SECONDS       a job with no progress this long, and nothing left in its queue, has
                                 its unfinished slots sent again (default visibility + hard limit + 60)
+PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
+                                untouched slots to a new task, for idle workers (default 2)
 
 The hard limit must stay below the visibility timeout: otherwise Redis hands a task that is still
 running to a second worker.
@@ -58,6 +60,7 @@ class Settings:
     multiproc_dir: str | None
     resume_interval: float
     stall_seconds: float
+    split_seconds: float
 
     @property
     def retry_backoff_max(self) -> float:
@@ -98,11 +101,13 @@ def load() -> Settings:
         multiproc = os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{int(port)}")
     resume = _number("PUZZLEFLEET_RESUME_INTERVAL", 300.0)
     stall = _number("PUZZLEFLEET_STALL_SECONDS", visibility + hard + 60.0)
-    assert resume is not None and stall is not None and per_child is not None
+    split = _number("PUZZLEFLEET_SPLIT_SECONDS", 2.0)
+    assert resume is not None and stall is not None and per_child is not None and split is not None
     return Settings(broker=broker, visibility_timeout=visibility, time_limit=hard, soft_time_limit=soft,
                     max_tasks_per_child=int(per_child), metrics_port=None if port is None else int(port),
                     metrics_addr=os.environ.get("PUZZLEFLEET_METRICS_ADDR", "").strip() or "127.0.0.1",
-                    multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall)
+                    multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall,
+                    split_seconds=split)
 
 
 @lru_cache(maxsize=1)

@@ -24,7 +24,6 @@ from workers.params import BadTask, JobParams, check_ids
 MAX_SLOTS_PER_TASK = 64
 MAX_TASKS_PER_JOB = 2000
 FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redelivery redoes it)
-SPLIT_SECONDS = 2.0        # a task this slow hands half its untouched slots to another worker
 
 
 def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
@@ -69,7 +68,7 @@ def slots_per_task(count: int) -> int:
 
 
 def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, seed: Any, budget: float,
-              hand_over: Callable[[int, int], None], split_after: float | None = SPLIT_SECONDS,
+              hand_over: Callable[[int, int], None], split_after: float | None = None,
               flush_seconds: float = FLUSH_SECONDS,
               observe: Callable[[JobParams, float, Counter[str], str], None] | None = None) -> dict[str, Any]:
     """Attempts for the slots start..stop-1 of a job until each has a board or gives up.

@@ -81,7 +81,8 @@ def generate_slots(self: Any, job_id: int, start: int, stop: int, params: dict[s
 
     try:
         summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
-                            budget=settings().work_budget, hand_over=hand_over, observe=metrics.observe_attempt)
+                            budget=settings().work_budget, hand_over=hand_over,
+                            split_after=settings().split_seconds, observe=metrics.observe_attempt)
     except BadTask:
         metrics.task_finished(game, "bad")
         raise
