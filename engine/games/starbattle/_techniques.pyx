@@ -1,165 +1,41 @@
 # The compiled probe of the Star Battle ladder (see _techniques.pxd for what it answers and why it is
 # only a filter). Every rule here mirrors a finder of techniques.py, in the same order, so that the
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
+# The basic rules are the compiled search's (a Prober is a Search that loads a position).
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
+from engine.games.starbattle._search cimport Search
 
-cdef class Prober:
-    """Probes for one board. `regions` is a flat list of n*n region numbers 0..n-1."""
+
+cdef class Prober(Search):
+    """Probes for one board. `regions` is a flat list of n*n region numbers 0..n-1 (checked by Search,
+    whose __cinit__ runs first with the same arguments)."""
 
     def __cinit__(self, int n, int k, bint diagonals, regions):
-        cdef int r, c, dr, dc, i, cell, other, pos, u, count, rr, cc
-        self.n = n
-        self.k = k
-        self.diagonals = diagonals
-        self.ncells = n * n
-        self.nunits = 3 * n
+        cdef int cell, a
         self.nbytes = (self.ncells + 7) // 8
-        self.cell_units = <int *> malloc(self.ncells * 3 * sizeof(int))
-        self.unit_start = <int *> malloc((self.nunits + 1) * sizeof(int))
-        self.unit_cells = <int *> malloc(self.ncells * 3 * sizeof(int))
-        self.attack_start = <int *> malloc((self.ncells + 1) * sizeof(int))
-        self.attack_cells = <int *> malloc(self.ncells * (8 + 4 * n) * sizeof(int))
         self.attacks = <unsigned char *> malloc(self.ncells * self.ncells)
         self.base_cand = <unsigned char *> malloc(self.ncells)
         self.base_star = <unsigned char *> malloc(self.ncells)
-        self.cand = <unsigned char *> malloc(self.ncells)
-        self.star = <unsigned char *> malloc(self.ncells)
-        self.ucands = <int *> malloc(self.nunits * sizeof(int))
-        self.ustars = <int *> malloc(self.nunits * sizeof(int))
-        self.queue = <int *> malloc((self.nunits + 1) * sizeof(int))
-        self.queued = <unsigned char *> malloc(self.nunits)
         self.count = <int *> malloc(max(self.ncells, self.nunits) * sizeof(int))
         self.buf = <int *> malloc(6 * self.ncells * sizeof(int))
         self.touched = <unsigned char *> malloc(self.ncells + n)
         self.one = <unsigned char *> malloc(self.nunits)
-        if (not self.cell_units or not self.unit_start or not self.unit_cells or not self.attack_start
-                or not self.attack_cells or not self.attacks or not self.base_cand or not self.base_star
-                or not self.cand or not self.star or not self.ucands or not self.ustars or not self.queue
-                or not self.queued or not self.count or not self.buf or not self.touched or not self.one):
+        if (not self.attacks or not self.base_cand or not self.base_star or not self.count or not self.buf
+                or not self.touched or not self.one):
             raise MemoryError()
-        if len(regions) != self.ncells:
-            raise ValueError("regions must list n*n cells")
         memset(self.attacks, 0, self.ncells * self.ncells)
-        count = 0
         for cell in range(self.ncells):
-            r = cell // n
-            c = cell % n
-            self.attack_start[cell] = count
-            for rr in range(n):
-                for cc in range(n):
-                    other = rr * n + cc
-                    if other == cell:
-                        continue
-                    dr = rr - r if rr >= r else r - rr
-                    dc = cc - c if cc >= c else c - cc
-                    if (dr <= 1 and dc <= 1) or (diagonals and dr == dc):
-                        self.attack_cells[count] = other
-                        self.attacks[cell * self.ncells + other] = 1
-                        count += 1
-        self.attack_start[self.ncells] = count
-        # unit membership: rows, columns, regions
-        memset(self.ustars, 0, self.nunits * sizeof(int))
-        for cell in range(self.ncells):
-            i = regions[cell]
-            if i < 0 or i >= n:
-                raise ValueError("region numbers must be 0..n-1")
-            self.cell_units[cell * 3] = cell // n
-            self.cell_units[cell * 3 + 1] = n + cell % n
-            self.cell_units[cell * 3 + 2] = 2 * n + i
-            self.ustars[2 * n + i] += 1
-        pos = 0
-        for u in range(self.nunits):
-            self.unit_start[u] = pos
-            self.count[u] = pos
-            pos += n if u < 2 * n else self.ustars[u]
-        self.unit_start[self.nunits] = pos
-        for cell in range(self.ncells):
-            for i in range(3):
-                u = self.cell_units[cell * 3 + i]
-                self.unit_cells[self.count[u]] = cell
-                self.count[u] += 1
+            for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+                self.attacks[cell * self.ncells + self.attack_cells[a]] = 1
 
     def __dealloc__(self):
-        free(self.cell_units); free(self.unit_start); free(self.unit_cells); free(self.attack_start)
-        free(self.attack_cells); free(self.attacks); free(self.base_cand); free(self.base_star)
-        free(self.cand); free(self.star); free(self.ucands); free(self.ustars); free(self.queue)
-        free(self.queued); free(self.count); free(self.buf); free(self.touched); free(self.one)
+        free(self.attacks); free(self.base_cand); free(self.base_star); free(self.count); free(self.buf)
+        free(self.touched); free(self.one)
 
-    # -- the basic rules (as in _search.pyx, without a trail: a probe starts over from the base)
-
-    cdef void _enqueue(self, int u) noexcept nogil:
-        if not self.queued[u]:
-            self.queued[u] = 1
-            self.queue[self.qtail] = u
-            self.qtail = (self.qtail + 1) % (self.nunits + 1)
-
-    cdef bint _eliminate(self, int cell) noexcept nogil:
-        cdef int j, u, need
-        cdef bint ok = True
-        if not self.cand[cell]:
-            return True
-        self.cand[cell] = 0
-        for j in range(3):
-            u = self.cell_units[cell * 3 + j]
-            self.ucands[u] -= 1
-            need = self.k - self.ustars[u]
-            if self.ucands[u] < need:
-                ok = False
-            elif self.ucands[u] == need and need > 0:
-                self._enqueue(u)
-        return ok
-
-    cdef bint _place(self, int cell) noexcept nogil:
-        cdef int j, u, a, need
-        cdef bint ok = True
-        if not self.cand[cell]:
-            return False
-        self.cand[cell] = 0
-        self.star[cell] = 1
-        self.nstars += 1
-        for j in range(3):
-            u = self.cell_units[cell * 3 + j]
-            self.ucands[u] -= 1
-            self.ustars[u] += 1
-            need = self.k - self.ustars[u]
-            if need < 0 or self.ucands[u] < need:
-                ok = False
-            elif (need == 0 and self.ucands[u] > 0) or (need > 0 and self.ucands[u] == need):
-                self._enqueue(u)
-        if not ok:
-            return False
-        for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
-            if self.star[self.attack_cells[a]]:
-                return False
-            if not self._eliminate(self.attack_cells[a]):
-                return False
-        return True
-
-    cdef bint _propagate(self) noexcept nogil:
-        cdef int u, i, cell, need
-        while self.qhead != self.qtail:
-            u = self.queue[self.qhead]
-            self.qhead = (self.qhead + 1) % (self.nunits + 1)
-            self.queued[u] = 0
-            need = self.k - self.ustars[u]
-            if need < 0 or self.ucands[u] < need:
-                return False
-            if need == 0:
-                for i in range(self.unit_start[u], self.unit_start[u + 1]):
-                    cell = self.unit_cells[i]
-                    if self.cand[cell] and not self._eliminate(cell):
-                        return False
-            elif self.ucands[u] == need:
-                for i in range(self.unit_start[u], self.unit_start[u + 1]):
-                    cell = self.unit_cells[i]
-                    if self.cand[cell] and not self._place(cell):
-                        return False
-        return True
-
-    cdef bint _reset(self) noexcept nogil:
+    cdef bint _load(self) noexcept nogil:
         """The loaded position, with the cells its stars attack crossed off; False if impossible."""
         cdef int cell, j, u, a
         memcpy(self.cand, self.base_cand, self.ncells)
@@ -170,6 +46,7 @@ cdef class Prober:
         self.qhead = 0
         self.qtail = 0
         self.nstars = 0
+        self.trail_len = 0          # a probe never backtracks: the trail only has to hold its changes
         for cell in range(self.ncells):
             for j in range(3):
                 u = self.cell_units[cell * 3 + j]
@@ -378,7 +255,7 @@ cdef class Prober:
     cdef bint _probe(self, int cell, int level, int budget) noexcept nogil:
         """True when a star on `cell` leads to a contradiction (see the .pxd for the rules used)."""
         cdef int used = 0, found
-        if not self._reset() or not self._place(cell):
+        if not self._load() or not self._place(cell):
             return True
         while True:
             if not self._closure():
