@@ -99,34 +99,30 @@ def _is_puzzle_error(exc: BaseException) -> bool:
     return engine is not None and isinstance(exc, engine.PuzzleError)
 
 
+def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of: str) -> None:
+    """What `generate` and `enqueue` both take: generate(game, size, band, count) and its options."""
+    verb.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
+    verb.add_argument("--size", required=True, type=_size)
+    verb.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
+    verb.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
+    verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
+    verb.add_argument("--band-by", choices=("technique", "clues"),
+                      help="Sudoku: bands by the hardest technique needed (default) or by clue count")
+    verb.add_argument("--count", type=_positive(max_count), default=1)
+    verb.add_argument("--seed", type=_seed, help=f"{seed_of} seed (default: random, printed)")
+    verb.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlefleet", description=__doc__.splitlines()[0])
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
-    gen.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
-    gen.add_argument("--size", required=True, type=_size)
-    gen.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
-    gen.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
-    gen.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    gen.add_argument("--band-by", choices=("technique", "clues"),
-                     help="Sudoku: bands by the hardest technique needed (default) or by clue count")
-    gen.add_argument("--count", type=_positive(100_000), default=1)
-    gen.add_argument("--seed", type=_seed, help="run seed (default: random, printed)")
+    _request_arguments(gen, max_count=100_000, seed_of="run")
     gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
-    gen.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
 
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis)")
-    enq.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
-    enq.add_argument("--size", required=True, type=_size)
-    enq.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
-    enq.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
-    enq.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    enq.add_argument("--band-by", choices=("technique", "clues"), help="Sudoku: band by technique (default) "
-                                                                       "or by clue count")
-    enq.add_argument("--count", type=_positive(1_000_000), default=1)
-    enq.add_argument("--seed", type=_seed, help="job seed (default: random, printed)")
-    enq.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
+    _request_arguments(enq, max_count=1_000_000, seed_of="job")
     enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
     enq.add_argument("--json", action="store_true", help="one JSON line instead of text")
 
