@@ -25,26 +25,15 @@ from typing import Any
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.techniques import HYPOTHESES, StarState, ladder_for
 from engine.ladder import Step, run
+from engine.ladder.grade import LadderGrade
 
 BANDS = ("easy", "medium", "hard", "expert")
 STARBATTLE_CUTS = (400, 1800, 8000)          # upper bounds (exclusive) of easy, medium, hard
 
 
-@dataclass(frozen=True, slots=True)
-class Grade:
-    steps: list[Step]            # the solve path the grade was computed from, whole
-    solved: bool
-    hardest: str | None          # the hardest technique used (highest tier, latest on the ladder)
-    hardest_tier: int            # 0 when no step was taken
-    score: int                   # summed cost of every step
-    band: str | None             # easy / medium / hard / expert; None when not solved
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grade(LadderGrade):
     stars: tuple[int, ...]       # the stars the ladder placed (the solution when solved)
-    contradiction: bool = False  # the ladder reached an impossible position (the board has no solution)
-    tiers: tuple[int, ...] = ()  # the tier of each step, in order (what the fun score reads)
-
-    def difficulty_json(self) -> dict[str, Any]:
-        """The "difficulty" object of the board JSON contract."""
-        return {"band": self.band, "score": self.score, "hardest": self.hardest}
 
 
 def band_for(k: int, n: int, score: int, hardest_tier: int, used: Iterable[str]) -> str:
@@ -73,9 +62,7 @@ def grade(board: Board, cap: str | int | None = None) -> Grade:
     if result.solved:
         band = band_for(rules.stars, rules.size, result.total_cost, result.hardest_tier,
                         (step.technique for step in result.steps))
-    return Grade(list(result.steps), result.solved, result.hardest, result.hardest_tier, result.total_cost,
-                 band, state.star_cells(), result.contradiction,
-                 tuple(ladder[step.technique].tier for step in result.steps))
+    return Grade.measured(result, ladder, band, stars=state.star_cells())
 
 
 def steps_json(steps: Sequence[Step], n: int) -> list[dict[str, Any]]:

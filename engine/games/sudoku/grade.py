@@ -25,29 +25,18 @@ from engine.games.sudoku._logic import Position
 from engine.games.sudoku.board import SudokuBoard
 from engine.games.sudoku.techniques import BANDS, LADDER, NAME_OF, UNIQUENESS, SudokuState, order_ids
 from engine.ladder import Step, run
+from engine.ladder.grade import LadderGrade
 
 CEILINGS: dict[str, int | None] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": None, "beyond": None}
 
 
-@dataclass(frozen=True, slots=True)
-class Grade:
-    steps: list[Step]            # the solve path the grade was computed from, whole
-    solved: bool
-    hardest: str | None          # the hardest technique used (highest tier, latest on the ladder)
-    hardest_tier: int            # 0 when no step was taken
-    score: int                   # summed cost of every step
-    band: str | None             # easy / medium / hard / expert / beyond; None when not solved
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Grade(LadderGrade):
     values: str                  # the grid the ladder reached ('.' where it stopped)
-    contradiction: bool = False  # the ladder reached an impossible position (the board has no solution)
-    tiers: tuple[int, ...] = ()  # the tier of each step, in order (what the fun score reads)
 
     @property
     def uses_uniqueness(self) -> bool:
         return any(step.technique in UNIQUENESS for step in self.steps)
-
-    def difficulty_json(self) -> dict[str, Any]:
-        """The "difficulty" object of the board JSON contract."""
-        return {"band": self.band, "score": self.score, "hardest": self.hardest}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +86,7 @@ def grade(board: SudokuBoard | str, cap: str | int | None = None) -> Grade:
     state = SudokuState.start(_givens(board))
     result = run(state, LADDER, cap)
     band = band_for(result.hardest_tier, result.total_cost) if result.solved else None
-    return Grade(list(result.steps), result.solved, result.hardest, result.hardest_tier, result.total_cost,
-                 band, state.values(), result.contradiction,
-                 tuple(LADDER[step.technique].tier for step in result.steps))
+    return Grade.measured(result, LADDER, band, values=state.values())
 
 
 def quick_grade(board: SudokuBoard | str, cap: str | int | None = None) -> QuickGrade:
