@@ -77,7 +77,7 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
     so a killed task loses at most that much work, which its redelivery redoes with the same seeds.
     Untouched slots are handed to new tasks through `hand_over(start, stop)`: half of them whenever
     `split_after` seconds pass (slow boards then spread over idle workers), and all that remain when
-    the next attempt would overrun `budget`.
+    `budget` seconds are spent.
 
     Returns the summary shown in Flower: boards accepted, slots failed (out of attempts), rejected by
     reason, attempts, engine seconds, and the ranges handed over. Raises BadTask for parameters no
@@ -137,6 +137,12 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
         for slot in slots:
             del pending[slot]
 
+    def hand_over_the_rest() -> dict[str, Any]:
+        flush()
+        if pending:
+            give(sorted(pending))
+        return _finish(summary, rejected)
+
     while pending:
         order = sorted(pending)
         for index, slot in enumerate(order):
@@ -148,16 +154,18 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
                 give(untouched[len(untouched) // 2:])
                 last_split = now
             while True:
-                if made and time.monotonic() - started + per_attempt > budget:
-                    flush()
-                    left = sorted(pending)
-                    if left:
-                        give(left)
-                    return _finish(summary, rejected)
+                # The task's first attempt gets its full time; later ones only what the budget has
+                # left, and one cut short by the budget (not by the job's timeout) is not counted:
+                # its slot goes to a new task, where it gets its full time with the same seed.
+                allowed = min(per_attempt, budget - (time.monotonic() - started)) if made else per_attempt
+                if allowed <= 0:
+                    return hand_over_the_rest()
                 attempt = pending[slot]
                 attempt_seed = derive_seed(seed, slot, attempt)
-                result = generate_one(rules, attempt_seed, per_attempt, job.band)
+                result = generate_one(rules, attempt_seed, allowed, job.band)
                 made += 1
+                if result["timeout"] and allowed < per_attempt:
+                    return hand_over_the_rest()
                 batch.append(Attempt(slot=slot, attempt=attempt, seed=attempt_seed, data=result["board"],
                                      fingerprint=result["fingerprint"], rejected=attempt_rejections(result),
                                      seconds=result["seconds"]))

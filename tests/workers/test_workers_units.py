@@ -243,6 +243,28 @@ def test_slots_give_up_after_max_attempts_and_hand_over_when_out_of_budget(db: A
         assert store.get_job(session=s, job_id=job_id)["state"] == "running"
 
 
+def test_an_attempt_cut_short_by_the_budget_is_not_counted(db: Any, monkeypatch: Any) -> None:
+    """After the first attempt, an attempt only gets the time the task has left; one that times out
+    for that reason goes, uncounted, to a new task (where it gets its full time)."""
+    real = slot_mod.generate_one
+    given: list[float | None] = []
+
+    def slow_unless_given_full_time(rules: str, seed: int, timeout: float | None, band: str | None
+                                    ) -> dict[str, Any]:
+        given.append(timeout)
+        if timeout is not None and timeout < 0.5:
+            return {"board": None, "fingerprint": None, "rejected": {}, "timeout": True, "seconds": timeout}
+        return real(rules, seed, timeout, band)
+    monkeypatch.setattr(slot_mod, "generate_one", slow_unless_given_full_time)
+    job_id, params = _job(db, 3, timeout=60)
+    summary, handed = _run(db, job_id, params, 0, 3, budget=0.5)
+    assert given[0] == 0.5 and 0 < given[1] < 0.5 and len(given) == 2
+    assert (summary["accepted"], summary["attempts"], handed) == (1, 1, [(1, 3)])
+    with store.session(db, read_only=True) as s:
+        assert store.pending_slots(session=s, job_id=job_id, start=0, stop=3) == {1: 0, 2: 0}
+        assert store.get_job(session=s, job_id=job_id)["rejected"] == {}
+
+
 def test_a_slow_range_hands_half_its_untouched_slots_to_another_task(db: Any, monkeypatch: Any) -> None:
     real = slot_mod.generate_one
     worked: list[int] = []
