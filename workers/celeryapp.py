@@ -60,6 +60,10 @@ def make_app() -> Celery:
             # timeout means fast redelivery; kombu's defaults sweep about every 100 s.
             "unacked_restore_interval": max(1, min(10, int(visibility // 4))),
             "unacked_restore_throttle": 1,
+            # The lock a worker takes to restore them lives 300 s by default: a worker killed while
+            # holding it would stop every restore for that long. Restoring is transactional per
+            # message (WATCH), so a short lock only risks a wasted scan.
+            "unacked_mutex_expire": max(2, min(60, int(visibility // 2))),
             "socket_connect_timeout": 10,
             "socket_timeout": 30,
             "health_check_interval": 10,

@@ -217,7 +217,19 @@ class Fleet:
             return wait_for(finished, timeout, f"job {job_id} to finish", interval=0.25)
         except AssertionError:
             logs = "\n".join(f"--- {p.name}\n{p.text()[-2000:]}" for p in self.procs)
-            raise AssertionError(f"job {job_id} did not finish: {self.job(job_id)}\n{logs}") from None
+            raise AssertionError(f"job {job_id} did not finish: {self.job(job_id)}\n"
+                                 f"broker: {self.broker_state()}\n{logs}") from None
+
+    def broker_state(self) -> str:
+        """What Redis holds for the fleet (for a failure's message): queues, unacknowledged messages,
+        and the lock that guards their restoring."""
+        try:
+            client = redis_client(self.broker)
+            queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "fleet")}
+            return (f"queues {queues}, unacked {client.hlen('unacked')}, "
+                    f"unacked_mutex ttl {client.ttl('unacked_mutex')}")
+        except Exception as exc:        # the broker may be the fault under test
+            return f"unreadable ({exc})"
 
     def boards(self, job_id: int | None = None) -> list[dict[str, Any]]:
         engine = store.make_engine(self.db_url)

@@ -130,6 +130,8 @@ def test_slot_tasks_go_to_their_game_queue() -> None:
     assert _route("puzzlefleet.resume_stalled", [], {}, {}) == {"queue": "fleet"}
     assert app.conf.task_acks_late and app.conf.task_reject_on_worker_lost
     assert app.conf.worker_prefetch_multiplier == 1 and app.conf.accept_content == ["json"]
+    options = app.conf.broker_transport_options   # a killed worker's restore lock must not outlive a minute
+    assert options["unacked_mutex_expire"] <= 60 and options["unacked_restore_throttle"] == 1
     assert {q.name for q in app.conf.task_queues} >= {"queens", "starbattle", "sudoku", "fleet"}
 
 
