@@ -149,10 +149,11 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
             if slot >= stop:
                 break
             now = time.monotonic()
-            untouched = [later for later in order[index + 1:] if later < stop]
-            if split_after is not None and untouched and now - last_split >= split_after:
-                give(untouched[len(untouched) // 2:])
-                last_split = now
+            if split_after is not None and now - last_split >= split_after:
+                untouched = [later for later in order[index + 1:] if later < stop]
+                if untouched:
+                    give(untouched[len(untouched) // 2:])
+                    last_split = now
             while True:
                 # The task's first attempt gets its full time; later ones only what the budget has
                 # left, and one cut short by the budget (not by the job's timeout) is not counted:
