@@ -73,3 +73,15 @@ def test_the_jobs_verb_imports_neither_sqlalchemy_nor_the_engine() -> None:
                          cwd=Path(__file__).resolve().parents[2])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_lazy_package_names_agree_with_its_type_checking_imports() -> None:
+    """store/__init__ lists its names twice (loaded on first use, and for type checkers): the same set,
+    and every one loads."""
+    import ast
+    source = Path(store.__file__).read_text()
+    guarded = next(node for node in ast.parse(source).body
+                   if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING")
+    typed = {alias.name for node in guarded.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert typed == set(store.__all__)
+    assert all(getattr(store, name) is not None for name in store.__all__)
