@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Rules, generate  # noqa: E402
+from engine.games.starbattle import Rules, generate  # noqa: E402
 from store import init_db, make_engine, save_board, session  # noqa: E402
 from machine import cpu_model  # noqa: E402
 

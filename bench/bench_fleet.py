@@ -66,7 +66,7 @@ def main() -> int:
     import redis
 
     import store
-    from engine import Rules
+    from workers.params import JobParams
     from puzzlefleet import embedded, fleet
 
     client = redis.Redis.from_url(args.broker)
@@ -113,8 +113,8 @@ def main() -> int:
         # From the job's creation (before its tasks are sent) to its last board's commit.
         fleet_seconds = done["elapsed"]
         log(f"embedded: {args.boards} x queens {args.size}, --jobs 2")
-        summary = embedded.run(Rules(args.size), count=args.boards, seed=seed, jobs=2, timeout=300.0,
-                               db_url=embedded_url)
+        params = JobParams.build(game="queens", size=args.size, timeout=300.0)
+        summary = embedded.run(params, count=args.boards, seed=seed, jobs=2, db_url=embedded_url)
         share = summary.seconds / fleet_seconds
         rows += [
             (f"fleet, 2 workers x 1 process: {args.boards} x queens {args.size}",

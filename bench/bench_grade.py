@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import DeadlineExceeded, Rules  # noqa: E402
+from engine import DeadlineExceeded  # noqa: E402
+from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
 from machine import cpu_model  # noqa: E402

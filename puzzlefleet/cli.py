@@ -20,13 +20,8 @@ from datetime import date
 from typing import NoReturn
 
 from puzzlefleet import fleet
+from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_NOT_FOUND, MissingExtra, UsageError
 from store.errors import StoreError
-
-EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one line, exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,15 +68,15 @@ def _date(text: str) -> date:
 
 
 class _EngineNames:
-    """Choices named by the engine (its games, its bands), read on first use, so that building the
-    parser does not import the engine. Arguments using it give a metavar, which argparse would
-    otherwise build by listing the choices."""
+    """Choices named by the engine's game registry (its games, their bands), read on first use, so
+    that building the parser does not import the engine. Arguments using it give a metavar, which
+    argparse would otherwise build by listing the choices."""
 
     def __init__(self, name: str) -> None:
         self._name = name
 
     def _values(self) -> Sequence[str]:
-        return getattr(importlib.import_module("engine"), self._name)
+        return getattr(importlib.import_module("engine"), self._name)()
 
     def __contains__(self, value: object) -> bool:
         return value in self._values()
@@ -90,7 +85,7 @@ class _EngineNames:
         return iter(self._values())
 
 
-GAMES, BANDS = _EngineNames("GAMES"), _EngineNames("BANDS")
+GAMES, BANDS, BAND_BY = _EngineNames("names"), _EngineNames("bands"), _EngineNames("band_by_choices")
 
 
 def _is_puzzle_error(exc: BaseException) -> bool:
@@ -103,11 +98,12 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
     """What `generate` and `enqueue` both take: generate(game, size, band, count) and its options."""
     verb.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
     verb.add_argument("--size", required=True, type=_size)
-    verb.add_argument("--stars", type=int, help="stars per unit (Star Battle; default 2; Queens is 1)")
-    verb.add_argument("--diagonals", action="store_true", help="classic Queens: no two on a diagonal")
+    verb.add_argument("--stars", type=int, help="stars per unit, for games with stars (default: the game's)")
+    verb.add_argument("--diagonals", action="store_true", help="no two stars on a diagonal, for games with that rule")
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    verb.add_argument("--band-by", choices=("technique", "clues"),
-                      help="Sudoku: bands by the hardest technique needed (default) or by clue count")
+    verb.add_argument("--band-by", choices=BAND_BY, metavar="HOW",
+                      help="%(choices)s: bands by the hardest technique needed (default) or, where the game "
+                           "has them, by clue count")
     verb.add_argument("--count", type=_positive(max_count), default=1)
     verb.add_argument("--seed", type=_seed, help=f"{seed_of} seed (default: random, printed)")
     verb.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
@@ -199,6 +195,10 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 
 FLEET_COMMANDS = {"enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
+# The optional parts of the install, by the top-level module a verb fails to import without them.
+EXTRAS = {"celery": "fleet", "kombu": "fleet", "redis": "fleet", "flower": "fleet", "prometheus_client": "fleet",
+          "fastapi": "api", "starlette": "api", "uvicorn": "api", "psycopg": "postgres"}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
@@ -207,6 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return FLEET_COMMANDS[args.verb](args)
         from puzzlefleet import verbs
         return verbs.COMMANDS[args.verb](args)
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing not in EXTRAS:
+            raise
+        print(f"puzzlefleet: error: {MissingExtra(EXTRAS[missing], missing)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except (UsageError, StoreError) as exc:
         print(f"puzzlefleet: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

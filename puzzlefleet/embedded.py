@@ -1,12 +1,15 @@
-"""The embedded run: generate boards with a local process pool and write them to the store, no broker.
+"""The embedded run: a job run by local processes instead of the fleet, no broker.
 
-Slot i of a run with seed S tries seeds derive_seed(S, i, 0), derive_seed(S, i, 1), ... until it yields a
-board the store does not already hold, so a run is reproducible board by board. Workers only compute;
-this process alone writes, so a board is either stored whole or not at all.
+It is a job like any other: recorded in the store, its slots worked by `workers.slot.run_slots` (the
+code a worker's task runs) over ranges of consecutive slots, in this process or a local process pool.
+So slot i of a run with seed S tries the same seeds derive_seed(S, i, 0), derive_seed(S, i, 1), ...,
+boards are deduplicated and stored in the same transactions, rejections are counted the same way, and
+`puzzlefleet jobs` shows the run's progress like a fleet job's.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections import Counter
@@ -14,9 +17,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Rules, derive_seed
-from store import init_db, make_engine, save_board, session
-from workers.slot import generate_one  # one attempt of a slot: the same code in the fleet's tasks
+from sqlalchemy import Engine
+
+from store import create_job, get_job, init_db, make_engine, session
+from workers.params import JobParams
+from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
+
+RANGES_PER_PROCESS = 4      # small enough ranges that a slow one does not leave the other processes idle
 
 
 @dataclass
@@ -26,6 +33,7 @@ class Summary:
     rejected: Counter = field(default_factory=Counter)
     seconds: float = 0.0
     engine_seconds: float = 0.0     # summed over attempts, as a job's `seconds`
+    job: int | None = None
 
     def line(self) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(self.rejected.items())) or "none"
@@ -55,58 +63,70 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def run(rules: Rules, *, count: int, seed: int, jobs: int, timeout: float | None, db_url: str | None,
-        band: str | None = None,
-        max_attempts: int = 20, progress: bool = False) -> Summary:
-    """Generate `count` new boards into the store; returns the summary (accepted may fall short when a
-    slot keeps timing out or repeating stored boards, after `max_attempts` tries)."""
-    engine = make_engine(db_url)
-    init_db(engine)
-    summary = Summary(requested=count)
-    bar = Progress(count, progress)
+_process_db: dict[str | None, Engine] = {}
+
+
+def _run_range(db_url: str | None, job_id: int, start: int, stop: int, params: dict[str, Any],
+               seed: int) -> dict[str, Any]:
+    """One range of slots, as a worker's task runs it (in a pool process: one engine per process)."""
+    db = _process_db.get(db_url)
+    if db is None:
+        db = _process_db[db_url] = make_engine(db_url)
+    return run_slots(db=db, job_id=job_id, start=start, stop=stop, params=params, seed=seed,
+                     budget=math.inf, hand_over=_never)
+
+
+def _never(start: int, stop: int) -> None:
+    raise AssertionError("an embedded range has no budget to run out of")
+
+
+def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | None,
+        progress: bool = False) -> Summary:
+    """Generate `count` new boards into the store as one job; returns the summary (accepted may fall
+    short when a slot keeps timing out or repeating stored boards, after the job's max_attempts)."""
     started = time.perf_counter()
-    attempts = {slot: 0 for slot in range(count)}
-    text = str(rules)
+    db = make_engine(db_url)
+    init_db(db)
+    data = params.to_json()
+    with session(db) as s:
+        job_id = create_job(session=s, game=params.game, rules=str(params.rules()), band=params.band,
+                            params=data, seed=seed, requested=count)
+    db.dispose()                # no pooled connection inherited by the pool's processes
+    bar = Progress(count, progress)
+    per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (max(jobs, 1) * RANGES_PER_PROCESS)))
+    ranges = slot_ranges(range(count), per_range)
+    done = rejected = 0
 
-    def record(slot: int, result: dict[str, Any]) -> bool:
-        """Store the result; True when the slot is finished (stored, or out of attempts)."""
-        summary.rejected.update(result["rejected"])
-        summary.engine_seconds += result["seconds"]
-        if result["timeout"]:
-            summary.rejected["timeout"] += 1
-        elif result["board"] is not None:
-            with session(engine) as db:
-                stored = save_board(session=db, data=result["board"], fingerprint=result["fingerprint"])
-            if stored:
-                summary.accepted += 1
-                return True
-            summary.rejected["duplicate"] += 1
-        attempts[slot] += 1
-        return attempts[slot] >= max_attempts
+    def finished(summary: dict[str, Any]) -> None:
+        nonlocal done, rejected
+        done += summary["accepted"] + summary["failed"]
+        rejected += sum(summary["rejected"].values())
+        bar.update(done, rejected)
 
-    def seed_of(slot: int) -> int:
-        return derive_seed(seed, slot, attempts[slot])
-
-    if jobs <= 1:
-        for slot in range(count):
-            while not record(slot, generate_one(text, seed_of(slot), timeout, band)):
-                pass
-            bar.update(slot + 1, sum(summary.rejected.values()))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: dict[Future, int] = {pool.submit(generate_one, text, seed_of(s), timeout, band): s
-                                          for s in range(count)}
-            done = 0
-            while pending:
-                future = next(iter(wait(pending, return_when=FIRST_COMPLETED).done))
-                slot = pending.pop(future)
-                if record(slot, future.result()):
-                    done += 1
-                    bar.update(done, sum(summary.rejected.values()))
-                else:
-                    pending[pool.submit(generate_one, text, seed_of(slot), timeout, band)] = slot
-    bar.close()
-    summary.seconds = time.perf_counter() - started
-    engine.dispose()
-    return summary
-
+    try:
+        if jobs <= 1:
+            for start, stop in ranges:
+                finished(_run_range(db_url, job_id, start, stop, data, seed))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                pending: set[Future] = {pool.submit(_run_range, db_url, job_id, start, stop, data, seed)
+                                        for start, stop in ranges}
+                try:
+                    while pending:
+                        completed, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in completed:
+                            finished(future.result())
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    finally:
+        bar.close()
+        for engine in _process_db.values():
+            engine.dispose()
+        _process_db.clear()
+    with session(db, read_only=True) as s:
+        job = get_job(session=s, job_id=job_id)
+    db.dispose()
+    assert job is not None
+    return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
+                   seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id)

@@ -1,6 +1,6 @@
 """The verbs that work on boards: generate (the embedded run), export, show, solve, regrade, daily
 and serve. Dispatched from puzzlefleet.cli, which parses the command line; the same one-line errors
-and exit codes."""
+and exit codes (puzzlefleet.errors). Whatever depends on the game is asked of its Game object."""
 
 from __future__ import annotations
 
@@ -13,29 +13,29 @@ import tempfile
 from typing import Any
 
 import engine
-from engine import (Board, PuzzleError, Rules, SudokuBoard, SudokuRules, board_from_json, describe_board,
-                    from_url, parse_sudoku_line, rules_for, solve_board, to_url)
+from engine import PuzzleError, board_from_json, game_of, games
 from puzzlefleet import embedded, fleet, render
-from puzzlefleet.cli import EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
+from puzzlefleet.errors import EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
 from store import (board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
                    regrade_board, session)
 from store.render import RenderError, png as render_png, print_page, svg as render_svg
 from workers.daily import DailyError, make_daily, today
-
-
-def _rules(args: argparse.Namespace) -> Rules | SudokuRules:
-    return rules_for(args.game, args.size, args.stars, args.diagonals, args.band_by, args.band)
+from workers.params import BadTask, JobParams
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    rules = _rules(args)
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
+    try:
+        params = JobParams.build(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
+                                 band=args.band, band_by=args.band_by, timeout=args.timeout)
+    except BadTask as exc:
+        raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     band = f" {args.band}" if args.band else ""
-    print(f"generating {args.count} x {rules}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
-    summary = embedded.run(rules, count=args.count, seed=seed, jobs=args.jobs, timeout=args.timeout,
-                           band=args.band, db_url=None, progress=sys.stderr.isatty())
+    print(f"generating {args.count} x {params.rules()}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
+    summary = embedded.run(params, count=args.count, seed=seed, jobs=args.jobs, db_url=None,
+                           progress=sys.stderr.isatty())
     print(summary.line())
     return 0 if summary.accepted == summary.requested else 1
 
@@ -74,7 +74,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     elif args.format == "text":
         text = "".join(_plain(b) + "\n\n" for b in boards)
     else:
-        text = "".join(to_url(Board.from_json(b)) + "\n" for b in boards)
+        text = "".join(game_of(b).to_url(board_from_json(b)) + "\n" for b in boards)
     if args.out:
         _write_atomically(args.out, text)
     else:
@@ -109,11 +109,9 @@ def _write_atomically(path: str, text: str | bytes) -> None:
     os.replace(tmp, path)
 
 
-def _plain(data: dict[str, Any], *, with_solution: bool = True) -> str:
-    """A board as plain text: the Sudoku grid from its value, the others from puzzlefleet.render."""
-    if data.get("game") == "sudoku":
-        return SudokuBoard.from_json(data).to_text(with_solution=with_solution)
-    return render.plain(data, with_solution=with_solution)
+def _plain(data: dict[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+    """A board as text, as its game writes it."""
+    return game_of(data).text(data, with_solution=with_solution, colour=colour)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -125,15 +123,25 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
         return EXIT_NOT_FOUND
     print(_plain(data, with_solution=False).splitlines()[0])
-    coloured = sys.stdout.isatty() and data.get("game") != "sudoku"
-    print(render.coloured(data) if coloured else "\n".join(_plain(data).splitlines()[1:]))
+    print("\n".join(_plain(data, colour=sys.stdout.isatty()).splitlines()[1:]))
     print(render.explained(data))
     return 0
 
 
-def parse_boards(text: str) -> list[Board | SudokuBoard]:
-    """Boards from JSON (one object, an array, or one per line), puzz.link URLs or 81-character Sudoku
-    lines ('.' or '0' for empty), one per line."""
+def _from_line(line: str) -> Any:
+    """A board from the one-line text form of whichever game reads it."""
+    for game in games():
+        board = game.parse_text(line)
+        if board is not None:
+            return board
+    forms = [game.text_form for game in games() if game.text_form]
+    raise PuzzleError("expected a JSON board" + "".join(f", {form}" for form in forms[:-1])
+                      + (f" or {forms[-1]}" if forms else ""))
+
+
+def parse_boards(text: str) -> list[Any]:
+    """Boards from JSON (one object, an array, or one per line), or the games' one-line text forms
+    (puzz.link URLs, 81-character Sudoku lines, ...), one per line."""
     stripped = text.strip()
     if not stripped:
         raise PuzzleError("no boards in the input")
@@ -156,13 +164,8 @@ def parse_boards(text: str) -> list[Board | SudokuBoard]:
                     boards.append(board_from_json(json.loads(line)))
                 except json.JSONDecodeError as exc:
                     raise PuzzleError(f"malformed JSON ({exc.msg})") from None
-            elif "starbattle/" in line:
-                boards.append(from_url(line))
-            elif set(line) <= set(".0123456789"):
-                boards.append(parse_sudoku_line(line))
             else:
-                raise PuzzleError("expected a JSON board, a puzz.link starbattle URL or an 81-character "
-                                  "Sudoku line")
+                boards.append(_from_line(line))
         except PuzzleError as exc:
             raise PuzzleError(f"line {number}: {exc}") from None
     return boards
@@ -176,7 +179,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     boards = parse_boards(text)
     worst = 0
     for board in boards:
-        status, out = solve_board(board)
+        status, out = engine.game_named(board.game).solve(board)
         print(json.dumps(out, separators=(",", ":")), flush=True)
         if args.explain and status == "unique":
             print(render.explained(out), flush=True)
@@ -193,8 +196,9 @@ def cmd_regrade(args: argparse.Namespace) -> int:
         with session(db) as s:          # one board per transaction: an interruption loses no work
             data = get_board(session=s, board_id=board_id)
             if data is not None:
+                game = game_of(data)
                 regrade_board(session=s, board_id=board_id,
-                              data={**data, **describe_board(board_from_json(data))})
+                              data={**data, **game.describe(game.board_from_json(data))})
     db.dispose()
     print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
     return 0

@@ -14,7 +14,7 @@ from celery import Celery, signals
 from celery.schedules import crontab
 from kombu import Queue
 
-from workers.params import FLEET_QUEUE, QUEUES
+from workers.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import settings
 
 
@@ -22,8 +22,7 @@ def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **
     """A slot task goes to its game's queue (the game is in its parameters)."""
     if name == "puzzlefleet.generate_slots":
         params = (args[3] if args and len(args) > 3 else (kwargs or {}).get("params")) or {}
-        game = params.get("game") if isinstance(params, dict) else None
-        return {"queue": game if game in QUEUES else FLEET_QUEUE}
+        return {"queue": queue_of(params) or FLEET_QUEUE}
     if name.startswith("puzzlefleet."):
         return {"queue": FLEET_QUEUE}
     return None
@@ -46,7 +45,7 @@ def make_app() -> Celery:
         task_soft_time_limit=conf.soft_time_limit,
         task_time_limit=conf.time_limit,
         task_ignore_result=True,           # progress lives in the store; Flower reads return values from events
-        task_queues=[Queue(name) for name in (*QUEUES, FLEET_QUEUE)],
+        task_queues=[Queue(name) for name in (*queues(), FLEET_QUEUE)],
         task_default_queue=FLEET_QUEUE,
         task_routes=(_route,),
         worker_send_task_events=True,

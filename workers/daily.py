@@ -20,20 +20,22 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from engine import DeadlineExceeded, Rules, derive_seed, generate
+from engine import derive_seed, parse_rules
 from store import (daily_set, daily_sets_between, get_boards, in_daily_set, save_board, save_daily, session,
                    unused_board_ids)
+from workers.slot import generate_one
 
-# The day's set, in position order: (rules, band).
-DAILY_PLAN: tuple[tuple[Rules, str], ...] = (
-    (Rules(10, 2), "easy"),
-    (Rules(10, 2), "medium"),
-    (Rules(10, 2), "hard"),
-    (Rules(10, 2), "expert"),
-    (Rules(8, 1), "easy"),
-    (Rules(9, 1), "medium"),
-    (Rules(9, 1), "hard"),
+# The day's set, in position order: (rules, band), the rules in their text form.
+_PLAN = (
+    ("starbattle 10 2", "easy"),
+    ("starbattle 10 2", "medium"),
+    ("starbattle 10 2", "hard"),
+    ("starbattle 10 2", "expert"),
+    ("queens 8", "easy"),
+    ("queens 9", "medium"),
+    ("queens 9", "hard"),
 )
+DAILY_PLAN: tuple[tuple[Any, str], ...] = tuple((parse_rules(text), band) for text, band in _PLAN)
 MAX_OVERLAP = 0.6          # a larger share of stars on the same cells makes two boards near-duplicates
 WINDOW_DAYS = 30           # boards of the sets this many days either side are compared too
 DEFAULT_TIMEOUT = 120.0    # seconds per generation attempt
@@ -90,12 +92,13 @@ def _neighbours(db: Engine, day: date) -> list[dict[str, Any]]:
     return [board for other, boards in sets.items() if other != day for board in boards]
 
 
-def _pick_stored(db: Engine, rules: Rules, band: str, seed: int, avoid: Sequence[dict[str, Any]],
+def _pick_stored(db: Engine, rules: Any, band: str, seed: int, avoid: Sequence[dict[str, Any]],
                  taken: set[str]) -> dict[str, Any] | None:
     """A stored, unused board of these rules and band, in seeded random order, not too close to `avoid`."""
     with session(db, read_only=True) as s:
-        ids = unused_board_ids(session=s, game=rules.game, size=rules.size, stars=rules.stars,
-                               diagonals=rules.diagonals, band=band)
+        spec = rules.to_json()
+        ids = unused_board_ids(session=s, game=rules.game, size=spec["size"], stars=spec.get("stars"),
+                               diagonals=spec.get("diagonals", False), band=band)
     ids = [board_id for board_id in ids if board_id not in taken]
     random.Random(seed).shuffle(ids)
     for start in range(0, len(ids), _CHUNK):
@@ -109,19 +112,19 @@ def _pick_stored(db: Engine, rules: Rules, band: str, seed: int, avoid: Sequence
     return None
 
 
-def _generate(db: Engine, rules: Rules, band: str, number: int, position: int, avoid: Sequence[dict[str, Any]],
+def _generate(db: Engine, rules: Any, band: str, number: int, position: int, avoid: Sequence[dict[str, Any]],
               taken: set[str], timeout: float, attempts: int) -> dict[str, Any] | None:
     """A new board of these rules and band, stored, not too close to `avoid`; None if every attempt fails."""
     for attempt in range(attempts):
-        try:
-            board, _ = generate(rules, derive_seed(number, position, attempt), band=band, timeout=timeout)
-        except DeadlineExceeded:
+        # The same attempt as a job's slot: slot `position` of a job seeded with the date.
+        result = generate_one(str(rules), derive_seed(number, position, attempt), timeout, band)
+        data = result["board"]
+        if data is None:
             continue
-        data = board.to_json()
         # Stored even when it is too close to today's boards: it may serve another day.
         with session(db) as s:
             found: dict[str, Any] | None = data
-            if not save_board(session=s, data=data, fingerprint=board.fingerprint):
+            if not save_board(session=s, data=data, fingerprint=result["fingerprint"]):
                 # A duplicate is usually a board some day already has: try the next attempt. But a
                 # concurrent caller for this day may just have made it, and then it is as good as ours.
                 found = None

@@ -8,9 +8,8 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine import GAMES, PuzzleError, rules_for
+from engine import PuzzleError, game_named, games, names
 
-QUEUES = GAMES                            # each game the engine makes has its own queue
 FLEET_QUEUE = "fleet"                     # housekeeping (beat's sweep for stalled jobs)
 DEFAULT_TIMEOUT = 300.0                   # seconds per attempt, as `generate --timeout`
 DEFAULT_MAX_ATTEMPTS = 20                 # attempts per slot, as the embedded run
@@ -32,7 +31,7 @@ def _whole(value: Any, what: str, low: int, high: int) -> int:
 class JobParams:
     game: str
     size: int
-    stars: int
+    stars: int | None
     diagonals: bool = False
     band: str | None = None
     band_by: str | None = None            # Sudoku: "technique" (default) or "clues"
@@ -43,11 +42,12 @@ class JobParams:
     def build(cls, *, game: str, size: int, stars: int | None = None, diagonals: bool = False,
               band: str | None = None, band_by: str | None = None, timeout: float = DEFAULT_TIMEOUT,
               max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> JobParams:
-        """From command-line values: Queens has 1 star, Star Battle defaults to 2, Sudoku has none."""
-        if game == "queens" and stars not in (None, 1):
-            raise BadTask("queens has 1 star per unit; use --game starbattle for more")
-        if stars is None and game != "sudoku":
-            stars = 1 if game == "queens" else 2
+        """From command-line values; options left out take the game's defaults (its rules say which)."""
+        try:
+            rules = game_named(game).rules(size=size, stars=stars, diagonals=diagonals, band_by=band_by, band=band)
+        except PuzzleError as exc:
+            raise BadTask(str(exc)) from None
+        stars = getattr(rules, "stars", None)
         return cls.from_json({"game": game, "size": size, "stars": stars, "diagonals": diagonals,
                               "band": band, "band_by": band_by, "timeout": timeout,
                               "max_attempts": max_attempts})
@@ -62,20 +62,15 @@ class JobParams:
         if unknown:
             raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
         game = data.get("game")
-        if game not in GAMES:
-            raise BadTask(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+        if game not in names():
+            raise BadTask(f"unknown game {game!r}: expected one of {', '.join(names())}")
         size = _whole(data.get("size"), "size", -(2**31), 2**31 - 1)
         stars = data.get("stars")
-        if game == "sudoku":
-            if stars is not None:
-                raise BadTask("sudoku has no stars")
-        else:
-            stars = _whole(1 if stars is None else stars, "stars", -(2**31), 2**31 - 1)
+        if stars is not None:
+            stars = _whole(stars, "stars", -(2**31), 2**31 - 1)
         diagonals = data.get("diagonals", False)
         if not isinstance(diagonals, bool):
             raise BadTask("diagonals must be true or false")
-        if game == "queens" and stars != 1:
-            raise BadTask("queens has 1 star per unit; use --game starbattle for more")
         band = data.get("band")
         if band is not None and not isinstance(band, str):
             raise BadTask(f"unknown band {band!r}")
@@ -91,22 +86,31 @@ class JobParams:
         params.rules()          # the engine's own check of size, stars and band
         return params
 
-    def rules(self):
-        """The engine's rules for this job (Star Battle family or Sudoku), or BadTask."""
+    def rules(self) -> Any:
+        """The engine's rules for this job (the game's own type), or BadTask."""
         try:
-            rules = rules_for(self.game, self.size, self.stars, self.diagonals, self.band_by, self.band)
+            return game_named(self.game).rules(size=self.size, stars=self.stars, diagonals=self.diagonals,
+                                               band_by=self.band_by, band=self.band)
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
-        if rules.game != self.game:
-            raise BadTask(f"{self.stars} stars per unit is {rules.game}, not {self.game}")
-        return rules
 
     @property
     def queue(self) -> str:
-        return self.game
+        return game_named(self.game).queue
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def queues() -> tuple[str, ...]:
+    """The queues of every registered game: each game has its own."""
+    return tuple(dict.fromkeys(game.queue for game in games()))
+
+
+def queue_of(params: Any) -> str | None:
+    """The queue a task's parameters go to, or None when they name no known game."""
+    game = params.get("game") if isinstance(params, dict) else None
+    return game_named(game).queue if game in names() else None
 
 
 def check_ids(job_id: Any, slot: Any, seed: Any) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from engine import DeadlineExceeded, derive_seed, generate_board, parse_rules
+from engine import DeadlineExceeded, derive_seed, game_named, parse_rules
 from store import Attempt, JobNotFound, pending_slots, record_attempts, session
 from workers.params import BadTask, JobParams, check_ids
 
@@ -29,10 +29,10 @@ FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redel
 def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
                  ) -> dict[str, Any]:
     """One attempt, pure computation: the board (or the timeout) and the drawings rejected by reason."""
-    rules = parse_rules(rules_text)                # any game: the engine's registry
+    rules = parse_rules(rules_text)
     started = time.perf_counter()
     try:
-        board, stats = generate_board(rules, seed, band=band, timeout=timeout)
+        board, stats = game_named(rules.game).generate(rules, seed, band=band, timeout=timeout)
     except DeadlineExceeded as exc:
         return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True,
                 "seconds": time.perf_counter() - started}

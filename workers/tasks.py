@@ -22,7 +22,7 @@ from store import init_db, make_engine, session, stalled_jobs, touch_job, unfini
 from workers import metrics
 from workers.celeryapp import app
 from workers.daily import make_daily, today
-from workers.params import GAMES, BadTask, JobParams
+from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
 from workers.slot import run_slots, slot_ranges, slots_per_task
 
@@ -66,8 +66,9 @@ def backoff(retries: int) -> float:
 
 
 def _game(params: Any) -> str:
+    """The game label of a task's metrics ("unknown" for parameters that name no game)."""
     game = params.get("game") if isinstance(params, dict) else None
-    return game if game in GAMES else "unknown"
+    return game if queue_of(params) is not None else "unknown"
 
 
 @app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
@@ -101,7 +102,7 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
                 ranges: Iterable[tuple[int, int]]) -> int:
     """Send one task per slot range to the job's game queue over one connection; returns how many."""
     data = params.to_json() if isinstance(params, JobParams) else params
-    queue = _game(data)
+    queue = queue_of(data) or FLEET_QUEUE
     sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
@@ -137,8 +138,7 @@ def resume_stalled(self: Any) -> dict[str, Any]:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
         resumed: dict[str, int] = {}
         for job in jobs:
-            game = _game(job["params"])
-            if queue_length(game) > 0:
+            if queue_length(queue_of(job["params"]) or FLEET_QUEUE) > 0:
                 continue            # still waiting its turn, not stalled
             with session(db, read_only=True) as s:
                 slots = unfinished_slots(session=s, job_id=job["job"])

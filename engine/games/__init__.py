@@ -1,0 +1,112 @@
+"""The game registry: every layer iterates these `Game` objects instead of naming games.
+
+The built-in games are the packages in BUILTIN, each exporting `GAME`. More can be added with
+`register(game)`, or, for every process of a fleet at once, by naming modules that export `GAME` in
+the environment variable PUZZLEFLEET_GAMES (comma-separated), which the registry imports on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from engine.errors import InvalidBoard, InvalidRules
+from engine.games.base import Game, Options, Picture, PlaySpec
+from engine.games.model import board_schema as _board_schema
+
+BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku")
+PLUGINS_VARIABLE = "PUZZLEFLEET_GAMES"
+
+_games: dict[str, Game] = {}
+_loaded = False
+
+
+def register(game: Game) -> Game:
+    """Add a game (replacing one of the same name); returns it."""
+    if not isinstance(game, Game):
+        raise TypeError(f"not a Game: {game!r}")
+    _games[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    _games.pop(name, None)
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    extra = [name.strip() for name in os.environ.get(PLUGINS_VARIABLE, "").split(",") if name.strip()]
+    for module_name in (*BUILTIN, *extra):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise InvalidRules(f"{PLUGINS_VARIABLE}: cannot import {module_name}: {exc}") from None
+        game = getattr(module, "GAME", None)
+        if game is not None and game.name not in _games:
+            register(game)
+
+
+def games() -> tuple[Game, ...]:
+    """Every registered game, built-in ones first."""
+    _load()
+    return tuple(_games.values())
+
+
+def names() -> tuple[str, ...]:
+    return tuple(game.name for game in games())
+
+
+def bands() -> tuple[str, ...]:
+    """Every band some game's request may ask for, in the order the games list them."""
+    return tuple(dict.fromkeys(band for game in games() for band in game.bands))
+
+
+def band_by_choices() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(choice for game in games() for choice in game.options.band_by))
+
+
+def game_named(name: Any) -> Game:
+    """The game of this name; InvalidRules for an unknown one."""
+    _load()
+    game = _games.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise InvalidRules(f"unknown game {name!r}: expected one of {', '.join(names())}")
+    return game
+
+
+def game_of(data: Any) -> Game:
+    """The game a board JSON belongs to (its "game" field); InvalidBoard when there is none."""
+    if not isinstance(data, Mapping):
+        raise InvalidBoard("a board must be a JSON object")
+    try:
+        return game_named(data.get("game"))
+    except InvalidRules as exc:
+        raise InvalidBoard(f"game: {exc}") from None
+
+
+def parse_rules(text: str) -> Any:
+    """Rules from their text form ("queens 8", "starbattle 10 2", "sudoku 9", ...)."""
+    words = text.split() if isinstance(text, str) else []
+    if not words:
+        raise InvalidRules(f"cannot read rules from {text!r}")
+    return game_named(words[0]).parse_rules(text)
+
+
+def board_from_json(data: Any) -> Any:
+    """A board value of any game from the board JSON (InvalidBoard when malformed)."""
+    return game_of(data).board_from_json(data)
+
+
+def board_schema() -> dict[str, Any]:
+    """The JSON Schema of a board of any registered game."""
+    return _board_schema([game.model for game in games()])
+
+
+__all__ = ["BUILTIN", "Game", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
+           "board_from_json", "board_schema", "game_named", "game_of", "games", "names", "parse_rules",
+           "register", "unregister"]

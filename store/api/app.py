@@ -1,6 +1,7 @@
 """Routes of the read API. Every request reads through its own read-only session; board JSON is sent
 as stored (no parse and re-dump); every cacheable answer carries an ETag and Cache-Control, and a
-matching If-None-Match gets 304."""
+matching If-None-Match gets 304. Routes that read the database or draw are plain functions, which
+FastAPI runs in its thread pool, so one slow picture never holds up the event loop."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION, Board, to_url
+from engine import ENGINE_VERSION, PuzzleError, board_schema, game_of, names
 from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
@@ -98,6 +99,12 @@ _FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
 _BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
 
 
+@lru_cache(maxsize=1)
+def schema_text() -> str:
+    """The board JSON Schema of the registered games, as served (and checked into docs/)."""
+    return json.dumps(board_schema(), indent=2, sort_keys=True) + "\n"
+
+
 @lru_cache(maxsize=64)
 def _listing(given: frozenset[str]) -> tuple[Any, Any]:
     """The count and page statements for this set of filters, built once (values go in as parameters)."""
@@ -120,8 +127,8 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
             state["db"].dispose()
 
     app = FastAPI(title="puzzlefleet", version=ENGINE_VERSION, lifespan=lifespan,
-                  description="Read API over the puzzle store: boards in the DESIGN.md JSON contract, "
-                              "their solve paths, pictures, print pages and the player.")
+                  description="Read API over the puzzle store: boards as board JSON (schema at "
+                              "/schema/board.json), their solve paths, pictures, print pages and the player.")
 
     def engine_() -> Engine:
         if "db" not in state:                 # used without the lifespan (no `with TestClient(app)`)
@@ -144,16 +151,30 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         return JSONResponse({"detail": f"cannot draw this board: {exc}"}, status_code=422)
 
     @app.get("/health", response_model=Health, tags=["meta"])
-    async def health() -> Response:
+    def health() -> Response:
         with session(engine_(), read_only=True) as s:
             s.scalar(select(1))
         return JSONResponse({"status": "ok", "engine_version": ENGINE_VERSION},
                             headers={"Cache-Control": "no-store"})
 
+    @app.get("/schema/board.json", tags=["meta"], responses={
+        200: {"content": {"application/schema+json": {}}, "description": "the JSON Schema of a board"}})
+    def get_board_schema(request: Request) -> Response:
+        body = schema_text()
+        return _cached(request, body, "application/schema+json", _etag(body), BOARD_CACHE)
+
+    @app.get("/games", tags=["meta"])
+    def get_games() -> Response:
+        """The games this store can hold, with the bands a board of each may have."""
+        from engine import game_named
+        body = [{"name": name, "title": game_named(name).title, "bands": list(game_named(name).bands),
+                 "input": game_named(name).input_mode} for name in names()]
+        return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
+
     @app.get("/boards", response_model=BoardPage, tags=["boards"])
-    async def list_boards(
+    def list_boards(
         request: Request,
-        game: Annotated[str | None, Query(pattern=_NAME, description="queens, starbattle, sudoku")] = None,
+        game: Annotated[str | None, Query(pattern=_NAME, description="a game's name, as /games lists them")] = None,
         size: Annotated[int | None, Query(ge=1, le=64)] = None,
         stars: Annotated[int | None, Query(ge=1, le=10)] = None,
         band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
@@ -181,7 +202,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     # The picture routes come before /boards/{board_id}: that pattern would swallow "ID.svg".
     @app.get("/boards/{board_id}.svg", tags=["pictures"], responses={
         **NOT_FOUND, 200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}})
-    async def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
+    def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "svg", str(solution))
         if etag in (request.headers.get("if-none-match") or ""):
@@ -200,24 +221,27 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         return Response(png(json.loads(text), solution=solution), media_type="image/png", headers=headers)
 
     @app.get("/boards/{board_id}.pzpr", tags=["pictures"], responses={
-        **NOT_FOUND, 422: {"description": "the game has no puzz.link form (Sudoku)"},
-        200: {"content": {"text/plain": {}}, "description": "the puzz.link URL (pzprjs starbattle format)"}})
-    async def board_pzpr(request: Request, board_id: str) -> Response:
+        **NOT_FOUND, 422: {"description": "the game has no puzz.link form"},
+        200: {"content": {"text/plain": {}}, "description": "the puzz.link URL"}})
+    def board_pzpr(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         data = json.loads(text)
-        if data.get("game") not in ("queens", "starbattle"):
-            raise HTTPException(422, f"{data.get('game')} boards have no puzz.link form")
-        return _cached(request, to_url(Board.from_json(data)) + "\n", "text/plain; charset=utf-8",
-                       _etag(text, "pzpr"), BOARD_CACHE)
+        try:
+            game = game_of(data)
+            url = game.to_url(game.board_from_json(data))
+        except PuzzleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return _cached(request, url + "\n", "text/plain; charset=utf-8", _etag(text, "pzpr"), BOARD_CACHE)
 
     @app.get("/boards/{board_id}", tags=["boards"], responses={
-        **NOT_FOUND, 200: {"content": {"application/json": {}}, "description": "the board, DESIGN.md contract"}})
-    async def get_board(request: Request, board_id: str) -> Response:
+        **NOT_FOUND, 200: {"content": {"application/json": {}},
+                           "description": "the board JSON, as stored (schema at /schema/board.json)"}})
+    def get_board(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         return _cached(request, text, "application/json", _etag(text), BOARD_CACHE)
 
     @app.get("/boards/{board_id}/steps", response_model=Steps, tags=["boards"], responses=NOT_FOUND)
-    async def get_steps(request: Request, board_id: str) -> Response:
+    def get_steps(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         data = json.loads(text)
         body = json.dumps({"id": data.get("id"), "difficulty": data.get("difficulty"),
@@ -235,7 +259,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     if daily_set is not None:      # the daily table arrived with store.daily_set
         @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
                  responses={404: {"description": "no set for this day"}})
-        async def get_daily(request: Request, day: date) -> Response:
+        def get_daily(request: Request, day: date) -> Response:
             with session(engine_(), read_only=True) as s:
                 boards = daily_set(session=s, day=day)
             if not boards:

@@ -11,6 +11,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine import PuzzleError, game_of
+
 # Okabe & Ito's colour-blind-safe set (black swapped out: stars are drawn in black), then the same
 # hues as light tints and as dark-ish shades, so up to 24 regions stay distinguishable.
 _OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"]
@@ -45,7 +47,7 @@ class Layout:
     cell: int
     margin: int
     game: str
-    regions: list[list[int]]               # region (Queens/Star Battle) or 3x3 box (Sudoku) per cell
+    regions: list[list[int]]               # the area of each cell (a region, or a box): thick lines between
     fills: list[list[str]]
     thick: list[tuple[int, int, int, int]]  # segments in grid units (x1, y1, x2, y2)
     stars: list[tuple[int, int]] = field(default_factory=list)
@@ -69,51 +71,18 @@ class Layout:
                  cy - (outer if i % 2 == 0 else inner) * math.cos(i * math.pi / 5)) for i in range(10)]
 
 
-def _is_sudoku(data: dict[str, Any]) -> bool:
-    return data.get("game") == "sudoku" or "givens" in data
-
-
 def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
-    """The drawing of a board dict (DESIGN.md contract); `solution` adds the stars or the digits."""
-    if not isinstance(data, dict):
-        raise RenderError("a board must be a JSON object")
+    """The drawing of a board dict, from its game's picture; `solution` adds the stars or digits."""
+    try:
+        game = game_of(data)
+        picture = game.picture(data, solution=solution)
+    except PuzzleError as exc:
+        raise RenderError(str(exc)) from None
     margin = max(2, cell // 12)
-    if _is_sudoku(data):
-        return _sudoku_layout(data, solution, cell, margin)
-    regions = data.get("regions")
-    if (not isinstance(regions, list) or not regions
-            or any(not isinstance(row, list) or len(row) != len(regions) for row in regions)
-            or any(not isinstance(v, int) or isinstance(v, bool) for row in regions for v in row)):
-        raise RenderError("regions must be n lists of n region numbers")
-    n = len(regions)
-    stars: list[tuple[int, int]] = []
-    if solution:
-        for pair in data.get("solution") or []:
-            if (not isinstance(pair, list | tuple) or len(pair) != 2
-                    or not all(isinstance(v, int) and 0 <= v < n for v in pair)):
-                raise RenderError("solution must list [row, column] cells inside the grid")
-            stars.append((pair[0], pair[1]))
-    fills = [[region_colour(v) for v in row] for row in regions]
-    return Layout(n, cell, margin, str(data.get("game", "starbattle")), regions, fills,
-                  _borders(regions), sorted(stars))
-
-
-def _sudoku_layout(data: dict[str, Any], solution: bool, cell: int, margin: int) -> Layout:
-    givens, answer = data.get("givens"), data.get("solution")
-    if not isinstance(givens, str) or len(givens) != 81:
-        raise RenderError("a Sudoku board needs 81 givens characters")
-    if solution and (not isinstance(answer, str) or len(answer) != 81 or not answer.isdigit()):
-        raise RenderError("a Sudoku solution is 81 digits")
-    boxes = [[(r // 3) * 3 + c // 3 for c in range(9)] for r in range(9)]
-    digits = []
-    for i in range(81):
-        given = givens[i] if givens[i] in "123456789" else None
-        if given:
-            digits.append((i // 9, i % 9, given, True))
-        elif solution:
-            digits.append((i // 9, i % 9, answer[i], False))
-    return Layout(9, cell, margin, "sudoku", boxes, [[PAPER] * 9 for _ in range(9)], _borders(boxes),
-                  digits=digits)
+    areas = [list(row) for row in picture.areas]
+    fills = [[region_colour(v) if picture.coloured else PAPER for v in row] for row in areas]
+    return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.stars),
+                  list(picture.digits))
 
 
 def _borders(regions: list[list[int]]) -> list[tuple[int, int, int, int]]:
@@ -210,13 +179,20 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
 
 def rules_text(data: dict[str, Any]) -> str:
     """The rules in one sentence, for print pages and the player."""
-    if _is_sudoku(data):
-        return "Fill every row, column and 3×3 box with the digits 1 to 9, each once."
-    rules = data.get("rules") or {}
-    k = rules.get("stars") or 1
-    text = (f"Place {'one star' if k == 1 else f'{k} stars'} in every row, every column and every "
-            "coloured region; no two stars touch, not even diagonally")
-    return text + ("; no two stars share a diagonal line." if rules.get("diagonals") else ".")
+    try:
+        return game_of(data).rules_sentence(data)
+    except PuzzleError as exc:
+        raise RenderError(str(exc)) from None
+
+
+def heading(data: dict[str, Any]) -> str:
+    """A board's title for people: its game, size and band ("Queens 8×8 · hard")."""
+    try:
+        head = game_of(data).heading(data)
+    except PuzzleError as exc:
+        raise RenderError(str(exc)) from None
+    band = (data.get("difficulty") or {}).get("band")
+    return head + (f" · {band}" if band else "")
 
 
 _PRINT_CSS = """
@@ -234,9 +210,7 @@ def print_page(boards: list[dict[str, Any]], *, title: str = "puzzlefleet") -> s
     """An HTML document to print: each board's puzzle on a page of its own, then its solution on the next."""
     sections = []
     for data in boards:
-        n = (data.get("rules") or {}).get("size", "?")
-        band = (data.get("difficulty") or {}).get("band")
-        head = f"{str(data.get('game', '')).title()} {n}×{n}" + (f" · {band}" if band else "")
+        head = heading(data)
         for solution in (False, True):
             sections.append(
                 f'<section class="page {"solution" if solution else "puzzle"}" data-id="{html.escape(str(data.get("id")))}">'

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import Board, Rules, generate
+from engine.games.starbattle import Board, Rules, generate
 from store import init_db, make_engine, save_board, session
 from store.api import create_app
 

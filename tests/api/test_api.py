@@ -132,7 +132,8 @@ def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
 
 
 def test_the_puzz_link_url_opens_the_same_board(client, boards):
-    from engine import Board, from_url
+    from engine.games.starbattle import Board
+    from engine.games.starbattle.pzpr import from_url
     from engine.core.fingerprint import canonical_labels
     for data in boards:
         r = client.get(f"/boards/{data['id']}.pzpr")

@@ -26,9 +26,12 @@ def test_play_page_is_self_contained(client, queens):
     page = r.text
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=\"https?://", page), "no CDN, no remote assets"
     assert "{{" not in page
-    board = json.loads(re.search(r'<script id="board" type="application/json">(.*?)</script>', page, re.S)
-                       .group(1).replace("<\\/", "</"))
-    assert board == queens
+    play = json.loads(re.search(r'<script id="play" type="application/json">(.*?)</script>', page, re.S)
+                      .group(1).replace("<\\/", "</"))
+    n = queens["rules"]["size"]
+    assert play["mode"] == "marks" and play["n"] == n and play["areas"] == queens["regions"]
+    assert play["answer"] == sorted(r * n + c for r, c in queens["solution"])
+    assert [hint["why"] for hint in play["hints"]] == [step["why"] for step in queens["steps"]]
     assert client.get("/play/0123456789abcdef").status_code == 404
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from cli_support import exported, run
 
-from engine import Board, Rules
+from engine.games.starbattle import Board, Rules
 from engine.games.starbattle.reference import reference_solutions
 
 KNOWN_URL = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"   # pzprjs test board, one solution
@@ -143,7 +143,7 @@ def test_bad_input_gets_one_line_and_exit_2(env, args, message):
     ('{"game": "queens", "rules": {"size": 4}, "regions": [[0,0,0,0],[1,1,1,1],[2,2,2,2],[2,2,2,2]]}',
      "needs all 4 regions"),
     ('{"game": "queens", "rules": {"size": 99}, "regions": []}', "out of range"),
-    ('{"game": "go", "rules": {"size": 9}, "regions": []}', "not a Star Battle"),
+    ('{"game": "go", "rules": {"size": 9}, "regions": []}', "unknown game 'go'"),
     ("https://puzz.link/p?starbattle/6/6/1/4ilbhg\n", "border data"),
     ("https://puzz.link/p?starbattle/6/5/1/4ilbhgdnmhou\n", "square"),
     ("hello\n", "expected a JSON board"),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import generate as public_generate
+from engine.games.starbattle import generate as public_generate
 from engine.errors import DeadlineExceeded
 from engine.games.starbattle import Board, GenerationStats, Rules, Settings, count_solutions, generate
 from engine.games.starbattle.reference import reference_solutions

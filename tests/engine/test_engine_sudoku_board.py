@@ -69,9 +69,9 @@ def test_bad_lines(line, message):
 
 @pytest.mark.parametrize("data, message", [
     ([], "JSON object"),
-    ({"game": "queens", "givens": PUZZLE}, '"game" must be "sudoku"'),
-    ({"game": "sudoku", "rules": {"size": 4}, "givens": PUZZLE}, '"rules"'),
-    ({"game": "sudoku", "givens": 5}, '"givens"'),
+    ({"game": "queens", "givens": PUZZLE}, "game: Input should be 'sudoku'"),
+    ({"game": "sudoku", "rules": {"size": 4}, "givens": PUZZLE}, "rules.size: Input should be 9"),
+    ({"game": "sudoku", "givens": 5}, "givens: Input should be a valid string"),
     ({"game": "sudoku", "givens": PUZZLE[:-1]}, "81 characters"),
     ({"game": "sudoku", "givens": PUZZLE, "solution": "12"}, '"solution" must be 81 digits'),
     ({"game": "sudoku", "givens": PUZZLE, "solution": "1" * 81}, "appears twice"),

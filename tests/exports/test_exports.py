@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine import Rules, generate
+from engine.games.starbattle import Rules, generate
 from store import init_db, make_engine, save_board, session
 from store.render import PALETTE, RenderError, layout, png, print_page, region_colour, svg
 
@@ -147,7 +147,7 @@ def test_cli_export_svg_png_print(boards, tmp_path):
     url = f"sqlite:///{tmp_path / 'p.db'}"
     db = make_engine(url)
     init_db(db)
-    from engine import Board
+    from engine.games.starbattle import Board
     with session(db) as s:
         for data in boards:
             assert save_board(session=s, data=data, fingerprint=Board.from_json(data).fingerprint)

@@ -20,7 +20,9 @@ from celery.schedules import crontab
 from sqlalchemy import Engine
 
 import store
-from engine import BANDS, ENGINE_VERSION, Board, DeadlineExceeded, GenerationStats, Rules, derive_seed, generate
+from engine import ENGINE_VERSION, DeadlineExceeded, derive_seed
+from engine.games.starbattle import Board, GenerationStats, Rules, generate
+from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
 from workers import daily as daily_mod
 from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, make_daily, overlap, too_close
@@ -134,6 +136,13 @@ def no_near_duplicates(boards: list[dict[str, Any]]) -> bool:
 
 # ---- the plan and the overlap measure ----------------------------------------------------------------
 
+
+def patch_generation(monkeypatch: pytest.MonkeyPatch, fake: Any) -> None:
+    """Put `fake(rules, seed, **kw)` in place of the Star Battle family's generation: the daily set's
+    attempts reach it through the game registry, as a job's slots do."""
+    from engine.games.starbattle.game import StarFamily
+    monkeypatch.setattr(StarFamily, "generate", lambda self, rules, seed, **kw: fake(rules, seed, **kw))
+
 def test_the_plan_is_star_battle_easy_to_expert_then_three_queens() -> None:
     assert DAILY_PLAN == (*((Rules(10, 2), band) for band in BANDS),
                           (Rules(8), "easy"), (Rules(9), "medium"), (Rules(9), "hard"))
@@ -175,7 +184,7 @@ def test_make_daily_is_idempotent(db: Engine, pool: list[list[Entry]], monkeypat
 
     def no_generation(*_: Any, **__: Any) -> Any:
         raise AssertionError("a set that exists is read back, not made again")
-    monkeypatch.setattr(daily_mod, "generate", no_generation)
+    patch_generation(monkeypatch, no_generation)
     monkeypatch.setattr(daily_mod, "save_daily", no_generation)
     assert make_daily(db=db, day=DAY) == first
     assert len(rows(db)) == len(DAILY_PLAN)
@@ -302,7 +311,7 @@ def test_a_generated_duplicate_is_used_only_if_no_day_holds_it(db: Engine, pool:
     concurrent caller for the same day): it is ours to use, unless some day's set already holds it,
     and then the next attempt's board is used."""
     fill_pool(db, pool, skip=(4,))
-    real_generate = daily_mod.generate
+    real_generate = generate
     seeds: list[int] = []
 
     def generate_racing(rules: Rules, seed: int, **kw: Any) -> Any:
@@ -316,7 +325,7 @@ def test_a_generated_duplicate_is_used_only_if_no_day_holds_it(db: Engine, pool:
                                             board_ids=[board.id]) == "stored"
         return board, stats
 
-    monkeypatch.setattr(daily_mod, "generate", generate_racing)
+    patch_generation(monkeypatch, generate_racing)
     boards = make_daily(db=db, day=DAY)
     number = daily_mod.day_number(DAY)
     expected = [derive_seed(number, 4, 0), derive_seed(number, 4, 1)] if used_elsewhere else [derive_seed(number, 4, 0)]
@@ -372,7 +381,7 @@ def test_when_nothing_can_be_made_the_error_is_one_line_and_nothing_is_written(
 
     def out_of_time(*_: Any, **__: Any) -> Any:
         raise DeadlineExceeded("no board in time", GenerationStats())
-    monkeypatch.setattr(daily_mod, "generate", out_of_time)
+    patch_generation(monkeypatch, out_of_time)
     with pytest.raises(DailyError, match=r"^no queens 9 hard board for 2025-06-15 in 2 attempt\(s\) of 0.5 s$"):
         make_daily(db=db, day=DAY, timeout=0.5, attempts=2)
     assert rows(db) == []

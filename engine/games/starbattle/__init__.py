@@ -4,5 +4,6 @@ from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import Count, count_solutions
 from engine.games.starbattle.generator import GenerationStats, Settings, generate
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.game import GAME
 
-__all__ = ["Board", "Count", "GenerationStats", "Rules", "Settings", "count_solutions", "generate"]
+__all__ = ["GAME", "Board", "Count", "GenerationStats", "Rules", "Settings", "count_solutions", "generate"]

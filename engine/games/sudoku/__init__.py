@@ -6,6 +6,7 @@ from engine.games.sudoku.count import Count, count_solutions
 from engine.games.sudoku.generator import CLUE_BANDS, GenerationStats, describe, generate
 from engine.games.sudoku.grade import Grade, grade
 from engine.games.sudoku.techniques import BANDS
+from engine.games.sudoku.game import GAME
 
-__all__ = ["BANDS", "CLUE_BANDS", "Count", "GenerationStats", "Grade", "SudokuBoard", "count_solutions",
+__all__ = ["GAME", "BANDS", "CLUE_BANDS", "Count", "GenerationStats", "Grade", "SudokuBoard", "count_solutions",
            "describe", "generate", "grade", "parse_line"]

@@ -1,5 +1,4 @@
-"""A 9x9 Sudoku board as a value: the givens and (once proved) the solution, with the JSON form of the
-contract in DESIGN.md and a text line that parses back to the same board.
+"""A 9x9 Sudoku board as a value: the givens and (once proved) the solution, with its board JSON and a text line that parses back to the same board.
 
 Glossary. Cells are r * 9 + c, rows and columns from 0. A *givens line* is 81 characters, row by row,
 '.' for an empty cell ('0' is read as empty too). A *unit* is a row, a column or a 3x3 box.
@@ -136,28 +135,17 @@ class SudokuBoard:
     @classmethod
     def from_json(cls, data: Any) -> SudokuBoard:
         """Read a board in the JSON contract; the solution, if given, is checked against the givens."""
-        if not isinstance(data, dict):
-            raise InvalidBoard("a board must be a JSON object")
-        if data.get("game") != "sudoku":
-            raise InvalidBoard(f'"game" must be "sudoku", got {data.get("game")!r}')
-        rules = data.get("rules", {"size": SIZE})
-        if not isinstance(rules, dict) or rules.get("size") != SIZE:
-            raise InvalidBoard('Sudoku "rules" must be {"size": 9}')
-        givens = data.get("givens")
-        if not isinstance(givens, str):
-            raise InvalidBoard('"givens" must be a string of 81 characters')
-        board = parse_line(givens)
-        solution = data.get("solution") or ""
-        if solution:
-            if (not isinstance(solution, str) or len(solution) != 81
-                    or any(ch not in "123456789" for ch in solution)):
-                raise InvalidBoard('"solution" must be 81 digits 1-9')
-            _check_units(solution, "invalid solution")
-            if any(g != EMPTY and g != s for g, s in zip(board.givens, solution)):
-                raise InvalidBoard('"solution" disagrees with the givens')
-        seed = data.get("seed")
-        return cls(board.givens, solution, seed if isinstance(seed, int) and not isinstance(seed, bool)
-                   else None)
+        from engine.games.sudoku.game import GAME
+        return GAME.board_from_json(data)
 
 
-__all__ = ["EMPTY", "SIZE", "SudokuBoard", "parse_line", "unit_name"]
+def check_solution(givens: str, solution: str) -> None:
+    """InvalidBoard unless `solution` is 81 digits, valid, and agrees with the givens."""
+    if len(solution) != 81 or any(ch not in "123456789" for ch in solution):
+        raise InvalidBoard('"solution" must be 81 digits 1-9')
+    _check_units(solution, "invalid solution")
+    if any(g != EMPTY and g != s for g, s in zip(givens, solution)):
+        raise InvalidBoard('"solution" disagrees with the givens')
+
+
+__all__ = ["EMPTY", "SIZE", "SudokuBoard", "check_solution", "parse_line", "unit_name"]

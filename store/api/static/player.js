@@ -1,19 +1,18 @@
 "use strict";
 (function () {
-  const board = JSON.parse(document.getElementById("board").textContent);
+  // What to play comes from the board's game (its play spec); nothing here names a game.
+  const play = JSON.parse(document.getElementById("play").textContent);
   const palette = JSON.parse(document.getElementById("palette").textContent);
-  const sudoku = board.game === "sudoku" || typeof board.givens === "string";
-  const n = sudoku ? 9 : board.regions.length;
-  const k = sudoku ? 1 : (board.rules && board.rules.stars) || 1;
-  const diagonals = !sudoku && !!(board.rules && board.rules.diagonals);
-  const region = (r, c) => sudoku ? Math.floor(r / 3) * 3 + Math.floor(c / 3) : board.regions[r][c];
-  const answer = new Set(sudoku ? [] : board.solution.map(([r, c]) => r * n + c));
-  const given = (i) => sudoku && /[1-9]/.test(board.givens[i]);
-  const steps = board.steps || [];
+  const digits = play.mode === "digits";
+  const n = play.n;
+  const region = (r, c) => play.areas[r][c];
+  const answer = new Set(digits ? [] : play.answer);
+  const given = (i) => digits && !!play.givens[i];
+  const steps = play.hints || [];
   const grid = document.getElementById("grid"), status = document.getElementById("status");
   const why = document.getElementById("why"), timer = document.getElementById("timer");
-  // Star Battle: 0 empty, 1 mark, 2 star. Sudoku: "" or a digit.
-  let state = new Array(n * n).fill(sudoku ? "" : 0);
+  // marks: 0 empty, 1 ×, 2 star. digits: "" or a symbol.
+  let state = new Array(n * n).fill(digits ? "" : 0);
   let cursor = 0, started = Date.now(), stopped = null, revealed = false, hintAt = 0;
   const cells = [];
 
@@ -23,19 +22,19 @@
     cell.className = "cell";
     cell.dataset.row = r; cell.dataset.col = c; cell.dataset.region = region(r, c);
     cell.setAttribute("role", "gridcell");
-    cell.style.backgroundColor = sudoku ? "#fff" : palette[region(r, c) % palette.length];
+    cell.style.backgroundColor = play.coloured ? palette[region(r, c) % palette.length] : "#fff";
     if (r > 0 && region(r - 1, c) !== region(r, c)) cell.classList.add("bt");
     if (c > 0 && region(r, c - 1) !== region(r, c)) cell.classList.add("bl");
     if (c === n - 1) cell.style.borderRight = "none";
     if (r === n - 1) cell.style.borderBottom = "none";
-    if (given(i)) { cell.textContent = board.givens[i]; cell.classList.add("given"); }
+    if (given(i)) { cell.textContent = play.givens[i]; cell.classList.add("given"); }
     cell.addEventListener("click", () => { cursor = i; act(i); grid.focus(); });
     grid.appendChild(cell); cells.push(cell);
   }
 
   function act(i, digit) {
     if (stopped && !revealed) return;
-    if (sudoku) {
+    if (digits) {
       if (given(i)) return draw();
       if (digit !== undefined) state[i] = digit;
       return changed();
@@ -53,30 +52,27 @@
 
   function conflicts() {
     const bad = new Set();
-    if (sudoku) {
-      const value = (i) => given(i) ? board.givens[i] : state[i];
-      for (let i = 0; i < 81; i++) for (let j = i + 1; j < 81; j++) {
-        if (!value(i) || value(i) !== value(j)) continue;
-        const ri = Math.floor(i / 9), ci = i % 9, rj = Math.floor(j / 9), cj = j % 9;
-        if (ri === rj || ci === cj || region(ri, ci) === region(rj, cj)) { bad.add(i); bad.add(j); }
+    if (digits) {
+      const value = (i) => given(i) ? play.givens[i] : state[i];
+      for (const unit of play.units) {
+        const seen = new Map();
+        for (const i of unit) {
+          if (!value(i)) continue;
+          if (seen.has(value(i))) { bad.add(i); bad.add(seen.get(value(i))); } else seen.set(value(i), i);
+        }
       }
       return bad;
     }
+    for (const unit of play.units) {
+      const stars = unit.filter((i) => state[i] === 2);
+      if (stars.length > play.per_unit) stars.forEach((i) => bad.add(i));
+    }
     const stars = [];
     state.forEach((v, i) => { if (v === 2) stars.push(i); });
-    const units = new Map();
-    for (const i of stars) {
-      const r = Math.floor(i / n), c = i % n;
-      for (const key of ["r" + r, "c" + c, "g" + region(r, c)]) {
-        if (!units.has(key)) units.set(key, []);
-        units.get(key).push(i);
-      }
-    }
-    for (const list of units.values()) if (list.length > k) list.forEach((i) => bad.add(i));
     for (const a of stars) for (const b of stars) {
       if (a >= b) continue;
       const dr = Math.abs(Math.floor(a / n) - Math.floor(b / n)), dc = Math.abs((a % n) - (b % n));
-      if ((dr <= 1 && dc <= 1) || (diagonals && dr === dc)) { bad.add(a); bad.add(b); }
+      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) { bad.add(a); bad.add(b); }
     }
     return bad;
   }
@@ -84,7 +80,7 @@
   function draw() {
     const bad = conflicts();
     cells.forEach((cell, i) => {
-      if (sudoku) {
+      if (digits) {
         if (!given(i)) { cell.textContent = state[i]; cell.classList.toggle("entry", !!state[i]); }
       } else {
         cell.classList.toggle("mark", state[i] === 1);
@@ -93,13 +89,13 @@
       cell.classList.toggle("conflict", bad.has(i));
       cell.classList.toggle("cursor", i === cursor);
       cell.setAttribute("aria-label", `row ${Math.floor(i / n) + 1} column ${(i % n) + 1}` +
-        (sudoku ? (given(i) ? ` given ${board.givens[i]}` : state[i] ? ` ${state[i]}` : " empty")
+        (digits ? (given(i) ? ` given ${play.givens[i]}` : state[i] ? ` ${state[i]}` : " empty")
                 : ["", " marked", " star"][state[i]]));
     });
   }
 
   function isSolved() {
-    if (sudoku) return state.every((v, i) => given(i) || v === board.solution[i]);
+    if (digits) return state.every((v, i) => given(i) || v === play.answer[i]);
     let count = 0;
     for (let i = 0; i < n * n; i++) if (state[i] === 2) { if (!answer.has(i)) return false; count++; }
     return count === answer.size;
@@ -123,7 +119,7 @@
   document.getElementById("check").addEventListener("click", () => {
     let wrong = 0;
     cells.forEach((cell, i) => {
-      const bad = sudoku ? (!given(i) && state[i] && state[i] !== board.solution[i]) : (state[i] === 2 && !answer.has(i));
+      const bad = digits ? (!given(i) && state[i] && state[i] !== play.answer[i]) : (state[i] === 2 && !answer.has(i));
       cell.classList.toggle("wrong", !!bad);
       if (bad) wrong++;
     });
@@ -132,25 +128,25 @@
 
   document.getElementById("reveal").addEventListener("click", () => {
     revealed = true;
-    state = state.map((_, i) => sudoku ? (given(i) ? "" : board.solution[i]) : (answer.has(i) ? 2 : 0));
+    state = state.map((_, i) => digits ? (given(i) ? "" : play.answer[i]) : (answer.has(i) ? 2 : 0));
     changed();
   });
 
   document.getElementById("reset").addEventListener("click", () => {
-    state = new Array(n * n).fill(sudoku ? "" : 0);
+    state = new Array(n * n).fill(digits ? "" : 0);
     cursor = 0; started = Date.now(); stopped = null; revealed = false; hintAt = 0;
     document.body.classList.remove("solved"); delete grid.dataset.solved; status.textContent = "";
     changed(); tick();
   });
 
   document.getElementById("hint").addEventListener("click", () => {
-    const done = (cell) => sudoku ? (given(cell[0] * 9 + cell[1]) || state[cell[0] * 9 + cell[1]] === board.solution[cell[0] * 9 + cell[1]])
-                                  : state[cell[0] * n + cell[1]] === 2;
-    while (hintAt < steps.length && (steps[hintAt].place || []).every(done)) hintAt++;
+    const done = ([r, c]) => digits ? (given(r * n + c) || state[r * n + c] === play.answer[r * n + c])
+                                    : state[r * n + c] === 2;
+    while (hintAt < steps.length && steps[hintAt].cells.every(done)) hintAt++;
     cells.forEach((cell) => cell.classList.remove("hint"));
     if (hintAt >= steps.length) { why.textContent = steps.length ? "No more hints: every step is done." : "No solve path stored."; return; }
     const step = steps[hintAt];
-    (step.place || []).forEach(([r, c]) => cells[r * n + c].classList.add("hint"));
+    step.cells.forEach(([r, c]) => cells[r * n + c].classList.add("hint"));
     why.textContent = `Step ${hintAt + 1} of ${steps.length}: ${step.why}`;
   });
 
@@ -162,10 +158,10 @@
       cursor = Math.min(n - 1, Math.max(0, r + dr)) * n + Math.min(n - 1, Math.max(0, c + dc));
       draw();
     } else if (event.key === " " || event.key === "Enter") {
-      if (!sudoku) act(cursor);
-    } else if (sudoku && /^[1-9]$/.test(event.key)) {
+      if (!digits) act(cursor);
+    } else if (digits && event.key.length === 1 && play.symbols.includes(event.key)) {
       act(cursor, event.key);
-    } else if (sudoku && (event.key === "0" || event.key === "Backspace" || event.key === "Delete")) {
+    } else if (digits && (event.key === "0" || event.key === "Backspace" || event.key === "Delete")) {
       act(cursor, "");
     } else return;
     event.preventDefault();

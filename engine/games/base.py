@@ -1,0 +1,211 @@
+"""The game contract: everything the layers above the engine may know about a game, as one object.
+
+A game is one package under `engine/games/<name>/` that exports `GAME`, an instance of a `Game`
+subclass; the registry (`engine.games`) lists them. The command line, the fleet, the store, the
+pictures, the API and the player ask the game object, never the game's name, so adding a game touches
+no module outside its package (see docs/ARCHITECTURE.md, "Adding a game").
+
+A *board value* is the game's own immutable board type. It must have `game` (the name), `fingerprint`
+(64 hex characters, the same for every symmetric or relabelled copy), `id` (its first 16) and
+`to_json()` (the board JSON contract, see `engine.games.model`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from pydantic import ValidationError
+
+from engine.errors import InvalidBoard, InvalidRules, PuzzleError
+from engine.games.model import BoardModel, first_error
+
+InputMode = Literal["marks", "digits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The request options a game takes beyond its size (the command line's --stars, --diagonals,
+    --band-by); a game refuses the others."""
+    stars: bool = False
+    diagonals: bool = False
+    band_by: tuple[str, ...] = ("technique",)      # the first is the default
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """What to draw, in grid terms: `areas` gives each cell's area (a region, or a Sudoku box; thick
+    lines run between areas), `coloured` fills areas with the palette (else paper white), `stars`
+    and `digits` are the marks (digits: row, column, symbol, given?). Rows and columns from 0."""
+    n: int
+    areas: tuple[tuple[int, ...], ...]
+    coloured: bool
+    stars: tuple[tuple[int, int], ...] = ()
+    digits: tuple[tuple[int, int, str, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySpec:
+    """What the player page needs, whatever the game.
+
+    marks: a cell cycles empty, ×, ★; `answer` lists the star cells; conflicts are more than
+    `per_unit` stars in one of `units`, and two stars that touch (`no_touch`) or share a diagonal
+    (`diagonals`). digits: a cell takes one of `symbols`; `givens` and `answer` are one symbol (or
+    "") per cell; a conflict is a symbol twice in one of `units`. `hints` is the stored solve path as
+    cells a step settles (row, column) and its sentence."""
+    mode: InputMode
+    n: int
+    areas: tuple[tuple[int, ...], ...]
+    coloured: bool
+    units: tuple[tuple[int, ...], ...]
+    answer: tuple[Any, ...]
+    per_unit: int = 1
+    no_touch: bool = False
+    diagonals: bool = False
+    symbols: str = ""
+    givens: tuple[str, ...] = ()
+    hints: tuple[dict[str, Any], ...] = ()
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+class Game(ABC):
+    """One game. Subclasses set the class attributes and implement the abstract methods."""
+
+    name: ClassVar[str]                 # as in the board JSON's "game" and the command line's --game
+    title: ClassVar[str]                # for people: "Star Battle"
+    model: ClassVar[type[BoardModel]]   # the pydantic model of its board JSON
+    bands: ClassVar[tuple[str, ...]]    # the bands a request may ask for, easiest first
+    options: ClassVar[Options] = Options()
+    input_mode: ClassVar[InputMode] = "marks"
+    text_form: ClassVar[str | None] = None   # a one-line board text `parse_text` reads, for messages
+
+    @property
+    def queue(self) -> str:
+        """The fleet queue its generation tasks go to."""
+        return self.name
+
+    # --- rules ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
+              band_by: str | None = None, band: str | None = None) -> Any:
+        """The rules of a generation request, checked together with the band (InvalidRules)."""
+
+    @abstractmethod
+    def parse_rules(self, text: str) -> Any:
+        """Rules from their text form, whose first word is the game's name: str(rules) parses back."""
+
+    def refuse_options(self, stars: int | None, diagonals: bool, band_by: str | None) -> None:
+        """InvalidRules for an option this game does not take."""
+        if stars is not None and not self.options.stars:
+            raise InvalidRules(f"{self.name} has no stars")
+        if diagonals and not self.options.diagonals:
+            raise InvalidRules(f"{self.name} has no diagonal rule")
+        if band_by is not None and band_by not in self.options.band_by:
+            if self.options.band_by == ("technique",):
+                raise InvalidRules(f"{self.name} bands are by technique only")
+            raise InvalidRules(f"unknown band_by {band_by!r}: expected one of {', '.join(self.options.band_by)}")
+
+    def check_band(self, band: str | None) -> None:
+        if band is not None and band not in self.bands:
+            raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(self.bands)}")
+
+    # --- boards ---------------------------------------------------------------------------------
+
+    def validate(self, data: Any) -> BoardModel:
+        """The board JSON checked against the game's model; InvalidBoard names the field and why."""
+        if not isinstance(data, Mapping):
+            raise InvalidBoard("a board must be a JSON object")
+        try:
+            return self.model.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidBoard(first_error(exc)) from None
+
+    @abstractmethod
+    def board_from_json(self, data: Any) -> Any:
+        """The board value of a board JSON (InvalidBoard when malformed); a solution is a claim."""
+
+    def parse_text(self, line: str) -> Any | None:
+        """A board from a one-line text form of this game, or None when the line is not one."""
+        return None
+
+    @abstractmethod
+    def generate(self, rules: Any, seed: int, *, band: str | None = None,
+                 timeout: float | None = None) -> tuple[Any, Any]:
+        """(board, stats): a proved, graded board and the statistics of its making (`stats.rejected`:
+        candidates turned away, by reason). DeadlineExceeded (the stats in args[1]) when `timeout`
+        passes first."""
+
+    @abstractmethod
+    def solutions(self, board: Any, limit: int) -> list[Any]:
+        """Up to `limit` solutions of the board."""
+
+    @abstractmethod
+    def with_solution(self, board: Any, solution: Any) -> Any:
+        """The board value with this solution filled in."""
+
+    @abstractmethod
+    def solution_json(self, board: Any, solution: Any | None) -> Any:
+        """A solution in the board JSON's form (None: the empty form)."""
+
+    @abstractmethod
+    def describe(self, board: Any) -> dict[str, Any]:
+        """The grade, fun (and shape) and solve path of a proved board, as board JSON fields."""
+
+    def solve(self, board: Any) -> tuple[str, dict[str, Any]]:
+        """Count to 2 and, when unique, grade: ("unique" | "several" | "none", the board's JSON filled
+        in with its solution, status, difficulty, fun and solve path)."""
+        found = self.solutions(board, 2)
+        out = (self.with_solution(board, found[0]) if len(found) == 1 else board).to_json()
+        out["solution"] = self.solution_json(board, found[0] if found else None)
+        status = {0: "none", 1: "unique"}.get(len(found), "several")
+        out["status"] = status
+        if status == "unique":
+            out.update(self.describe(self.with_solution(board, found[0])))
+        return status, out
+
+    def to_url(self, board: Any) -> str:
+        """The board as a puzz.link URL; PuzzleError when the game has none."""
+        raise PuzzleError(f"{self.name} boards have no puzz.link form")
+
+    @property
+    def has_url(self) -> bool:
+        return type(self).to_url is not Game.to_url
+
+    # --- for people -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+        """The board as text: a header line, then the grid (ANSI colours with `colour`, where the game
+        has colours to show)."""
+
+    @abstractmethod
+    def rules_sentence(self, data: Mapping[str, Any]) -> str:
+        """The rules in one sentence, for print pages and the player."""
+
+    @abstractmethod
+    def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        """What to draw for a board JSON (InvalidBoard when it cannot be drawn)."""
+
+    @abstractmethod
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+        """What the player page needs for a board JSON."""
+
+    def heading(self, data: Mapping[str, Any]) -> str:
+        """A short title for a board: "Queens 8×8"."""
+        n = (data.get("rules") or {}).get("size", "?")
+        return f"{self.title} {n}×{n}"
+
+
+def hints_from_steps(steps: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """The solve path as the player shows it: the cells each step places (row, column) and why."""
+    return tuple({"cells": [[int(p[0]), int(p[1])] for p in step.get("place") or ()],
+                  "why": str(step.get("why", ""))} for step in steps)
+
+
+__all__ = ["Game", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]

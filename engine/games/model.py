@@ -1,0 +1,83 @@
+"""The board JSON, as pydantic models: the fields every game's board shares, which each game's model
+extends with its rules and its grid (regions, givens, ...). One model checks a board wherever one
+arrives (`solve`, the store, the read API) and gives the published JSON Schema.
+
+Rows and columns in the JSON count from 0; words meant for people count from 1.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+Id = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$", description="the first 16 hex digits of the fingerprint")]
+
+
+class _Open(BaseModel):
+    """Fields beyond the declared ones are kept: producers may add to the contract."""
+    model_config = ConfigDict(extra="allow")
+
+
+class Difficulty(_Open):
+    band: str | None = Field(None, description="the measured band: easy, medium, hard, expert, ...")
+    score: StrictInt | None = Field(None, description="the summed cost of the solve path's techniques")
+    hardest: str | None = Field(None, description="the hardest technique the solve path needs")
+
+
+class Fun(_Open):
+    score: StrictInt | None = Field(None, description="0-100: how the solve path feels")
+
+
+class Shape(_Open):
+    score: StrictInt | None = Field(None, description="0-100: how hand-made the regions look")
+
+
+class Step(BaseModel):
+    """One deduction of the solve path. `place` and `eliminate` list cells [row, column] (and, where
+    the game places symbols, the symbol as a third number); `units` name what it reasons about."""
+    model_config = ConfigDict(extra="allow")
+    technique: StrictStr
+    cost: StrictInt
+    place: list[list[StrictInt]] = []
+    eliminate: list[list[StrictInt]] = []
+    units: list[StrictStr] = []
+    why: StrictStr = ""
+
+
+class BoardModel(_Open):
+    """The fields every board has; a game's model adds `game` (a literal), `rules` and its grid."""
+    id: Id | None = None
+    seed: StrictInt | None = Field(None, ge=0, lt=2**63)
+    status: StrictStr | None = Field(None, description="solve's verdict: unique, several or none")
+    difficulty: Difficulty | None = None
+    fun: Fun | None = None
+    shape: Shape | None = None
+    steps: list[Step] = []
+    engine_version: StrictStr | None = None
+    generation: dict[str, Any] | None = None
+
+
+def first_error(exc: ValidationError) -> str:
+    """A pydantic error as one line: where (as a path into the JSON) and why."""
+    error = exc.errors(include_url=False)[0]
+    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
+                    if not (isinstance(part, str) and part.startswith(("function-", "tagged-union"))))
+    message = str(error["msg"])
+    message = message.removeprefix("Value error, ")
+    return f"{where.lstrip('.')}: {message}" if where else message
+
+
+def board_schema(models: list[type[BoardModel]]) -> dict[str, Any]:
+    """The JSON Schema of a board of any of these games, told apart by "game"."""
+    if len(models) == 1:
+        adapter: TypeAdapter[Any] = TypeAdapter(models[0])
+    else:
+        adapter = TypeAdapter(Annotated[Union[tuple(models)], Field(discriminator="game")])  # noqa: UP007
+    schema = adapter.json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "puzzlefleet board"
+    return schema
+
+
+__all__ = ["BoardModel", "Difficulty", "Fun", "Id", "Shape", "Step", "board_schema", "first_error"]

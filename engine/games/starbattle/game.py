@@ -1,0 +1,148 @@
+"""The Star Battle family as Game objects: Queens (1 star, optionally the chess diagonals) and Star
+Battle (1-3 stars). Both are one class; `engine.games.queens` and this package each export an
+instance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.errors import InvalidBoard, InvalidRules
+from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
+from engine.games.starbattle.board import Board
+from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.generator import describe, generate
+from engine.games.starbattle.grade import BANDS
+from engine.games.starbattle.model import StarBoard
+from engine.games.starbattle.pzpr import from_url, to_url
+from engine.games.starbattle.rules import Rules
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# 256-colour terminal backgrounds that stay distinguishable side by side (Okabe-Ito first).
+_BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 152, 217, 144, 189, 137,
+                109, 230]
+
+
+class StarFamily(Game):
+    """Stars in an n x n grid of n regions: k per row, column and region, no two touching."""
+
+    model = StarBoard
+    bands = BANDS
+    input_mode = "marks"
+    text_form = "a puzz.link starbattle URL"
+
+    def __init__(self, name: str, title: str, *, default_stars: int, options: Options) -> None:
+        self.name = name                    # type: ignore[misc]  # an instance per family member
+        self.title = title                  # type: ignore[misc]
+        self.default_stars = default_stars
+        self.options = options              # type: ignore[misc]
+
+    # --- rules ------------------------------------------------------------------------------------
+
+    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
+              band_by: str | None = None, band: str | None = None) -> Rules:
+        if not self.options.stars and stars not in (None, self.default_stars):
+            raise InvalidRules(f"{self.name} has {self.default_stars} star per unit; "
+                               "use --game starbattle for more")
+        self.refuse_options(None, diagonals, band_by)
+        self.check_band(band)
+        rules = Rules(size, self.default_stars if stars is None else stars, diagonals)
+        if rules.game != self.name:
+            raise InvalidRules(f"{rules.stars} star(s) per unit is {rules.game}, not {self.name}")
+        return rules
+
+    def parse_rules(self, text: str) -> Rules:
+        rules = Rules.parse(text)
+        if rules.game != self.name:
+            raise InvalidRules(f"cannot read {self.name} rules from {text!r}")
+        return rules
+
+    # --- boards -----------------------------------------------------------------------------------
+
+    def board_from_json(self, data: Any) -> Board:
+        model = self.validate(data)
+        assert isinstance(model, StarBoard)
+        if model.game != self.name:
+            raise InvalidBoard(f"game: not {self.name}")
+        n = model.rules.size
+        rules = Rules(n, model.rules.stars, model.rules.diagonals)
+        cells = sorted(r * n + c for r, c in model.solution)
+        return Board(rules, tuple(label for row in model.regions for label in row), tuple(cells), model.seed)
+
+    def parse_text(self, line: str) -> Board | None:
+        if "starbattle/" not in line:
+            return None
+        board = from_url(line)
+        return board if board.game == self.name else None
+
+    def generate(self, rules: Rules, seed: int, *, band: str | None = None,
+                 timeout: float | None = None) -> tuple[Board, Any]:
+        return generate(rules, seed, band=band, timeout=timeout)
+
+    def solutions(self, board: Board, limit: int) -> list[tuple[int, ...]]:
+        return list(count_solutions(board.rules, board.regions, limit).solutions)
+
+    def with_solution(self, board: Board, solution: tuple[int, ...]) -> Board:
+        return Board(board.rules, board.regions, tuple(solution), board.seed)
+
+    def solution_json(self, board: Board, solution: tuple[int, ...] | None) -> list[list[int]]:
+        return [[cell // board.n, cell % board.n] for cell in solution or ()]
+
+    def describe(self, board: Board) -> dict[str, Any]:
+        return describe(board)
+
+    def to_url(self, board: Board) -> str:
+        return to_url(board)
+
+    # --- for people -------------------------------------------------------------------------------
+
+    def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+        board = self.validate(data)
+        assert isinstance(board, StarBoard)
+        rules = board.rules
+        stars = {(r, c) for r, c in board.solution} if with_solution else set()
+        lines = [f"# {board.id or '?'} {board.game} {rules.size}x{rules.size} stars={rules.stars}"
+                 + (" diagonals" if rules.diagonals else "")]
+        for r, row in enumerate(board.regions):
+            if colour:
+                lines.append("".join(
+                    f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
+                    f"{'★' if (r, c) in stars else _LETTERS[label].lower()} \x1b[0m"
+                    for c, label in enumerate(row)))
+            else:
+                lines.append(" ".join("*" if (r, c) in stars else _LETTERS[label] for c, label in enumerate(row)))
+        return "\n".join(lines)
+
+    def rules_sentence(self, data: Mapping[str, Any]) -> str:
+        rules = data.get("rules") or {}
+        k = rules.get("stars") or 1
+        text = (f"Place {'one star' if k == 1 else f'{k} stars'} in every row, every column and every "
+                "coloured region; no two stars touch, not even diagonally")
+        return text + ("; no two stars share a diagonal line." if rules.get("diagonals") else ".")
+
+    def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        board = self.validate(data)
+        assert isinstance(board, StarBoard)
+        stars = tuple(sorted((r, c) for r, c in board.solution)) if solution else ()
+        return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, stars=stars)
+
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+        board = self.validate(data)
+        assert isinstance(board, StarBoard)
+        n = board.rules.size
+        rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+        columns = [tuple(r * n + c for r in range(n)) for c in range(n)]
+        regions: dict[int, list[int]] = {}
+        for cell, label in enumerate(label for row in board.regions for label in row):
+            regions.setdefault(label, []).append(cell)
+        return PlaySpec(
+            mode="marks", n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
+            units=tuple(rows + columns + [tuple(cells) for _, cells in sorted(regions.items())]),
+            answer=tuple(sorted(r * n + c for r, c in board.solution)), per_unit=board.rules.stars,
+            no_touch=True, diagonals=board.rules.diagonals,
+            hints=hints_from_steps([step.model_dump() for step in board.steps]),
+            help="Click a cell: empty → × → ★ → empty. Arrows move, space cycles.")
+
+
+GAME = StarFamily("starbattle", "Star Battle", default_stars=2,
+                  options=Options(stars=True, diagonals=False))

@@ -1,0 +1,98 @@
+"""9x9 Sudoku as a Game object."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.errors import InvalidBoard, InvalidRules
+from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
+from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line
+from engine.games.sudoku.count import count_solutions
+from engine.games.sudoku.generator import BAND_BY, check_band, describe, generate
+from engine.games.sudoku.model import SudokuBoardModel
+from engine.games.sudoku.rules import SudokuRules
+from engine.games.sudoku.techniques import BANDS
+
+_BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
+
+
+class Sudoku(Game):
+    name = "sudoku"
+    title = "Sudoku"
+    model = SudokuBoardModel
+    bands = BANDS
+    options = Options(band_by=BAND_BY)
+    input_mode = "digits"
+    text_form = "an 81-character Sudoku line"
+
+    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
+              band_by: str | None = None, band: str | None = None) -> SudokuRules:
+        if stars is not None or diagonals:
+            raise InvalidRules("sudoku has no stars or diagonals")
+        self.refuse_options(None, False, band_by)
+        rules = SudokuRules(size, band_by or "technique")
+        check_band(band, rules.band_by)
+        return rules
+
+    def parse_rules(self, text: str) -> SudokuRules:
+        return SudokuRules.parse(text)
+
+    def board_from_json(self, data: Any) -> SudokuBoard:
+        model = self.validate(data)
+        assert isinstance(model, SudokuBoardModel)
+        return SudokuBoard(model.givens, model.solution, model.seed)
+
+    def parse_text(self, line: str) -> SudokuBoard | None:
+        return parse_line(line) if set(line) <= set(".0123456789") else None
+
+    def generate(self, rules: SudokuRules, seed: int, *, band: str | None = None,
+                 timeout: float | None = None) -> tuple[SudokuBoard, Any]:
+        return generate(seed, band=band, band_by=rules.band_by, timeout=timeout)
+
+    def solutions(self, board: SudokuBoard, limit: int) -> list[str]:
+        return list(count_solutions(board.givens, limit).solutions)
+
+    def with_solution(self, board: SudokuBoard, solution: str) -> SudokuBoard:
+        return board.with_solution(solution)
+
+    def solution_json(self, board: SudokuBoard, solution: str | None) -> str:
+        return solution or ""
+
+    def describe(self, board: SudokuBoard) -> dict[str, Any]:
+        return describe(board)
+
+    def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+        return self.board_from_json(data).to_text(with_solution=with_solution)
+
+    def rules_sentence(self, data: Mapping[str, Any]) -> str:
+        return "Fill every row, column and 3×3 box with the digits 1 to 9, each once."
+
+    def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        board = self.validate(data)
+        assert isinstance(board, SudokuBoardModel)
+        if solution and not board.solution:
+            raise InvalidBoard("the board has no solution to draw")
+        digits = []
+        for i, given in enumerate(board.givens):
+            if given != ".":
+                digits.append((i // 9, i % 9, given, True))
+            elif solution:
+                digits.append((i // 9, i % 9, board.solution[i], False))
+        return Picture(SIZE, _BOXES, False, digits=tuple(digits))
+
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+        board = self.validate(data)
+        assert isinstance(board, SudokuBoardModel)
+        rows = [tuple(r * 9 + c for c in range(9)) for r in range(9)]
+        columns = [tuple(r * 9 + c for r in range(9)) for c in range(9)]
+        boxes = [tuple(cell for cell in range(81) if _BOXES[cell // 9][cell % 9] == b) for b in range(9)]
+        return PlaySpec(
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=tuple(rows + columns + boxes),
+            answer=tuple(board.solution), symbols="123456789",
+            givens=tuple("" if ch == "." else ch for ch in board.givens),
+            hints=hints_from_steps([step.model_dump() for step in board.steps]),
+            help="Click a cell, then type 1–9; 0 or Backspace clears. Arrows move.")
+
+
+GAME = Sudoku()

@@ -1,0 +1,15 @@
+"""What every verb of the command line shares: its exit codes and the error printed as one line."""
+
+EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+class MissingExtra(UsageError):
+    """A verb needs an optional part of the install (pip install 'puzzlefleet[fleet]', ...)."""
+
+    def __init__(self, extra: str, module: str) -> None:
+        super().__init__(f"this needs the '{extra}' extra (missing module {module}): "
+                         f"pip install 'puzzlefleet[{extra}]'")
