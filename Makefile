@@ -13,7 +13,7 @@ $(BIN)/python:
 # The build tools live in the venv too, so that `build` can recompile the engine in place.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/pip install --quiet 'Cython>=3.0.10' 'setuptools>=68' wheel
-	$(BIN)/pip install --quiet --no-build-isolation -e '.[test]'
+	$(BIN)/pip install --quiet --no-build-isolation -e '.[all,test]'
 	touch $(STAMP)
 
 # Rebuild the compiled engine whenever a .pyx/.pxd changed (cheap when nothing did).

@@ -1,4 +1,4 @@
-"""Grading and exact-band generation for the Star Battle family (issue: grade like a person).
+"""Grading and exact-band generation for the Star Battle family (grading like a person).
 
     .venv/bin/python bench/bench_grade.py [--quick] [--cpu N]
 

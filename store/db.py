@@ -89,7 +89,8 @@ def make_engine(url: str | None = None) -> Engine:
         with engine.connect():
             pass
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as exc:
-        raise StoreError(f"cannot open database {shown}: {one_line(exc)}") from exc
+        hint = " (pip install 'puzzlefleet[postgres]')" if isinstance(exc, ImportError) else ""
+        raise StoreError(f"cannot open database {shown}: {one_line(exc)}{hint}") from exc
     # Leave no pooled connection behind to be shared by a process forked after this.
     engine.dispose()
     return engine

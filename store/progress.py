@@ -104,9 +104,10 @@ def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[
 
 def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:
     try:
-        import psycopg            # the driver the store ships; imported only for PostgreSQL URLs
+        import psycopg            # the 'postgres' extra's driver; imported only for PostgreSQL URLs
     except ImportError as exc:
-        raise StoreError(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
+        raise StoreError(f"cannot open database {shown_url(raw)}: {one_line(exc)} "
+                         "(pip install 'puzzlefleet[postgres]')") from None
     conninfo = "postgresql://" + rest
     extra = {} if "connect_timeout=" in rest else {"connect_timeout": 10}
     try:

@@ -1,5 +1,5 @@
 """Keyword-only repository functions over the puzzle table. Boards go in and come out as the JSON
-contract dicts of DESIGN.md; the caller's session owns the transaction (store.session commits)."""
+JSON dicts (engine.games.model); the caller's session owns the transaction (store.session commits)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fun and shape scores: each part moves the score the way the issue describes."""
+"""Fun and shape scores: each part moves the score the way its docstring says."""
 
 from engine.core.shape import shape_score
 from engine.ladder.fun import fun_score

@@ -109,7 +109,7 @@ def test_a_redis_restart_mid_job_still_lands_exactly_n_boards(tmp_path: Path, ow
     own_redis()                                   # the same port, nothing in it
     workers = [worker]
     # Now and then the worker's main process dies on the lost connection instead of reconnecting (a
-    # known kombu race: "Unrecoverable error: AttributeError ... 'hostname'", celery/kombu#582). In
+    # race in kombu's Redis transport: "Unrecoverable error: AttributeError ... 'hostname'"). In
     # production systemd (Restart=on-failure) or Kubernetes starts it again; here the test does.
     time.sleep(3.0)
     if worker.popen.poll() is not None:

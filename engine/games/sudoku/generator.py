@@ -10,7 +10,7 @@ whole grid is redrawn. Without a band the dig is capped at the expert tier and a
 The beyond band (trial and error) is graded but not generated: random digging almost never leaves a
 board that the expert tier cannot finish (none in 87,805 minimal boards tried).
 
-By clues (`band_by="clues"`, the seed article's bands easy 36-40, medium 30-35, hard 24-29): a target
+By clues (`band_by="clues"`, the usual clue-count bands easy 36-40, medium 30-35, hard 24-29): a target
 count is drawn inside the band and clues are removed, each kept when removing it would allow a second
 solution (the counter, stopping at 2), until the target is reached; a grid that cannot get down to
 it is redrawn. The board is then graded by technique anyway and both grades are stored.
@@ -164,7 +164,7 @@ def describe(board: SudokuBoard) -> dict[str, Any]:
 
 
 def clue_band(clues: int) -> str | None:
-    """The seed article's band for a clue count (None outside 24..40)."""
+    """The clue-count band of a clue count (None outside 24..40)."""
     for name, (lo, hi) in CLUE_BANDS.items():
         if lo <= clues <= hi:
             return name

@@ -1,7 +1,7 @@
 """What a Sudoku generation request names: the size (always 9) and how bands are measured.
 
 Text form (what a job or a worker passes around, as Star Battle's `Rules` text): "sudoku 9" for bands
-by technique, "sudoku 9 by-clues" for the seed article's clue-count bands. `parse(str(r)) == r`.
+by technique, "sudoku 9 by-clues" for bands by clue count. `parse(str(r)) == r`.
 """
 
 from __future__ import annotations
