@@ -13,6 +13,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
+from engine import PuzzleError, game_of
 from store.errors import StoreError
 from store.models import Puzzle, utcnow
 
@@ -51,6 +52,10 @@ def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
     if not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint):
         raise StoreError(f"board {board_id}: fingerprint must be 64 lowercase hex characters")
     game = _text(data.get("game"), f"board {board_id}: game", required=True)
+    try:
+        game_of(data).validate(data)            # the board JSON model of its game
+    except PuzzleError as exc:
+        raise StoreError(f"board {board_id}: {exc}") from None
     rules = data.get("rules")
     if not isinstance(rules, dict):
         raise StoreError(f"board {board_id}: rules must be an object with a size")

@@ -74,9 +74,16 @@ def board() -> Callable[..., Board]:
         data: dict[str, Any] = {
             "id": _hex("id:" + key, 16),
             "game": game,
-            "rules": {"size": size, "stars": 1, "diagonals": False} if game != "sudoku" else {"size": 9},
+            "rules": {"size": size, "stars": 1, "diagonals": False},
             "regions": [[(r + c) % size for c in range(size)] for r in range(size)],
             "solution": [[r, (2 * r) % size] for r in range(size)],
+        } if game != "sudoku" else {
+            "id": _hex("id:" + key, 16), "game": game, "rules": {"size": 9},
+            "givens": "".join("." if (r + c) % 3 else str((r * 3 + r // 3 + c) % 9 + 1)
+                              for r in range(9) for c in range(9)),
+            "solution": "".join(str((r * 3 + r // 3 + c) % 9 + 1) for r in range(9) for c in range(9)),
+        }
+        data |= {
             "difficulty": {"band": band, "score": score, "hardest": "pigeonhole"},
             "steps": [{"technique": "last-cell-in-region", "cost": 1, "place": [[2, 4]],
                        "eliminate": [[2, 3]], "why": "région 5 — one free cell"}],
