@@ -3,12 +3,34 @@
 Compiled modules run with bounds and wraparound checks off. Set PUZZLEFLEET_CYTHON_DEBUG=1 to rebuild
 with bounds, wraparound and initialised-check turned back on (the tests can run against such a build).
 """
+import importlib.util
 import os
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("PUZZLEFLEET_CYTHON_DEBUG") == "1"
+HERE = Path(__file__).resolve().parent
+
+
+def write_sudoku_table() -> None:
+    """Generate the Sudoku technique ids and dispatch (_table.pxi) from the one technique table.
+
+    table.py is loaded by path, not imported, so that nothing of the package (which needs the compiled
+    modules) runs before they are built. The file is rewritten only when its text changes, so that an
+    unchanged table costs no recompile, and a changed one makes cythonize see _logic.pyx as stale."""
+    folder = HERE / "engine" / "games" / "sudoku"
+    spec = importlib.util.spec_from_file_location("_sudoku_table", folder / "table.py")
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    target = folder / table.INCLUDE
+    text = table.include_text()
+    if not target.exists() or target.read_text() != text:
+        target.write_text(text)
+
+
+write_sudoku_table()
 
 # Set here rather than in the file headers so that the debug switch can override them.
 directives = {"language_level": "3", "embedsignature": True,

@@ -38,7 +38,7 @@ def test_pool_is_varied():
     assert sum(c.solutions > 1 for c in cases) >= 300
 
 
-@pytest.mark.parametrize("name", [name for name, _, _ in TABLE])
+@pytest.mark.parametrize("name", [e.name for e in TABLE])
 def test_technique_is_sound(name):
     tid = IDS[name]
     fired = 0
@@ -289,12 +289,12 @@ def test_trial_and_error():
 # the table and the two loops
 
 def test_table_matches_the_compiled_ids_and_facts():
-    assert set(IDS) == {name for name, _, _ in TABLE} == set(LADDER.names)
-    costs = {name: cost for name, _, cost in TABLE}
+    assert set(IDS) == {e.name for e in TABLE} == set(LADDER.names)
+    costs = {e.name: e.cost for e in TABLE}
     assert costs["full-house"] == costs["naked-single"] == 4 and costs["hidden-single"] == 14
     assert costs["locked-candidates"] == 50 and costs["x-wing"] == 140 and costs["xyz-wing"] == 180
     assert costs["forcing-chain"] == 500 and costs["trial-and-error"] == 10_000
-    tiers = [tier for _, tier, _ in TABLE]
+    tiers = [e.tier for e in TABLE]
     assert tiers == sorted(tiers)
     assert TOP_OF_TIER == {1: "hidden-single", 2: "hidden-quad", 3: "xyz-wing", 4: "forcing-chain",
                            5: "trial-and-error"}

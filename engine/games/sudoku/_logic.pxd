@@ -7,8 +7,9 @@
 # have the digit as a mark (only possible in a position with no solution).
 #
 # A finder looks at a position and fills one step (sd_step) without changing the position; the
-# caller applies it. Candidates in a step are numbered cell * 9 + d. Technique ids are fixed here;
-# the order they are tried in, their tiers and costs belong to the table in techniques.py.
+# caller applies it. Candidates in a step are numbered cell * 9 + d. A technique id is the technique's
+# position in the one table (table.py), which also gives its tier, cost and sentence; setup.py
+# compiles the dispatch from it (_table.pxi).
 
 from libc.stdint cimport uint16_t, uint64_t
 
@@ -21,7 +22,7 @@ cdef struct sd_state:
 DEF MAXPATTERN = 256
 
 cdef struct sd_step:
-    int tech
+    int tech                      # the technique id (set by sd_find, not by the finder)
     int nplace
     int place[81]                 # candidates placed
     int nelim
@@ -29,9 +30,9 @@ cdef struct sd_step:
     int nunits
     int units[16]                 # units the deduction reasons about (0-8 rows, 9-17 columns, 18-26 boxes)
     int ncells
-    int cells[MAXPATTERN]         # the pattern: cells, or candidates for chains (see techniques.py)
+    int cells[MAXPATTERN]         # the pattern: cells, or candidates for chains (see table.py)
     int digits                    # digit mask of the pattern
-    int kind                      # a technique-specific detail (see techniques.py)
+    int kind                      # a technique-specific detail (see table.py)
 
 cdef bint sd_find(int tech, const sd_state *s, sd_step *o) noexcept nogil
 cdef void sd_apply(sd_state *s, const sd_step *o) noexcept nogil

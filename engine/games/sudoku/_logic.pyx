@@ -5,12 +5,18 @@
 # extending the position uses, and only places digits every such solution has), with one declared
 # exception: the unique rectangle assumes the position has at most one solution. The tests check each
 # finder against brute force. Bounds and wraparound checks are set in setup.py.
+#
+# A finder is `f_...(s, o, ...)`: it reads the position s and fills the step o. Which finder a
+# technique id calls is not written here: setup.py generates `_table.pxi` (the ids, NTECH and the
+# dispatch sd_find) from the one technique table, table.py, so that the ids are the table's positions
+# and cannot drift from the names, tiers and sentences declared beside them.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t, uint64_t
 from engine.games.sudoku._count cimport (sd_peers, sd_cell_units, sd_unit_cells, sd_count_masks,
                                          sd_count_nodes)
+from engine.games.sudoku.table import Finding
 
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
@@ -21,44 +27,6 @@ cdef extern from *:
 DEF ALL = 0x1FF
 DEF MAXPATTERN = 256
 DEF MAXALS = 1024
-
-# Technique ids. techniques.py names them and puts them in ladder order.
-DEF T_FULL_HOUSE = 0
-DEF T_NAKED_SINGLE = 1
-DEF T_HIDDEN_SINGLE = 2
-DEF T_LOCKED = 3
-DEF T_NAKED_PAIR = 4
-DEF T_HIDDEN_PAIR = 5
-DEF T_NAKED_TRIPLE = 6
-DEF T_HIDDEN_TRIPLE = 7
-DEF T_NAKED_QUAD = 8
-DEF T_HIDDEN_QUAD = 9
-DEF T_UR1 = 10
-DEF T_SKYSCRAPER = 11
-DEF T_XWING = 12
-DEF T_KITE = 13
-DEF T_SWORDFISH = 14
-DEF T_WWING = 15
-DEF T_COLOURING = 16
-DEF T_XYWING = 17
-DEF T_JELLYFISH = 18
-DEF T_XYZWING = 19
-DEF T_XCHAIN = 20
-DEF T_XYCHAIN = 21
-DEF T_AIC = 22
-DEF T_ALSXZ = 23
-DEF T_FORCING = 24
-DEF T_TRIAL = 25
-DEF NTECH = 26
-
-IDS = {"full-house": T_FULL_HOUSE, "naked-single": T_NAKED_SINGLE, "hidden-single": T_HIDDEN_SINGLE,
-       "locked-candidates": T_LOCKED, "naked-pair": T_NAKED_PAIR, "hidden-pair": T_HIDDEN_PAIR,
-       "naked-triple": T_NAKED_TRIPLE, "hidden-triple": T_HIDDEN_TRIPLE, "naked-quad": T_NAKED_QUAD,
-       "hidden-quad": T_HIDDEN_QUAD, "unique-rectangle-1": T_UR1, "skyscraper": T_SKYSCRAPER,
-       "x-wing": T_XWING, "2-string-kite": T_KITE, "swordfish": T_SWORDFISH, "w-wing": T_WWING,
-       "simple-colouring": T_COLOURING, "xy-wing": T_XYWING, "jellyfish": T_JELLYFISH,
-       "xyz-wing": T_XYZWING, "x-chain": T_XCHAIN, "xy-chain": T_XYCHAIN, "aic": T_AIC,
-       "als-xz": T_ALSXZ, "forcing-chain": T_FORCING, "trial-and-error": T_TRIAL}
 
 cdef struct b81:
     uint64_t lo
@@ -80,6 +48,12 @@ cdef inline void b_set(b81 *b, int c) noexcept nogil:
         b.lo |= (<uint64_t> 1) << c
     else:
         b.hi |= (<uint64_t> 1) << (c - 64)
+
+cdef inline void b_clear(b81 *b, int c) noexcept nogil:
+    if c < 64:
+        b.lo &= ~((<uint64_t> 1) << c)
+    else:
+        b.hi &= ~((<uint64_t> 1) << (c - 64))
 
 cdef inline bint b_has(b81 b, int c) noexcept nogil:
     if c < 64:
@@ -157,8 +131,9 @@ cdef inline int low(unsigned int m) noexcept nogil:
 cdef inline bint sees(int a, int b) noexcept nogil:
     return a != b and (ROW[a] == ROW[b] or COL[a] == COL[b] or BOX[a] == BOX[b])
 
-cdef inline void reset(sd_step *o, int tech) noexcept nogil:
-    o.tech = tech
+cdef inline void reset(sd_step *o) noexcept nogil:
+    """Empty the step. Its technique id is the dispatcher's to set (sd_find), so finders need not know
+    their own id."""
     o.nplace = 0
     o.nelim = 0
     o.nunits = 0
@@ -184,6 +159,26 @@ cdef inline void add_cell(sd_step *o, int c) noexcept nogil:
         o.cells[o.ncells] = c
         o.ncells += 1
 
+cdef inline void add_cells(sd_step *o, b81 cells) noexcept nogil:
+    """Add `cells` to the pattern, lowest first."""
+    cdef int c = b_next(&cells)
+    while c >= 0:
+        add_cell(o, c)
+        c = b_next(&cells)
+
+cdef inline void add_unit_cells(sd_step *o, int u, unsigned int at) noexcept nogil:
+    """Add the cells of unit u at positions `at` (bit i: its i-th cell) to the pattern. A unit lists
+    its cells in increasing order, so this is lowest first too."""
+    while at:
+        add_cell(o, UNIT_CELLS[u * 9 + low(at)])
+        at &= at - 1
+
+cdef inline void elim_digits(sd_step *o, int cell, unsigned int digits) noexcept nogil:
+    """Rule out each digit of the mask from `cell`, lowest first."""
+    while digits:
+        add_elim(o, cell, low(digits))
+        digits &= digits - 1
+
 cdef inline int elim_cells(const sd_state *s, sd_step *o, b81 cells, int d) noexcept nogil:
     """Rule out digit d from those of `cells` that still have it; how many were added."""
     cdef int c, n = 0
@@ -205,14 +200,100 @@ cdef void digit_cells(const sd_state *s, b81 *dc) noexcept nogil:
             b_set(&dc[low(m)], c)
             m &= m - 1
 
-cdef inline unsigned int placed_in(const sd_state *s, int u) noexcept nogil:
-    cdef unsigned int m = 0
-    cdef int i, v
+
+# Reading units. A placed cell has no marks (cand 0), so "where a digit is marked" means empty cells.
+
+cdef struct unit_marks:
+    unsigned int placed         # digits placed in the unit
+    unsigned int once           # digits marked in at least one empty cell
+    unsigned int twice          # digits marked in at least two
+    int empty                   # how many cells are empty
+    int last                    # the last empty cell (the only one when empty == 1)
+
+cdef inline unit_marks read_unit(const sd_state *s, int u) noexcept nogil:
+    cdef unit_marks r
+    cdef int i, c
+    cdef unsigned int m
+    r.placed = 0
+    r.once = 0
+    r.twice = 0
+    r.empty = 0
+    r.last = -1
     for i in range(9):
-        v = s.val[UNIT_CELLS[u * 9 + i]]
-        if v:
-            m |= 1u << (v - 1)
+        c = UNIT_CELLS[u * 9 + i]
+        if s.val[c]:
+            r.placed |= 1u << (s.val[c] - 1)
+        else:
+            m = s.cand[c]
+            r.twice |= r.once & m
+            r.once |= m
+            r.empty += 1
+            r.last = c
+    return r
+
+cdef inline unsigned int places(const sd_state *s, int u, int d) noexcept nogil:
+    """Where digit d is marked in unit u: bit i for its i-th cell."""
+    cdef unsigned int m = 0
+    cdef int i
+    for i in range(9):
+        m |= ((s.cand[UNIT_CELLS[u * 9 + i]] >> d) & 1u) << i
     return m
+
+cdef inline int line_unit(int ori, int line) noexcept nogil:
+    """Row `line` (ori 0) or column `line` (ori 1) as a unit."""
+    return ori * 9 + line
+
+cdef inline int line_cell(int ori, int line, int pos) noexcept nogil:
+    """Cell at position `pos` of row `line` (ori 0) or column `line` (ori 1)."""
+    return line * 9 + pos if ori == 0 else pos * 9 + line
+
+
+# Conjugate pairs: a digit with exactly two places in a unit (one of them holds it: a strong link).
+
+cdef inline bint conjugate(const sd_state *s, int u, int d, int *pair) noexcept nogil:
+    """Whether digit d has exactly two places in unit u; if so, they go to pair[0], pair[1]."""
+    cdef unsigned int at = places(s, u, d)
+    if pc(at) != 2:
+        return 0
+    pair[0] = UNIT_CELLS[u * 9 + low(at)]
+    pair[1] = UNIT_CELLS[u * 9 + low(at & (at - 1))]
+    return 1
+
+cdef struct conj_t:             # every unit's conjugate pairs, for finders that look them up at random
+    bint ok[27][9]              # digit d has exactly two places in unit u
+    int cell[27][9][2]          # which, in the unit's order
+
+cdef void conjugates(const sd_state *s, conj_t *cj) noexcept nogil:
+    cdef int u, d
+    for u in range(27):
+        for d in range(9):
+            cj.ok[u][d] = conjugate(s, u, d, cj.cell[u][d])
+
+cdef inline int partner(const conj_t *cj, int u, int d, int c) noexcept nogil:
+    """The other place of d in unit u when d has exactly two there (c being one of them), else -1."""
+    if not cj.ok[u][d]:
+        return -1
+    return cj.cell[u][d][0] if cj.cell[u][d][1] == c else cj.cell[u][d][1]
+
+
+# k masks out of m whose union has exactly k bits: naked subsets (cells and their marks), hidden
+# subsets (digits and their places) and fish (lines and the digit's places) are all this search.
+
+cdef struct subsets:
+    int k
+    int m
+    int idx[4]                  # the combination tried: k increasing indices below m
+    int item[9]                 # what each mask belongs to (a position, a digit, a line)
+    unsigned int mask[9]
+
+cdef inline void ss_start(subsets *ss, int k) noexcept nogil:
+    ss.k = k
+    ss.m = 0
+
+cdef inline void ss_add(subsets *ss, int item, unsigned int mask) noexcept nogil:
+    ss.item[ss.m] = item
+    ss.mask[ss.m] = mask
+    ss.m += 1
 
 cdef inline bint next_comb(int *idx, int k, int n) noexcept nogil:
     """Advance idx (k increasing indices below n) to the next combination; 0 when done."""
@@ -226,36 +307,53 @@ cdef inline bint next_comb(int *idx, int k, int n) noexcept nogil:
         idx[j] = idx[j - 1] + 1
     return 1
 
-cdef inline int line_cell(int ori, int line, int pos) noexcept nogil:
-    """Cell at position `pos` of row `line` (ori 0) or column `line` (ori 1)."""
-    return line * 9 + pos if ori == 0 else pos * 9 + line
+cdef inline unsigned int ss_next(subsets *ss, bint first) noexcept nogil:
+    """The union of the next k masks, in combination order (from the first combination when `first`),
+    whose union has exactly k bits; 0 when there is none left."""
+    cdef int i
+    cdef unsigned int union_
+    if first:
+        if ss.m < ss.k:
+            return 0
+        for i in range(ss.k):
+            ss.idx[i] = i
+    elif not next_comb(ss.idx, ss.k, ss.m):
+        return 0
+    while True:
+        union_ = 0
+        for i in range(ss.k):
+            union_ |= ss.mask[ss.idx[i]]
+        if pc(union_) == ss.k:
+            return union_
+        if not next_comb(ss.idx, ss.k, ss.m):
+            return 0
+
+cdef inline unsigned int ss_items(const subsets *ss) noexcept nogil:
+    """The items of the combination found, as a bit set."""
+    cdef int i
+    cdef unsigned int items = 0
+    for i in range(ss.k):
+        items |= 1u << ss.item[ss.idx[i]]
+    return items
 
 
 # ------------------------------------------------------------------------------------------------
 # singles
 
 cdef bint f_full_house(const sd_state *s, sd_step *o) noexcept nogil:
-    cdef int k, u, i, c, cnt, last
-    cdef unsigned int placed, miss
+    cdef int k, u
+    cdef unit_marks um
+    cdef unsigned int miss
     for k in range(27):
         u = UORDER[k]
-        cnt = 0
-        last = -1
-        placed = 0
-        for i in range(9):
-            c = UNIT_CELLS[u * 9 + i]
-            if s.val[c]:
-                placed |= 1u << (s.val[c] - 1)
-            else:
-                cnt += 1
-                last = c
-        if cnt == 1:
-            miss = ALL & ~placed
-            if pc(miss) == 1 and (s.cand[last] & miss):
-                reset(o, T_FULL_HOUSE)
-                add_place(o, last, low(miss))
+        um = read_unit(s, u)
+        if um.empty == 1:
+            miss = ALL & ~um.placed
+            if pc(miss) == 1 and (s.cand[um.last] & miss):
+                reset(o)
+                add_place(o, um.last, low(miss))
                 add_unit(o, u)
-                add_cell(o, last)
+                add_cell(o, um.last)
                 o.digits = miss
                 return 1
     return 0
@@ -267,7 +365,7 @@ cdef bint f_naked_single(const sd_state *s, sd_step *o) noexcept nogil:
     for c in range(81):
         m = s.cand[c]
         if s.val[c] == 0 and m and (m & (m - 1)) == 0:
-            reset(o, T_NAKED_SINGLE)
+            reset(o)
             add_place(o, c, low(m))
             add_cell(o, c)
             o.digits = m
@@ -276,283 +374,200 @@ cdef bint f_naked_single(const sd_state *s, sd_step *o) noexcept nogil:
 
 
 cdef bint f_hidden_single(const sd_state *s, sd_step *o) noexcept nogil:
-    cdef int k, u, i, c, d
-    cdef unsigned int once, twice, placed, m, only
+    cdef int k, u, c, d
+    cdef unit_marks um
+    cdef unsigned int only
     for k in range(27):
         u = UORDER[k]
-        once = 0
-        twice = 0
-        placed = 0
-        for i in range(9):
-            c = UNIT_CELLS[u * 9 + i]
-            if s.val[c]:
-                placed |= 1u << (s.val[c] - 1)
-            else:
-                m = s.cand[c]
-                twice |= once & m
-                once |= m
-        only = once & ~twice & ~placed
+        um = read_unit(s, u)
+        only = um.once & ~um.twice & ~um.placed
         if only:
             d = low(only)
-            for i in range(9):
-                c = UNIT_CELLS[u * 9 + i]
-                if s.val[c] == 0 and (s.cand[c] >> d) & 1:
-                    reset(o, T_HIDDEN_SINGLE)
-                    add_place(o, c, d)
-                    add_unit(o, u)
-                    add_cell(o, c)
-                    o.digits = 1u << d
-                    return 1
+            c = UNIT_CELLS[u * 9 + low(places(s, u, d))]
+            reset(o)
+            add_place(o, c, d)
+            add_unit(o, u)
+            add_cell(o, c)
+            o.digits = 1u << d
+            return 1
     return 0
 
 
 # ------------------------------------------------------------------------------------------------
 # locked candidates and subsets
 
+cdef bint locked_step(const sd_state *s, sd_step *o, int d, int inside, unsigned int at, int target,
+                      int kind) noexcept nogil:
+    """Digit d is marked in unit `inside` only at positions `at`, all of them in unit `target` too:
+    one of them holds it, so it leaves the rest of `target`."""
+    reset(o)
+    if not elim_cells(s, o, b_andnot(UNITB[target], UNITB[inside]), d):
+        return 0
+    o.kind = kind
+    add_unit(o, inside)
+    add_unit(o, target)
+    o.digits = 1u << d
+    add_unit_cells(o, inside, at)
+    return 1
+
+
 cdef bint f_locked(const sd_state *s, sd_step *o) noexcept nogil:
-    cdef int b, u, d, i, c, n, line, box
-    cdef unsigned int rows, cols, boxes
-    cdef b81 inside, targets
+    cdef int b, u, d, c
+    cdef unsigned int at, m, rows, cols, boxes
     # pointing: a digit confined to one line inside a box leaves the rest of that line
     for b in range(18, 27):
         for d in range(9):
+            at = places(s, b, d)
+            if pc(at) < 2:
+                continue
             rows = 0
             cols = 0
-            n = 0
-            inside = b_zero()
-            for i in range(9):
-                c = UNIT_CELLS[b * 9 + i]
-                if (s.cand[c] >> d) & 1:
-                    rows |= 1u << ROW[c]
-                    cols |= 1u << COL[c]
-                    b_set(&inside, c)
-                    n += 1
-            if n < 2:
-                continue
-            for line in range(2):
-                if line == 0 and pc(rows) == 1:
-                    u = low(rows)
-                elif line == 1 and pc(cols) == 1:
-                    u = 9 + low(cols)
-                else:
-                    continue
-                targets = b_andnot(UNITB[u], UNITB[b])
-                reset(o, T_LOCKED)
-                if elim_cells(s, o, targets, d):
-                    o.kind = 0
-                    add_unit(o, b)
-                    add_unit(o, u)
-                    o.digits = 1u << d
-                    while True:
-                        c = b_next(&inside)
-                        if c < 0:
-                            break
-                        add_cell(o, c)
-                    return 1
+            m = at
+            while m:
+                c = UNIT_CELLS[b * 9 + low(m)]
+                m &= m - 1
+                rows |= 1u << ROW[c]
+                cols |= 1u << COL[c]
+            if pc(rows) == 1 and locked_step(s, o, d, b, at, low(rows), 0):
+                return 1
+            if pc(cols) == 1 and locked_step(s, o, d, b, at, 9 + low(cols), 0):
+                return 1
     # claiming: a digit confined to one box inside a line leaves the rest of that box
     for u in range(18):
         for d in range(9):
-            boxes = 0
-            n = 0
-            inside = b_zero()
-            for i in range(9):
-                c = UNIT_CELLS[u * 9 + i]
-                if (s.cand[c] >> d) & 1:
-                    boxes |= 1u << BOX[c]
-                    b_set(&inside, c)
-                    n += 1
-            if n < 2 or pc(boxes) != 1:
+            at = places(s, u, d)
+            if pc(at) < 2:
                 continue
-            box = 18 + low(boxes)
-            targets = b_andnot(UNITB[box], UNITB[u])
-            reset(o, T_LOCKED)
-            if elim_cells(s, o, targets, d):
-                o.kind = 1
-                add_unit(o, u)
-                add_unit(o, box)
-                o.digits = 1u << d
-                while True:
-                    c = b_next(&inside)
-                    if c < 0:
-                        break
-                    add_cell(o, c)
+            boxes = 0
+            m = at
+            while m:
+                boxes |= 1u << BOX[UNIT_CELLS[u * 9 + low(m)]]
+                m &= m - 1
+            if pc(boxes) == 1 and locked_step(s, o, d, u, at, 18 + low(boxes), 1):
                 return 1
     return 0
 
 
-cdef bint f_naked_subset(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
-    cdef int q, u, i, j, c, m, empties
-    cdef int cells[9]
-    cdef int idx[4]
-    cdef unsigned int union_, extra
-    cdef bint chosen
+cdef bint f_naked_subset(const sd_state *s, sd_step *o, int k) noexcept nogil:
+    cdef int q, u, i, c
+    cdef unsigned int union_, chosen
+    cdef unit_marks um
+    cdef subsets ss
     for q in range(27):
         u = UORDER[q]
-        m = 0
-        empties = 0
+        um = read_unit(s, u)
+        if um.empty <= k:
+            continue
+        ss_start(&ss, k)
         for i in range(9):
             c = UNIT_CELLS[u * 9 + i]
-            if s.val[c] == 0:
-                empties += 1
-                if 2 <= pc(s.cand[c]) <= k:
-                    cells[m] = c
-                    m += 1
-        if m < k or empties <= k:
-            continue
-        for i in range(k):
-            idx[i] = i
-        while True:
-            union_ = 0
-            for i in range(k):
-                union_ |= s.cand[cells[idx[i]]]
-            if pc(union_) == k:
-                reset(o, tech)
-                for i in range(9):
-                    c = UNIT_CELLS[u * 9 + i]
-                    if s.val[c]:
-                        continue
-                    chosen = 0
-                    for j in range(k):
-                        if cells[idx[j]] == c:
-                            chosen = 1
-                    if chosen:
-                        continue
-                    extra = s.cand[c] & union_
-                    while extra:
-                        add_elim(o, c, low(extra))
-                        extra &= extra - 1
-                if o.nelim:
-                    add_unit(o, u)
-                    for j in range(k):
-                        add_cell(o, cells[idx[j]])
-                    o.digits = union_
-                    return 1
-            if not next_comb(idx, k, m):
-                break
+            if s.val[c] == 0 and 2 <= pc(s.cand[c]) <= k:
+                ss_add(&ss, i, s.cand[c])
+        union_ = ss_next(&ss, 1)
+        while union_:
+            chosen = ss_items(&ss)
+            reset(o)
+            for i in range(9):
+                c = UNIT_CELLS[u * 9 + i]
+                if s.val[c] == 0 and not (chosen >> i) & 1:
+                    elim_digits(o, c, s.cand[c] & union_)
+            if o.nelim:
+                add_unit(o, u)
+                add_unit_cells(o, u, chosen)
+                o.digits = union_
+                return 1
+            union_ = ss_next(&ss, 0)
     return 0
 
 
-cdef bint f_hidden_subset(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
-    cdef int q, u, i, j, c, d, m, empties
-    cdef unsigned int pos[9]
-    cdef int digs[9]
-    cdef int idx[4]
-    cdef unsigned int placed, union_, dmask, extra
+cdef bint f_hidden_subset(const sd_state *s, sd_step *o, int k) noexcept nogil:
+    cdef int q, u, c, d
+    cdef unsigned int union_, dmask, at
+    cdef unit_marks um
+    cdef subsets ss
     for q in range(27):
         u = UORDER[q]
-        placed = 0
-        empties = 0
-        for d in range(9):
-            pos[d] = 0
-        for i in range(9):
-            c = UNIT_CELLS[u * 9 + i]
-            if s.val[c]:
-                placed |= 1u << (s.val[c] - 1)
-            else:
-                empties += 1
-                for d in range(9):
-                    if (s.cand[c] >> d) & 1:
-                        pos[d] |= 1u << i
-        if empties <= k:
+        um = read_unit(s, u)
+        if um.empty <= k:
             continue
-        m = 0
+        ss_start(&ss, k)
         for d in range(9):
-            if not (placed >> d) & 1 and 2 <= pc(pos[d]) <= k:
-                digs[m] = d
-                m += 1
-        if m < k:
-            continue
-        for i in range(k):
-            idx[i] = i
-        while True:
-            union_ = 0
-            dmask = 0
-            for i in range(k):
-                union_ |= pos[digs[idx[i]]]
-                dmask |= 1u << digs[idx[i]]
-            if pc(union_) == k:
-                reset(o, tech)
-                for i in range(9):
-                    if (union_ >> i) & 1:
-                        c = UNIT_CELLS[u * 9 + i]
-                        extra = s.cand[c] & ~dmask
-                        while extra:
-                            add_elim(o, c, low(extra))
-                            extra &= extra - 1
-                if o.nelim:
-                    add_unit(o, u)
-                    for i in range(9):
-                        if (union_ >> i) & 1:
-                            add_cell(o, UNIT_CELLS[u * 9 + i])
-                    o.digits = dmask
-                    return 1
-            if not next_comb(idx, k, m):
-                break
+            if not (um.placed >> d) & 1:
+                at = places(s, u, d)
+                if 2 <= pc(at) <= k:
+                    ss_add(&ss, d, at)
+        union_ = ss_next(&ss, 1)
+        while union_:
+            dmask = ss_items(&ss)
+            reset(o)
+            at = union_
+            while at:
+                c = UNIT_CELLS[u * 9 + low(at)]
+                at &= at - 1
+                elim_digits(o, c, s.cand[c] & ~dmask)
+            if o.nelim:
+                add_unit(o, u)
+                add_unit_cells(o, u, union_)
+                o.digits = dmask
+                return 1
+            union_ = ss_next(&ss, 0)
     return 0
 
 
 # ------------------------------------------------------------------------------------------------
 # fish and single-digit patterns
 
-cdef bint f_fish(const sd_state *s, sd_step *o, int k, int tech) noexcept nogil:
-    cdef int d, ori, i, j, m, line, c
+cdef bint f_fish(const sd_state *s, sd_step *o, int k) noexcept nogil:
+    cdef int d, ori, j, line, c
     cdef unsigned int pos[9]
-    cdef int lines[9]
-    cdef int idx[4]
     cdef unsigned int union_, base
+    cdef subsets ss
     for d in range(9):
         for ori in range(2):
-            m = 0
+            ss_start(&ss, k)
             for line in range(9):
-                pos[line] = 0
-                for j in range(9):
-                    if (s.cand[line_cell(ori, line, j)] >> d) & 1:
-                        pos[line] |= 1u << j
+                pos[line] = places(s, line_unit(ori, line), d)
                 if 2 <= pc(pos[line]) <= k:
-                    lines[m] = line
-                    m += 1
-            if m < k:
-                continue
-            for i in range(k):
-                idx[i] = i
-            while True:
-                union_ = 0
-                base = 0
-                for i in range(k):
-                    union_ |= pos[lines[idx[i]]]
-                    base |= 1u << lines[idx[i]]
-                if pc(union_) == k:
-                    reset(o, tech)
+                    ss_add(&ss, line, pos[line])
+            union_ = ss_next(&ss, 1)
+            while union_:
+                base = ss_items(&ss)
+                reset(o)
+                for j in range(9):
+                    if (union_ >> j) & 1:
+                        for line in range(9):
+                            if not (base >> line) & 1:
+                                c = line_cell(ori, line, j)
+                                if (s.cand[c] >> d) & 1:
+                                    add_elim(o, c, d)
+                if o.nelim:
+                    o.kind = ori
+                    o.digits = 1u << d
+                    for line in range(9):
+                        if (base >> line) & 1:
+                            add_unit(o, line_unit(ori, line))
                     for j in range(9):
                         if (union_ >> j) & 1:
-                            for line in range(9):
-                                if not (base >> line) & 1:
-                                    c = line_cell(ori, line, j)
-                                    if (s.cand[c] >> d) & 1:
-                                        add_elim(o, c, d)
-                    if o.nelim:
-                        o.kind = ori
-                        o.digits = 1u << d
-                        for line in range(9):
-                            if (base >> line) & 1:
-                                add_unit(o, line if ori == 0 else 9 + line)
-                        for j in range(9):
-                            if (union_ >> j) & 1:
-                                add_unit(o, 9 + j if ori == 0 else j)
-                        for i in range(k):
-                            for j in range(9):
-                                if (pos[lines[idx[i]]] >> j) & 1:
-                                    add_cell(o, line_cell(ori, lines[idx[i]], j))
-                        return 1
-                if not next_comb(idx, k, m):
-                    break
+                            add_unit(o, line_unit(1 - ori, j))
+                    for line in range(9):
+                        if (base >> line) & 1:
+                            add_unit_cells(o, line_unit(ori, line), pos[line])
+                    return 1
+                union_ = ss_next(&ss, 0)
     return 0
+
+
+cdef inline void add_four(sd_step *o, int a, int b, int c, int d) noexcept nogil:
+    """A four-cell pattern (two strong links and what joins them), in the order the sentence reads it."""
+    add_cell(o, a)
+    add_cell(o, b)
+    add_cell(o, c)
+    add_cell(o, d)
 
 
 cdef bint f_skyscraper(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
-    cdef b81 targets
-    cdef int d, ori, line, j, a, b, m, ea, eb, ba, bb
+    cdef int d, ori, line, a, b, m, ea, eb, la, lb
     cdef unsigned int pos[9]
     cdef int lines[9]
     cdef unsigned int common
@@ -561,33 +576,26 @@ cdef bint f_skyscraper(const sd_state *s, sd_step *o) noexcept nogil:
         for ori in range(2):
             m = 0
             for line in range(9):
-                pos[line] = 0
-                for j in range(9):
-                    if (s.cand[line_cell(ori, line, j)] >> d) & 1:
-                        pos[line] |= 1u << j
+                pos[line] = places(s, line_unit(ori, line), d)
                 if pc(pos[line]) == 2:
                     lines[m] = line
                     m += 1
             for a in range(m):
                 for b in range(a + 1, m):
-                    common = pos[lines[a]] & pos[lines[b]]
+                    la = lines[a]
+                    lb = lines[b]
+                    common = pos[la] & pos[lb]
                     if pc(common) != 1:
                         continue
-                    ea = line_cell(ori, lines[a], low(pos[lines[a]] & ~common))
-                    eb = line_cell(ori, lines[b], low(pos[lines[b]] & ~common))
-                    ba = line_cell(ori, lines[a], low(common))
-                    bb = line_cell(ori, lines[b], low(common))
-                    targets = b_and(b_and(dc[d], PEERB[ea]), PEERB[eb])
-                    reset(o, T_SKYSCRAPER)
-                    if elim_cells(s, o, targets, d):
+                    ea = line_cell(ori, la, low(pos[la] & ~common))
+                    eb = line_cell(ori, lb, low(pos[lb] & ~common))
+                    reset(o)
+                    if elim_cells(s, o, b_and(b_and(dc[d], PEERB[ea]), PEERB[eb]), d):
                         o.kind = ori
                         o.digits = 1u << d
-                        add_unit(o, lines[a] if ori == 0 else 9 + lines[a])
-                        add_unit(o, lines[b] if ori == 0 else 9 + lines[b])
-                        add_cell(o, ea)
-                        add_cell(o, ba)
-                        add_cell(o, bb)
-                        add_cell(o, eb)
+                        add_unit(o, line_unit(ori, la))
+                        add_unit(o, line_unit(ori, lb))
+                        add_four(o, ea, line_cell(ori, la, low(common)), line_cell(ori, lb, low(common)), eb)
                         return 1
     return 0
 
@@ -595,34 +603,21 @@ cdef bint f_skyscraper(const sd_state *s, sd_step *o) noexcept nogil:
 cdef bint f_kite(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
     cdef b81 targets
-    cdef int d, line, j, nr, nc, i, k, ia, ib, A, A2, B, B2
+    cdef int d, line, nr, nc, i, k, ia, ib, A, A2, B, B2
     cdef int rp[9][2]
     cdef int cp[9][2]
     cdef int rline[9]
     cdef int cline[9]
-    cdef int n
     digit_cells(s, dc)
     for d in range(9):
         nr = 0
         nc = 0
         for line in range(9):
-            n = 0
-            for j in range(9):
-                if (s.cand[line * 9 + j] >> d) & 1:
-                    if n < 2:
-                        rp[nr][n] = line * 9 + j
-                    n += 1
-            if n == 2:
+            if conjugate(s, line, d, rp[nr]):
                 rline[nr] = line
                 nr += 1
-            n = 0
-            for j in range(9):
-                if (s.cand[j * 9 + line] >> d) & 1:
-                    if n < 2:
-                        cp[nc][n] = j * 9 + line
-                    n += 1
-            if n == 2:
-                cline[nc] = line
+            if conjugate(s, 9 + line, d, cp[nc]):
+                cline[nc] = 9 + line
                 nc += 1
         for i in range(nr):
             for k in range(nc):
@@ -635,20 +630,15 @@ cdef bint f_kite(const sd_state *s, sd_step *o) noexcept nogil:
                         if A == B or A == B2 or A2 == B or A2 == B2 or BOX[A] != BOX[B]:
                             continue
                         targets = b_and(b_and(dc[d], PEERB[A2]), PEERB[B2])
-                        targets.lo &= ~((<uint64_t> 1) << A if A < 64 else 0)
-                        targets.hi &= ~((<uint64_t> 1) << (A - 64) if A >= 64 else 0)
-                        targets.lo &= ~((<uint64_t> 1) << B if B < 64 else 0)
-                        targets.hi &= ~((<uint64_t> 1) << (B - 64) if B >= 64 else 0)
-                        reset(o, T_KITE)
+                        b_clear(&targets, A)
+                        b_clear(&targets, B)
+                        reset(o)
                         if elim_cells(s, o, targets, d):
                             o.digits = 1u << d
                             add_unit(o, rline[i])
-                            add_unit(o, 9 + cline[k])
+                            add_unit(o, cline[k])
                             add_unit(o, 18 + BOX[A])
-                            add_cell(o, A2)
-                            add_cell(o, A)
-                            add_cell(o, B)
-                            add_cell(o, B2)
+                            add_four(o, A2, A, B, B2)
                             return 1
     return 0
 
@@ -656,9 +646,21 @@ cdef bint f_kite(const sd_state *s, sd_step *o) noexcept nogil:
 # ------------------------------------------------------------------------------------------------
 # wings, colouring, unique rectangle
 
+cdef bint wing_step(const sd_state *s, sd_step *o, b81 targets, int z, unsigned int digits, int pivot,
+                    int q1, int q2) noexcept nogil:
+    """A wing: one of the pivot and its pincers q1, q2 holds z, so z leaves `targets`."""
+    reset(o)
+    if not elim_cells(s, o, targets, z):
+        return 0
+    o.digits = digits
+    add_cell(o, pivot)
+    add_cell(o, q1)
+    add_cell(o, q2)
+    return 1
+
+
 cdef bint f_xywing(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
-    cdef b81 targets
     cdef int P, i, j, Q1, Q2, z
     cdef unsigned int shared, zm, want
     digit_cells(s, dc)
@@ -679,20 +681,13 @@ cdef bint f_xywing(const sd_state *s, sd_step *o) noexcept nogil:
                 Q2 = PEERS[P * 20 + j]
                 if Q2 == Q1 or s.val[Q2] or s.cand[Q2] != want:
                     continue
-                targets = b_and(b_and(dc[z], PEERB[Q1]), PEERB[Q2])
-                reset(o, T_XYWING)
-                if elim_cells(s, o, targets, z):
-                    o.digits = s.cand[P] | zm
-                    add_cell(o, P)
-                    add_cell(o, Q1)
-                    add_cell(o, Q2)
+                if wing_step(s, o, b_and(b_and(dc[z], PEERB[Q1]), PEERB[Q2]), z, s.cand[P] | zm, P, Q1, Q2):
                     return 1
     return 0
 
 
 cdef bint f_xyzwing(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
-    cdef b81 targets
     cdef int P, i, j, Q1, Q2, z
     cdef unsigned int mp, m1, m2
     digit_cells(s, dc)
@@ -711,13 +706,8 @@ cdef bint f_xyzwing(const sd_state *s, sd_step *o) noexcept nogil:
                 if s.val[Q2] or pc(m2) != 2 or (m2 & ~mp) or m2 == m1:
                     continue
                 z = low(m1 & m2)
-                targets = b_and(b_and(b_and(dc[z], PEERB[P]), PEERB[Q1]), PEERB[Q2])
-                reset(o, T_XYZWING)
-                if elim_cells(s, o, targets, z):
-                    o.digits = mp
-                    add_cell(o, P)
-                    add_cell(o, Q1)
-                    add_cell(o, Q2)
+                if wing_step(s, o, b_and(b_and(b_and(dc[z], PEERB[P]), PEERB[Q1]), PEERB[Q2]), z, mp,
+                             P, Q1, Q2):
                     return 1
     return 0
 
@@ -725,21 +715,10 @@ cdef bint f_xyzwing(const sd_state *s, sd_step *o) noexcept nogil:
 cdef bint f_wwing(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
     cdef b81 targets
-    cdef int A, B, t, x, y, u, i, c, n, S1, S2
-    cdef int ucell[27][9][2]
-    cdef int ucnt[27][9]
+    cdef conj_t cj
+    cdef int A, B, t, x, y, u, S1, S2
     digit_cells(s, dc)
-    for u in range(27):
-        for x in range(9):
-            ucnt[u][x] = 0
-        for i in range(9):
-            c = UNIT_CELLS[u * 9 + i]
-            if s.val[c] == 0:
-                for x in range(9):
-                    if (s.cand[c] >> x) & 1:
-                        if ucnt[u][x] < 2:
-                            ucell[u][x][ucnt[u][x]] = c
-                        ucnt[u][x] += 1
+    conjugates(s, &cj)
     for A in range(81):
         if s.val[A] or pc(s.cand[A]) != 2:
             continue
@@ -753,32 +732,41 @@ cdef bint f_wwing(const sd_state *s, sd_step *o) noexcept nogil:
                 if not b_any(targets):
                     continue
                 for u in range(27):
-                    if ucnt[u][x] != 2:
+                    if not cj.ok[u][x]:
                         continue
-                    S1 = ucell[u][x][0]
-                    S2 = ucell[u][x][1]
+                    S1 = cj.cell[u][x][0]
+                    S2 = cj.cell[u][x][1]
                     if S1 == A or S1 == B or S2 == A or S2 == B:
                         continue
                     if not ((sees(S1, A) and sees(S2, B)) or (sees(S1, B) and sees(S2, A))):
                         continue
-                    reset(o, T_WWING)
+                    reset(o)
                     if elim_cells(s, o, targets, y):
                         o.digits = s.cand[A]
                         o.kind = x
                         add_unit(o, u)
-                        add_cell(o, A)
-                        add_cell(o, B)
-                        add_cell(o, S1)
-                        add_cell(o, S2)
+                        add_four(o, A, B, S1, S2)
                         return 1
     return 0
+
+
+cdef bint colour_step(sd_step *o, int d, int kind, const int *chain, const int *colr,
+                     int n) noexcept nogil:
+    """Finish a colouring step: the chain's cells in the order coloured, each as cell * 2 + colour."""
+    cdef int i
+    o.kind = kind
+    o.digits = 1u << d
+    for i in range(n):
+        add_cell(o, chain[i] * 2 + colr[chain[i]])
+    return 1
 
 
 cdef bint f_colouring(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
     cdef b81 col[2]
-    cdef b81 rest, seen
-    cdef int d, u, i, c, a, b, n, start, head, tail, x, y, k, colour, bad, wrap
+    cdef b81 rest
+    cdef int d, u, i, c, a, b, start, head, tail, x, y, k, colour, bad, wrap
+    cdef int pair[2]
     cdef int adj[81][6]
     cdef int deg[81]
     cdef int colr[81]
@@ -789,28 +777,20 @@ cdef bint f_colouring(const sd_state *s, sd_step *o) noexcept nogil:
             deg[c] = 0
             colr[c] = -1
         for u in range(27):
-            n = 0
-            a = -1
-            b = -1
-            for i in range(9):
-                c = UNIT_CELLS[u * 9 + i]
-                if (s.cand[c] >> d) & 1:
-                    if n == 0:
-                        a = c
-                    else:
-                        b = c
-                    n += 1
-            if n == 2:
-                # the same pair can be conjugate in two units (a line inside a box): one edge
-                k = 0
-                for i in range(deg[a]):
-                    if adj[a][i] == b:
-                        k = 1
-                if not k:
-                    adj[a][deg[a]] = b
-                    deg[a] += 1
-                    adj[b][deg[b]] = a
-                    deg[b] += 1
+            if not conjugate(s, u, d, pair):
+                continue
+            a = pair[0]
+            b = pair[1]
+            # the same pair can be conjugate in two units (a line inside a box): one edge
+            k = 0
+            for i in range(deg[a]):
+                if adj[a][i] == b:
+                    k = 1
+            if not k:
+                adj[a][deg[a]] = b
+                deg[a] += 1
+                adj[b][deg[b]] = a
+                deg[b] += 1
         for start in range(81):
             if deg[start] == 0 or colr[start] >= 0:
                 continue
@@ -844,35 +824,26 @@ cdef bint f_colouring(const sd_state *s, sd_step *o) noexcept nogil:
                         wrap = 1
                         break
                 if wrap:
-                    reset(o, T_COLOURING)
+                    reset(o)
                     elim_cells(s, o, col[colour], d)
-                    o.kind = 1
-                    o.digits = 1u << d
-                    for i in range(tail):
-                        add_cell(o, queue[i] * 2 + colr[queue[i]])
-                    return 1
+                    return colour_step(o, d, 1, queue, colr, tail)
             # colour trap: a cell outside the chain that sees both colours
             rest = b_andnot(dc[d], b_or(col[0], col[1]))
-            reset(o, T_COLOURING)
-            while True:
-                c = b_next(&rest)
-                if c < 0:
-                    break
+            reset(o)
+            c = b_next(&rest)
+            while c >= 0:
                 if b_any(b_and(PEERB[c], col[0])) and b_any(b_and(PEERB[c], col[1])):
                     add_elim(o, c, d)
+                c = b_next(&rest)
             if o.nelim:
-                o.kind = 0
-                o.digits = 1u << d
-                for i in range(tail):
-                    add_cell(o, queue[i] * 2 + colr[queue[i]])
-                return 1
+                return colour_step(o, d, 0, queue, colr, tail)
     return 0
 
 
 cdef bint f_ur1(const sd_state *s, sd_step *o) noexcept nogil:
     cdef int r1, r2, c1, c2, k, i, roof
     cdef int cells[4]
-    cdef unsigned int pair, extra
+    cdef unsigned int pair
     cdef bint ok
     for r1 in range(9):
         for r2 in range(r1 + 1, 9):
@@ -897,11 +868,8 @@ cdef bint f_ur1(const sd_state *s, sd_step *o) noexcept nogil:
                                 ok = 0
                         if not ok or (s.cand[roof] & pair) != pair or s.cand[roof] == pair:
                             continue
-                        reset(o, T_UR1)
-                        extra = pair
-                        while extra:
-                            add_elim(o, roof, low(extra))
-                            extra &= extra - 1
+                        reset(o)
+                        elim_digits(o, roof, pair)
                         o.digits = pair
                         add_cell(o, roof)
                         for i in range(4):
@@ -936,12 +904,8 @@ cdef inline bint node_ok(const sd_state *s, int mode, int c, int d, int xd) noex
 
 cdef int chain_conclude(const sd_state *s, sd_step *o, int start, int end, b81 *dc) noexcept nogil:
     cdef int cs = start // 9, ds = start % 9, cp = end // 9, dp = end % 9
-    cdef unsigned int extra
     if cs == cp:
-        extra = s.cand[cs] & ~((1u << ds) | (1u << dp))
-        while extra:
-            add_elim(o, cs, low(extra))
-            extra &= extra - 1
+        elim_digits(o, cs, s.cand[cs] & ~((1u << ds) | (1u << dp)))
     elif ds == dp:
         elim_cells(s, o, b_and(b_and(dc[ds], PEERB[cs]), PEERB[cp]), ds)
     elif sees(cs, cp):
@@ -952,85 +916,86 @@ cdef int chain_conclude(const sd_state *s, sd_step *o, int start, int end, b81 *
     return o.nelim
 
 
-cdef bint f_chain(const sd_state *s, sd_step *o, int mode, int tech) noexcept nogil:
+DEF NSTATE = 1458           # search states: candidate * 2 + 1 when assumed true, + 0 when false
+
+cdef struct chain_bfs:
+    int stamp[NSTATE]       # the search (gen) that last reached the state
+    int parent[NSTATE]
+    int depth[NSTATE]
+    int queue[NSTATE]
+    int path[NSTATE]
+    int gen
+    int tail
+
+cdef inline void reach(chain_bfs *q, int nst, int st) noexcept nogil:
+    """Queue state nst, reached from st by one link, unless this search has been there."""
+    if q.stamp[nst] != q.gen:
+        q.stamp[nst] = q.gen
+        q.parent[nst] = st
+        q.depth[nst] = q.depth[st] + 1
+        q.queue[q.tail] = nst
+        q.tail += 1
+
+cdef void chain_cells(sd_step *o, chain_bfs *q, int st) noexcept nogil:
+    """The chain that reached state st as the pattern, start first (candidates), and its digits."""
+    cdef int n = 0, i
+    while st >= 0:
+        q.path[n] = st >> 1
+        n += 1
+        st = q.parent[st]
+    for i in range(n - 1, -1, -1):
+        add_cell(o, q.path[i])
+        o.digits |= 1u << (q.path[i] % 9)
+
+
+cdef bint f_chain(const sd_state *s, sd_step *o, int mode) noexcept nogil:
     cdef b81 dc[9]
-    cdef int ucnt[27][9]
-    cdef int ucell[27][9][2]
-    cdef int u, i, c, d, xd, xdlo, xdhi, start, head, tail, st, node, par, cn, dn, k, other, e, p, nst, n
+    cdef conj_t cj
+    cdef int i, c, d, xd, start, head, st, node, cn, dn, k, other, e
     cdef unsigned int m
-    cdef int *stamp = <int *> malloc(1458 * sizeof(int))
-    cdef int *parent = <int *> malloc(1458 * sizeof(int))
-    cdef int *depth = <int *> malloc(1458 * sizeof(int))
-    cdef int *queue = <int *> malloc(1458 * sizeof(int))
-    cdef int *path = <int *> malloc(1458 * sizeof(int))
-    cdef int gen = 0, found = 0
-    if stamp == NULL or parent == NULL or depth == NULL or queue == NULL or path == NULL:
-        free(stamp); free(parent); free(depth); free(queue); free(path)
+    cdef bint found = 0
+    cdef chain_bfs *q = <chain_bfs *> malloc(sizeof(chain_bfs))
+    if q == NULL:
         return 0
-    for i in range(1458):
-        stamp[i] = -1
+    q.gen = 0
+    for i in range(NSTATE):
+        q.stamp[i] = -1
     digit_cells(s, dc)
-    for u in range(27):
-        for d in range(9):
-            ucnt[u][d] = 0
-        for i in range(9):
-            c = UNIT_CELLS[u * 9 + i]
-            m = s.cand[c] if s.val[c] == 0 else 0
-            while m:
-                d = low(m)
-                m &= m - 1
-                if ucnt[u][d] < 2:
-                    ucell[u][d][ucnt[u][d]] = c
-                ucnt[u][d] += 1
-    xdlo = 0
-    xdhi = 9 if mode == MODE_X else 1
-    for xd in range(xdlo, xdhi):
+    if mode != MODE_XY:
+        conjugates(s, &cj)
+    for xd in range(9 if mode == MODE_X else 1):
         for start in range(729):
             c = start // 9
             d = start % 9
             if not node_ok(s, mode, c, d, xd):
                 continue
-            gen += 1
+            q.gen += 1
             head = 0
-            tail = 1
-            queue[0] = start * 2
-            stamp[start * 2] = gen
-            parent[start * 2] = -1
-            depth[start * 2] = 0
-            while head < tail and not found:
-                st = queue[head]
+            q.tail = 1
+            q.queue[0] = start * 2
+            q.stamp[start * 2] = q.gen
+            q.parent[start * 2] = -1
+            q.depth[start * 2] = 0
+            while head < q.tail and not found:
+                st = q.queue[head]
                 head += 1
                 node = st >> 1
-                par = st & 1
                 cn = node // 9
                 dn = node % 9
-                if par == 0:
+                if st & 1 == 0:
                     # strong links: node false => other true
                     if mode != MODE_X and pc(s.cand[cn]) == 2:
                         e = low(s.cand[cn] & ~(1u << dn))
-                        nst = (cn * 9 + e) * 2 + 1
-                        if node_ok(s, mode, cn, e, xd) and stamp[nst] != gen:
-                            stamp[nst] = gen
-                            parent[nst] = st
-                            depth[nst] = depth[st] + 1
-                            queue[tail] = nst
-                            tail += 1
+                        if node_ok(s, mode, cn, e, xd):
+                            reach(q, (cn * 9 + e) * 2 + 1, st)
                     if mode != MODE_XY:
                         for k in range(3):
-                            u = CELL_UNITS[cn * 3 + k]
-                            if ucnt[u][dn] != 2:
-                                continue
-                            other = ucell[u][dn][0] if ucell[u][dn][1] == cn else ucell[u][dn][1]
-                            nst = (other * 9 + dn) * 2 + 1
-                            if node_ok(s, mode, other, dn, xd) and stamp[nst] != gen:
-                                stamp[nst] = gen
-                                parent[nst] = st
-                                depth[nst] = depth[st] + 1
-                                queue[tail] = nst
-                                tail += 1
+                            other = partner(&cj, CELL_UNITS[cn * 3 + k], dn, cn)
+                            if other >= 0 and node_ok(s, mode, other, dn, xd):
+                                reach(q, (other * 9 + dn) * 2 + 1, st)
                 else:
-                    if depth[st] >= 3:
-                        reset(o, tech)
+                    if q.depth[st] >= 3:
+                        reset(o)
                         if node == start:
                             add_place(o, cn, dn)
                             o.kind = 1
@@ -1038,45 +1003,23 @@ cdef bint f_chain(const sd_state *s, sd_step *o, int mode, int tech) noexcept no
                         elif chain_conclude(s, o, start, node, dc):
                             found = 1
                         if found:
-                            n = 0
-                            p = st
-                            while p >= 0:
-                                path[n] = p >> 1
-                                n += 1
-                                p = parent[p]
-                            for i in range(n - 1, -1, -1):
-                                add_cell(o, path[i])
-                                o.digits |= 1u << (path[i] % 9)
+                            chain_cells(o, q, st)
                             break
                     # weak links: node true => other false
                     if mode == MODE_AIC:
                         m = s.cand[cn] & ~(1u << dn)
                         while m:
-                            e = low(m)
+                            reach(q, (cn * 9 + low(m)) * 2, st)
                             m &= m - 1
-                            nst = (cn * 9 + e) * 2
-                            if stamp[nst] != gen:
-                                stamp[nst] = gen
-                                parent[nst] = st
-                                depth[nst] = depth[st] + 1
-                                queue[tail] = nst
-                                tail += 1
                     for k in range(20):
                         other = PEERS[cn * 20 + k]
-                        if not node_ok(s, mode, other, dn, xd):
-                            continue
-                        nst = (other * 9 + dn) * 2
-                        if stamp[nst] != gen:
-                            stamp[nst] = gen
-                            parent[nst] = st
-                            depth[nst] = depth[st] + 1
-                            queue[tail] = nst
-                            tail += 1
+                        if node_ok(s, mode, other, dn, xd):
+                            reach(q, (other * 9 + dn) * 2, st)
             if found:
                 break
         if found:
             break
-    free(stamp); free(parent); free(depth); free(queue); free(path)
+    free(q)
     return found
 
 
@@ -1145,9 +1088,9 @@ cdef int als_collect(const sd_state *s, als_t *out, int cap) noexcept nogil:
 cdef bint f_alsxz(const sd_state *s, sd_step *o) noexcept nogil:
     cdef b81 dc[9]
     cdef als_t *sets = <als_t *> malloc(MAXALS * sizeof(als_t))
-    cdef int n, i, j, x, z, c
+    cdef int n, i, j, x, z
     cdef unsigned int common, zs
-    cdef b81 targets, cells
+    cdef b81 targets
     cdef als_t *A
     cdef als_t *B
     if sets == NULL:
@@ -1175,25 +1118,15 @@ cdef bint f_alsxz(const sd_state *s, sd_step *o) noexcept nogil:
                     zs &= zs - 1
                     targets = b_andnot(b_and(b_and(A.seeall[z], B.seeall[z]), dc[z]),
                                        b_or(A.cells, B.cells))
-                    reset(o, T_ALSXZ)
+                    reset(o)
                     if elim_cells(s, o, targets, z):
                         o.digits = (1u << x) | (1u << z)
                         o.kind = x * 9 + z
                         add_unit(o, A.unit)
                         add_unit(o, B.unit)
-                        cells = A.cells
-                        while True:
-                            c = b_next(&cells)
-                            if c < 0:
-                                break
-                            add_cell(o, c)
+                        add_cells(o, A.cells)
                         add_cell(o, -1)               # separates the two sets
-                        cells = B.cells
-                        while True:
-                            c = b_next(&cells)
-                            if c < 0:
-                                break
-                            add_cell(o, c)
+                        add_cells(o, B.cells)
                         free(sets)
                         return 1
     free(sets)
@@ -1227,8 +1160,9 @@ cdef bint fc_place(sd_state *t, int c, int d) noexcept nogil:
 
 
 cdef bint fc_propagate(sd_state *t) noexcept nogil:
-    cdef int c, u, i, d
-    cdef unsigned int m, once, twice, placed, only
+    cdef int c, u, d
+    cdef unsigned int m, only
+    cdef unit_marks um
     cdef bint progress
     while True:
         progress = 0
@@ -1242,29 +1176,18 @@ cdef bint fc_propagate(sd_state *t) noexcept nogil:
                         return 0
                     progress = 1
         for u in range(27):
-            once = 0
-            twice = 0
-            placed = 0
-            for i in range(9):
-                c = UNIT_CELLS[u * 9 + i]
-                if t.val[c]:
-                    placed |= 1u << (t.val[c] - 1)
-                else:
-                    twice |= once & t.cand[c]
-                    once |= t.cand[c]
-            if (once | placed) != ALL:
+            um = read_unit(t, u)
+            if (um.once | um.placed) != ALL:
                 return 0
-            only = once & ~twice & ~placed
+            only = um.once & ~um.twice & ~um.placed
             while only:
                 d = low(only)
                 only &= only - 1
-                for i in range(9):
-                    c = UNIT_CELLS[u * 9 + i]
-                    if t.val[c] == 0 and (t.cand[c] >> d) & 1:
-                        if not fc_place(t, c, d):
-                            return 0
-                        progress = 1
-                        break
+                m = places(t, u, d)         # an earlier placement here may have taken its cell
+                if m:
+                    if not fc_place(t, UNIT_CELLS[u * 9 + low(m)], d):
+                        return 0
+                    progress = 1
         if not progress:
             return 1
 
@@ -1339,7 +1262,7 @@ cdef bint f_forcing(const sd_state *s, sd_step *o) noexcept nogil:
                         opts[n] = c * 9 + low(m)
                         n += 1
                         m &= m - 1
-                    reset(o, T_FORCING)
+                    reset(o)
                     if fc_try(s, o, n, opts, br):
                         add_cell(o, c)
                         o.digits = s.cand[c]
@@ -1349,15 +1272,15 @@ cdef bint f_forcing(const sd_state *s, sd_step *o) noexcept nogil:
                 for i in range(27):
                     u = UORDER[i]
                     for d in range(9):
-                        n = 0
-                        for c in range(9):
-                            if (s.cand[UNIT_CELLS[u * 9 + c]] >> d) & 1:
-                                if n < 9:
-                                    opts[n] = UNIT_CELLS[u * 9 + c] * 9 + d
-                                n += 1
-                        if n != size:
+                        m = places(s, u, d)
+                        if pc(m) != size:
                             continue
-                        reset(o, T_FORCING)
+                        n = 0
+                        while m:
+                            opts[n] = UNIT_CELLS[u * 9 + low(m)] * 9 + d
+                            n += 1
+                            m &= m - 1
+                        reset(o)
                         if fc_try(s, o, n, opts, br):
                             o.kind += 2                  # 2, 3: the options are a unit's places
                             add_unit(o, u)
@@ -1383,7 +1306,7 @@ cdef bint f_trial(const sd_state *s, sd_step *o) noexcept nogil:
         for c in range(81):
             if s.val[c] or pc(s.cand[c]) != size:
                 continue
-            reset(o, T_TRIAL)
+            reset(o)
             m = s.cand[c]
             while m:
                 d = low(m)
@@ -1401,60 +1324,10 @@ cdef bint f_trial(const sd_state *s, sd_step *o) noexcept nogil:
 
 # ------------------------------------------------------------------------------------------------
 
-cdef bint sd_find(int tech, const sd_state *s, sd_step *o) noexcept nogil:
-    if tech == T_FULL_HOUSE:
-        return f_full_house(s, o)
-    if tech == T_NAKED_SINGLE:
-        return f_naked_single(s, o)
-    if tech == T_HIDDEN_SINGLE:
-        return f_hidden_single(s, o)
-    if tech == T_LOCKED:
-        return f_locked(s, o)
-    if tech == T_NAKED_PAIR:
-        return f_naked_subset(s, o, 2, tech)
-    if tech == T_NAKED_TRIPLE:
-        return f_naked_subset(s, o, 3, tech)
-    if tech == T_NAKED_QUAD:
-        return f_naked_subset(s, o, 4, tech)
-    if tech == T_HIDDEN_PAIR:
-        return f_hidden_subset(s, o, 2, tech)
-    if tech == T_HIDDEN_TRIPLE:
-        return f_hidden_subset(s, o, 3, tech)
-    if tech == T_HIDDEN_QUAD:
-        return f_hidden_subset(s, o, 4, tech)
-    if tech == T_XWING:
-        return f_fish(s, o, 2, tech)
-    if tech == T_SWORDFISH:
-        return f_fish(s, o, 3, tech)
-    if tech == T_JELLYFISH:
-        return f_fish(s, o, 4, tech)
-    if tech == T_SKYSCRAPER:
-        return f_skyscraper(s, o)
-    if tech == T_KITE:
-        return f_kite(s, o)
-    if tech == T_XYWING:
-        return f_xywing(s, o)
-    if tech == T_XYZWING:
-        return f_xyzwing(s, o)
-    if tech == T_WWING:
-        return f_wwing(s, o)
-    if tech == T_COLOURING:
-        return f_colouring(s, o)
-    if tech == T_UR1:
-        return f_ur1(s, o)
-    if tech == T_XCHAIN:
-        return f_chain(s, o, MODE_X, tech)
-    if tech == T_XYCHAIN:
-        return f_chain(s, o, MODE_XY, tech)
-    if tech == T_AIC:
-        return f_chain(s, o, MODE_AIC, tech)
-    if tech == T_ALSXZ:
-        return f_alsxz(s, o)
-    if tech == T_FORCING:
-        return f_forcing(s, o)
-    if tech == T_TRIAL:
-        return f_trial(s, o)
-    return 0
+# The technique ids (T_..., NTECH), BUILT_FROM and sd_find, generated from table.py by setup.py.
+include "_table.pxi"
+
+IDS = {name: tid for tid, (name, _) in enumerate(BUILT_FROM)}
 
 
 cdef void sd_apply(sd_state *s, const sd_step *o) noexcept nogil:
@@ -1534,6 +1407,44 @@ cdef int sd_run(sd_state *s, const int *order, int norder, int *used, int max_st
 
 # ------------------------------------------------------------------------------------------------
 
+cdef void state_from_values(sd_state *s, const unsigned char *vals) noexcept nogil:
+    """The start of a solve: `vals` (1..9, 0 for empty) placed, every other cell marked with every
+    digit its peers do not hold."""
+    cdef int c, i
+    s.nempty = 81
+    s.broken = 0
+    for c in range(81):
+        s.cand[c] = ALL
+        s.val[c] = 0
+    for c in range(81):
+        if vals[c]:
+            s.val[c] = vals[c]
+            s.cand[c] = 0
+            s.nempty -= 1
+    for c in range(81):
+        if vals[c]:
+            for i in range(20):
+                if s.val[PEERS[c * 20 + i]] == vals[c]:
+                    s.broken = 1
+                s.cand[PEERS[c * 20 + i]] &= ~(1u << (vals[c] - 1))
+
+
+cdef int read_order(order, int *ids) except -1:
+    """Copy the technique ids `order` (at most 64, each checked) into `ids`; how many."""
+    cdef int n = len(order), i
+    if n > 64:
+        raise ValueError("too many techniques")
+    for i in range(n):
+        ids[i] = order[i]
+        if not 0 <= ids[i] < NTECH:
+            raise ValueError(f"unknown technique id {ids[i]}")
+    return n
+
+
+cdef tuple int_tuple(const int *a, int n):
+    return tuple([a[i] for i in range(n)])
+
+
 cdef class Position:
     """A position on paper: placed digits and pencil marks (see _logic.pxd)."""
 
@@ -1554,31 +1465,20 @@ cdef class Position:
         """The start of a solve: the givens placed, every other cell marked with every digit its
         peers do not hold. `line` is 81 characters, '.' or '0' for empty."""
         cdef Position p = Position()
-        cdef int c, d, i
+        cdef unsigned char vals[81]
+        cdef int c, d
         if len(line) != 81:
             raise ValueError("a givens line has 81 characters")
-        p.s.nempty = 81
-        p.s.broken = 0
-        for c in range(81):
-            p.s.cand[c] = ALL
-            p.s.val[c] = 0
         for c in range(81):
             ch = line[c]
+            vals[c] = 0
             if ch == '.' or ch == '0':
                 continue
             d = ord(ch) - 49
             if not 0 <= d <= 8:
                 raise ValueError("givens are digits 1-9, '.' or '0'")
-            if p.s.val[c] == 0:
-                p.s.nempty -= 1
-            p.s.val[c] = d + 1
-            p.s.cand[c] = 0
-        for c in range(81):
-            if p.s.val[c]:
-                for i in range(20):
-                    if p.s.val[PEERS[c * 20 + i]] == p.s.val[c]:
-                        p.s.broken = 1
-                    p.s.cand[PEERS[c * 20 + i]] &= ~(1u << (p.s.val[c] - 1))
+            vals[c] = d + 1
+        state_from_values(&p.s, vals)
         return p
 
     @staticmethod
@@ -1629,8 +1529,8 @@ cdef class Position:
         return bool(sd_contradiction(&self.s))
 
     def find(self, int tech):
-        """One step of technique `tech` (an id), or None: a tuple (tech, place, eliminate, units,
-        cells, digits, kind) with candidates as cell * 9 + d. The position is not changed."""
+        """One step of technique `tech` (an id), or None: a Finding (see table.py) with candidates
+        as cell * 9 + d. The position is not changed."""
         cdef bint found
         cdef sd_step *o = self.step
         if not 0 <= tech < NTECH:
@@ -1639,16 +1539,16 @@ cdef class Position:
             found = sd_find(tech, &self.s, o)
         if not found:
             return None
-        return (o.tech, tuple(o.place[i] for i in range(o.nplace)), tuple(o.elim[i] for i in range(o.nelim)),
-                tuple(o.units[i] for i in range(o.nunits)), tuple(o.cells[i] for i in range(o.ncells)),
-                o.digits, o.kind)
+        return Finding(o.tech, int_tuple(o.place, o.nplace), int_tuple(o.elim, o.nelim),
+                       int_tuple(o.units, o.nunits), int_tuple(o.cells, o.ncells), o.digits, o.kind)
 
     def apply(self, place, eliminate):
         cdef sd_step *o = self.step
         cdef int i
         if len(place) > 81 or len(eliminate) > 729:
             raise ValueError("too many candidates in one step")
-        reset(o, -1)
+        reset(o)
+        o.tech = -1
         for i, x in enumerate(place):
             if not 0 <= x < 729:
                 raise ValueError("a candidate is cell * 9 + digit, 0..728")
@@ -1665,15 +1565,10 @@ cdef class Position:
         """Solve in place with the technique ids `order` (tried in that order, restarting from the
         first after every step). Returns (status, ids used): status 1 solved, 2 contradiction,
         0 stalled."""
-        cdef int norder = len(order), i, status, nused = 0
+        cdef int norder, i, status, nused = 0
         cdef int ids[64]
         cdef int *used
-        if norder > 64:
-            raise ValueError("too many techniques")
-        for i in range(norder):
-            ids[i] = order[i]
-            if not 0 <= ids[i] < NTECH:
-                raise ValueError(f"unknown technique id {ids[i]}")
+        norder = read_order(order, ids)
         if max_steps < 0:
             max_steps = 0
         used = <int *> malloc((max_steps + 1) * sizeof(int))
@@ -1689,26 +1584,6 @@ cdef class Position:
 
 # ------------------------------------------------------------------------------------------------
 # digging (the generator's inner loop, compiled: dozens of solves per board)
-
-cdef void state_from_values(sd_state *s, const unsigned char *vals) noexcept nogil:
-    cdef int c, i
-    s.nempty = 81
-    s.broken = 0
-    for c in range(81):
-        s.cand[c] = ALL
-        s.val[c] = 0
-    for c in range(81):
-        if vals[c]:
-            s.val[c] = vals[c]
-            s.cand[c] = 0
-            s.nempty -= 1
-    for c in range(81):
-        if vals[c]:
-            for i in range(20):
-                if s.val[PEERS[c * 20 + i]] == vals[c]:
-                    s.broken = 1
-                s.cand[PEERS[c * 20 + i]] &= ~(1u << (vals[c] - 1))
-
 
 def dig(str grid, groups, order, int floor=0, int target=0):
     """Remove the clues of `grid` group by group (each group a tuple of cells, tried in the given
@@ -1747,10 +1622,7 @@ def dig(str grid, groups, order, int floor=0, int target=0):
             if not 1 <= vals[i] <= 9:
                 raise ValueError("the grid must be complete")
             masks[i] = 1u << (vals[i] - 1)
-        for i in range(norder):
-            ids[i] = order[i]
-            if not 0 <= ids[i] < NTECH:
-                raise ValueError(f"unknown technique id {ids[i]}")
+        read_order(order, ids)
         j = 0
         for g in range(ngroups):
             starts[g] = j

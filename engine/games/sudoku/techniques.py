@@ -1,4 +1,4 @@
-"""The Sudoku technique ladder: HoDoKu-style steps with base costs, as one table.
+"""The Sudoku technique ladder: the table (table.py) made into a Ladder, and a sentence for each step.
 
 Glossary. A *candidate* (pencil mark) is a digit still possible in an empty cell; in a Step it is the
 number cell * 9 + (digit - 1), cells r * 9 + c with rows and columns from 0. Two cells *see* each
@@ -7,74 +7,34 @@ least one is true (a cell with two candidates; a digit with two places in a unit
 a *weak link* joins two that cannot both be true (one cell; one digit in cells that see each other).
 Placing a digit also removes it from the marks of the cell's peers: that is part of the placement.
 
-The ladder (position = order tried; tier = the band it belongs to; cost = HoDoKu's base score):
-
-    tier 1 easy     full-house 4, naked-single 4, hidden-single 14
-    tier 2 medium   locked-candidates 50 (pointing and claiming), naked-pair 60, hidden-pair 70,
-                    naked-triple 80, hidden-triple 100, naked-quad 120, hidden-quad 150
-    tier 3 hard     unique-rectangle-1 100, skyscraper 130, x-wing 140, 2-string-kite 150,
-                    swordfish 150, w-wing 150, simple-colouring 150 (trap and wrap), xy-wing 160,
-                    jellyfish 160, xyz-wing 180
-    tier 4 expert   x-chain 260, xy-chain 260, aic 280 (alternating inference chains and the nice
-                    loops that place a digit), als-xz 300, forcing-chain 500 (cell and unit forcing
-                    chains followed with singles: contradiction and verity)
-    tier 5 beyond   trial-and-error 10,000 (the counter shows a digit leaves no solution)
-
-Every technique is sound on any position: it rules out only marks no solution uses and places only
-digits every solution has, with one declared exception: unique-rectangle-1 assumes the position has at
-most one solution (true on every board we grade, which the counter proves; the generator re-checks
-uniqueness with the counter whenever a unique rectangle was used to dig).
-
-Finding is compiled (_logic.pyx); each Technique's finder wraps one compiled finder and turns its
-result into a Step with a sentence saying why. Not implemented from HoDoKu's list: locked pair and
-triple, empty rectangle, remote pair, finned and sashimi fish, multi-colours, uniqueness types 2-6,
-ALS-XY-Wing, forcing nets. With trial and error at the top the ladder still solves every unique board;
-a board that would need one of those is graded by the next rung that finds its step.
+The finders are compiled (_logic.pyx); each returns a Finding, a record with named fields. A
+technique's table line (table.py) names the sentence function below that words its Finding, so the
+technique is declared in that one line, and the ids, tiers, costs and caps here all come from it.
+The compiled module carries the table it was built from; importing this module checks it against
+table.py, so a stale build fails loudly instead of giving the techniques the wrong ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from engine.games.sudoku._logic import IDS, Position
+from engine.games.sudoku import _logic
+from engine.games.sudoku._logic import Position
 from engine.games.sudoku.board import unit_name
+from engine.games.sudoku.table import TABLE, Finding
 from engine.ladder import Ladder, Step, Technique
 
-BANDS = ("easy", "medium", "hard", "expert", "beyond")
+if _logic.BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
+    raise ImportError(f"{_logic.__file__} was built from another technique table than table.py: rebuild it "
+                      "(make build)")
 
-# name, tier, cost; in ladder order
-TABLE: tuple[tuple[str, int, int], ...] = (
-    ("full-house", 1, 4),
-    ("naked-single", 1, 4),
-    ("hidden-single", 1, 14),
-    ("locked-candidates", 2, 50),
-    ("naked-pair", 2, 60),
-    ("hidden-pair", 2, 70),
-    ("naked-triple", 2, 80),
-    ("hidden-triple", 2, 100),
-    ("naked-quad", 2, 120),
-    ("hidden-quad", 2, 150),
-    ("unique-rectangle-1", 3, 100),
-    ("skyscraper", 3, 130),
-    ("x-wing", 3, 140),
-    ("2-string-kite", 3, 150),
-    ("swordfish", 3, 150),
-    ("w-wing", 3, 150),
-    ("simple-colouring", 3, 150),
-    ("xy-wing", 3, 160),
-    ("jellyfish", 3, 160),
-    ("xyz-wing", 3, 180),
-    ("x-chain", 4, 260),
-    ("xy-chain", 4, 260),
-    ("aic", 4, 280),
-    ("als-xz", 4, 300),
-    ("forcing-chain", 4, 500),
-    ("trial-and-error", 5, 10_000),
-)
-UNIQUENESS = frozenset({"unique-rectangle-1"})          # sound only where the answer is unique
-NAME_OF = {tid: name for name, tid in IDS.items()}
-TOP_OF_TIER = {tier: [name for name, t, _ in TABLE if t == tier][-1] for tier in range(1, 6)}
+BANDS = ("easy", "medium", "hard", "expert", "beyond")
+IDS = {e.name: tid for tid, e in enumerate(TABLE)}
+NAME_OF = {tid: e.name for tid, e in enumerate(TABLE)}
+UNIQUENESS = frozenset(e.name for e in TABLE if e.needs_unique)    # sound only where the answer is unique
+TOP_OF_TIER = {tier: [e.name for e in TABLE if e.tier == tier][-1]          # the last rung of each tier
+               for tier in sorted({e.tier for e in TABLE})}
 
 
 def cell_name(cell: int) -> str:
@@ -93,74 +53,164 @@ def _cells(cells: Sequence[int]) -> str:
     return " ".join(cell_name(c) for c in cells)
 
 
-def why(name: str, place: Sequence[int], eliminate: Sequence[int], units: Sequence[int],
-        cells: Sequence[int], digits: int, kind: int) -> str:
+# ------------------------------------------------------------------------------------------------
+# sentences: one plain sentence for a step, from its Finding; table lines name them
+
+Sentence = Callable[[Finding], str]
+SENTENCES: dict[str, Sentence] = {}
+
+
+def _sentence(fn: Sentence) -> Sentence:
+    SENTENCES[fn.__name__] = fn
+    return fn
+
+
+def _unit(f: Finding, i: int = 0) -> str:
+    return unit_name(f.units[i])
+
+
+def _bare(f: Finding) -> str:
+    """The pattern's digits without braces: "3", "1,2"."""
+    return digits_text(f.digits)[1:-1]
+
+
+def _gone(f: Finding) -> str:
+    return ", ".join(cand_name(x) for x in f.eliminate)
+
+
+@_sentence
+def full_house(f: Finding) -> str:
+    return f"{_unit(f)} has one empty cell left: {cand_name(f.place[0])}"
+
+
+@_sentence
+def naked_single(f: Finding) -> str:
+    return f"{cell_name(f.place[0] // 9)} has only {f.place[0] % 9 + 1} left"
+
+
+@_sentence
+def hidden_single(f: Finding) -> str:
+    return f"{f.place[0] % 9 + 1} has one place left in {_unit(f)}: {cell_name(f.place[0] // 9)}"
+
+
+@_sentence
+def locked(f: Finding) -> str:
+    how = "pointing" if f.kind == 0 else "claiming"
+    return (f"{how}: in {_unit(f)}, {_bare(f)} lies only in {_unit(f, 1)}, so not elsewhere in "
+            f"{_unit(f, 1)}: {_gone(f)}")
+
+
+@_sentence
+def naked_subset(f: Finding) -> str:
+    return (f"{_cells(f.cells)} hold only {digits_text(f.digits)} in {_unit(f)}, so those digits leave "
+            f"the rest: {_gone(f)}")
+
+
+@_sentence
+def hidden_subset(f: Finding) -> str:
+    return (f"{digits_text(f.digits)} fit only {_cells(f.cells)} in {_unit(f)}, so those cells hold "
+            f"nothing else: {_gone(f)}")
+
+
+@_sentence
+def fish(f: Finding) -> str:
+    units = [unit_name(u) for u in f.units]
+    half = len(units) // 2
+    return (f"{_bare(f)} in {', '.join(units[:half])} lies only in {', '.join(units[half:])}, "
+            f"so not elsewhere in those lines: {_gone(f)}")
+
+
+@_sentence
+def skyscraper(f: Finding) -> str:
+    end, base, base2, end2 = (cell_name(c) for c in f.cells)
+    return (f"{_bare(f)} has two places in {_unit(f)} and in {_unit(f, 1)}, sharing a line through "
+            f"{base} and {base2}: one of {end}, {end2} is {_bare(f)}, so not {_gone(f)}")
+
+
+@_sentence
+def kite(f: Finding) -> str:
+    return (f"{_bare(f)} has two places in {_unit(f)} and in {_unit(f, 1)}, joined in {_unit(f, 2)}: one "
+            f"of {cell_name(f.cells[0])}, {cell_name(f.cells[3])} is {_bare(f)}, so not {_gone(f)}")
+
+
+@_sentence
+def xy_wing(f: Finding) -> str:
+    pivot, q1, q2 = (cell_name(c) for c in f.cells)
+    return (f"pivot {pivot} with pincers {q1} and {q2} ({digits_text(f.digits)}): one pincer holds the "
+            f"shared digit, so not {_gone(f)}")
+
+
+@_sentence
+def xyz_wing(f: Finding) -> str:
+    pivot, q1, q2 = (cell_name(c) for c in f.cells)
+    return (f"pivot {pivot} {digits_text(f.digits)} with pincers {q1} and {q2}: one of the three holds "
+            f"the shared digit, so not {_gone(f)}")
+
+
+@_sentence
+def w_wing(f: Finding) -> str:
+    a, b, s1, s2 = (cell_name(c) for c in f.cells)
+    return (f"{a} and {b} both hold {digits_text(f.digits)}, and {f.kind + 1} in {_unit(f)} must be at "
+            f"{s1} or {s2}: one of the pair holds the other digit, so not {_gone(f)}")
+
+
+@_sentence
+def colouring(f: Finding) -> str:
+    chain = " ".join(cell_name(c // 2) + "ab"[c % 2] for c in f.cells)
+    how = ("two cells of one colour see each other, so that colour is false" if f.kind == 1 else
+           "a cell that sees both colours cannot hold it")
+    return f"colouring {_bare(f)} along {chain}: {how}: {_gone(f)}"
+
+
+@_sentence
+def unique_rectangle(f: Finding) -> str:
+    roof = cell_name(f.cells[0])
+    return (f"{_cells(f.cells[1:])} and {roof} would form a deadly pattern of {digits_text(f.digits)} "
+            f"in two boxes (two answers), so {roof} is neither: {_gone(f)}")
+
+
+@_sentence
+def chain(f: Finding) -> str:
+    links = " - ".join(cand_name(x) for x in f.cells)
+    if f.place:
+        return f"nice loop {links}: if {cand_name(f.cells[0])} were false it would be true: place it"
+    return f"chain {links}: one of its ends is true, so not {_gone(f)}"
+
+
+@_sentence
+def als_xz(f: Finding) -> str:
+    split = f.cells.index(-1)
+    x, z = divmod(f.kind, 9)
+    return (f"almost locked sets {_cells(f.cells[:split])} and {_cells(f.cells[split + 1:])} share the "
+            f"restricted digit {x + 1}, so one holds {z + 1}: not {_gone(f)}")
+
+
+@_sentence
+def forcing(f: Finding) -> str:
+    source = (f"every candidate of {cell_name(f.cells[0])}" if f.kind < 2 else
+              f"every place of {_bare(f)} in {_unit(f)}")
+    if f.kind % 2 == 0:
+        return f"{source}, followed with singles: {_gone(f)} leads to a contradiction"
+    what = f"places {cand_name(f.place[0])}" if f.place else f"rules out {_gone(f)}"
+    return f"{source}, followed with singles, {what}"
+
+
+@_sentence
+def trial(f: Finding) -> str:
+    return f"trying each candidate of {cell_name(f.cells[0])}: with {_gone(f)} the board has no solution"
+
+
+_unknown = sorted({e.sentence for e in TABLE} - SENTENCES.keys())
+_unused = sorted(SENTENCES.keys() - {e.sentence for e in TABLE})
+if _unknown or _unused:
+    raise ImportError(f"table.py names sentences not here: {_unknown}; sentences no table line names: "
+                      f"{_unused}")
+SAY: tuple[Sentence, ...] = tuple(SENTENCES[e.sentence] for e in TABLE)        # by technique id
+
+
+def why(found: Finding) -> str:
     """One plain sentence for a step found by the compiled finder."""
-    u = [unit_name(x) for x in units]
-    d = digits_text(digits)
-    gone = ", ".join(cand_name(x) for x in eliminate)
-    if name == "full-house":
-        return f"{u[0]} has one empty cell left: {cand_name(place[0])}"
-    if name == "naked-single":
-        return f"{cell_name(place[0] // 9)} has only {place[0] % 9 + 1} left"
-    if name == "hidden-single":
-        return f"{place[0] % 9 + 1} has one place left in {u[0]}: {cell_name(place[0] // 9)}"
-    if name == "locked-candidates":
-        how = "pointing" if kind == 0 else "claiming"
-        return f"{how}: in {u[0]}, {d[1:-1]} lies only in {u[1]}, so not elsewhere in {u[1]}: {gone}"
-    if name.startswith("naked-"):
-        return f"{_cells(cells)} hold only {d} in {u[0]}, so those digits leave the rest: {gone}"
-    if name.startswith("hidden-"):
-        return f"{d} fit only {_cells(cells)} in {u[0]}, so those cells hold nothing else: {gone}"
-    if name in ("x-wing", "swordfish", "jellyfish"):
-        half = len(u) // 2
-        return (f"{d[1:-1]} in {', '.join(u[:half])} lies only in {', '.join(u[half:])}, "
-                f"so not elsewhere in those lines: {gone}")
-    if name == "skyscraper":
-        return (f"{d[1:-1]} has two places in {u[0]} and in {u[1]}, sharing a line through "
-                f"{cell_name(cells[1])} and {cell_name(cells[2])}: one of {cell_name(cells[0])}, "
-                f"{cell_name(cells[3])} is {d[1:-1]}, so not {gone}")
-    if name == "2-string-kite":
-        return (f"{d[1:-1]} has two places in {u[0]} and in {u[1]}, joined in {u[2]}: one of "
-                f"{cell_name(cells[0])}, {cell_name(cells[3])} is {d[1:-1]}, so not {gone}")
-    if name == "xy-wing":
-        return (f"pivot {cell_name(cells[0])} with pincers {cell_name(cells[1])} and "
-                f"{cell_name(cells[2])} ({d}): one pincer holds the shared digit, so not {gone}")
-    if name == "xyz-wing":
-        return (f"pivot {cell_name(cells[0])} {d} with pincers {cell_name(cells[1])} and "
-                f"{cell_name(cells[2])}: one of the three holds the shared digit, so not {gone}")
-    if name == "w-wing":
-        return (f"{cell_name(cells[0])} and {cell_name(cells[1])} both hold {d}, and {kind + 1} in "
-                f"{u[0]} must be at {cell_name(cells[2])} or {cell_name(cells[3])}: one of the pair "
-                f"holds the other digit, so not {gone}")
-    if name == "simple-colouring":
-        chain = " ".join(cell_name(c // 2) + "ab"[c % 2] for c in cells)
-        how = ("two cells of one colour see each other, so that colour is false" if kind == 1 else
-               "a cell that sees both colours cannot hold it")
-        return f"colouring {d[1:-1]} along {chain}: {how}: {gone}"
-    if name == "unique-rectangle-1":
-        return (f"{_cells(cells[1:])} and {cell_name(cells[0])} would form a deadly pattern of {d} "
-                f"in two boxes (two answers), so {cell_name(cells[0])} is neither: {gone}")
-    if name in ("x-chain", "xy-chain", "aic"):
-        chain = " - ".join(cand_name(x) for x in cells)
-        if place:
-            return f"nice loop {chain}: if {cand_name(cells[0])} were false it would be true: place it"
-        return f"chain {chain}: one of its ends is true, so not {gone}"
-    if name == "als-xz":
-        split = list(cells).index(-1)
-        x, z = divmod(kind, 9)
-        return (f"almost locked sets {_cells(cells[:split])} and {_cells(cells[split + 1:])} share the "
-                f"restricted digit {x + 1}, so one holds {z + 1}: not {gone}")
-    if name == "forcing-chain":
-        source = (f"every candidate of {cell_name(cells[0])}" if kind < 2 else
-                  f"every place of {d[1:-1]} in {u[0]}")
-        if kind % 2 == 0:
-            return f"{source}, followed with singles: {gone} leads to a contradiction"
-        what = f"places {cand_name(place[0])}" if place else f"rules out {gone}"
-        return f"{source}, followed with singles, {what}"
-    if name == "trial-and-error":
-        return f"trying each candidate of {cell_name(cells[0])}: with {gone} the board has no solution"
-    return gone
+    return SAY[found.technique](found)
 
 
 class SudokuState:
@@ -191,11 +241,9 @@ class SudokuState:
         found = self.pos.find(tid)
         if found is None:
             return None
-        _, place, eliminate, units, cells, digits, kind = found
-        name = NAME_OF[tid]
-        technique = LADDER[name]
-        return Step(name, technique.cost, place, eliminate, tuple(unit_name(u) for u in units),
-                    why(name, place, eliminate, units, cells, digits, kind))
+        entry = TABLE[tid]
+        return Step(entry.name, entry.cost, found.place, found.eliminate,
+                    tuple(unit_name(u) for u in found.units), SAY[tid](found))
 
 
 def _finder(tid: int):
@@ -204,19 +252,19 @@ def _finder(tid: int):
     return find
 
 
-LADDER = Ladder(Technique(name, order, tier, cost, _finder(IDS[name]))
-                for order, (name, tier, cost) in enumerate(TABLE))
+LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, _finder(tid)) for tid, e in enumerate(TABLE))
 
 
 @lru_cache(maxsize=64)
 def order_ids(cap: str | int | None = None) -> tuple[int, ...]:
     """The compiled ids of the techniques allowed under `cap` (see Ladder.capped), in ladder order."""
-    return tuple(IDS[t.name] for t in LADDER.capped(cap))
+    return tuple(t.order for t in LADDER.capped(cap))
 
 
 def technique_names() -> tuple[str, ...]:
     return LADDER.names
 
 
-__all__ = ["BANDS", "LADDER", "NAME_OF", "TABLE", "TOP_OF_TIER", "UNIQUENESS", "SudokuState",
-           "cand_name", "cell_name", "order_ids", "technique_names", "why"]
+__all__ = ["BANDS", "IDS", "LADDER", "NAME_OF", "SAY", "SENTENCES", "TABLE", "TOP_OF_TIER", "UNIQUENESS",
+           "Finding", "SudokuState", "cand_name", "cell_name", "digits_text", "order_ids", "technique_names",
+           "why"]
