@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test build bench bench-fleet clean
+.PHONY: run test build bench bench-fleet schema clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench: build
 # Needs the Redis at 127.0.0.1:6379 (database 6 is flushed).
 bench-fleet: build
 	$(BIN)/python bench/bench_fleet.py
+
+# The published board JSON Schema (a test checks that the file matches the models).
+schema: build
+	$(BIN)/python -c "import engine; print(engine.board_schema_text(), end='')" > docs/board.schema.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info engine/**/*.so engine/**/*.c

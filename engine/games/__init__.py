@@ -8,6 +8,7 @@ the environment variable PUZZLEFLEET_GAMES (comma-separated), which the registry
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -107,6 +108,11 @@ def board_schema() -> dict[str, Any]:
     return _board_schema([game.model for game in games()])
 
 
+def board_schema_text() -> str:
+    """The schema as published (docs/board.schema.json, GET /schema/board.json): stable JSON text."""
+    return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 __all__ = ["BUILTIN", "Game", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
-           "board_from_json", "board_schema", "game_named", "game_of", "games", "names", "parse_rules",
+           "board_from_json", "board_schema", "board_schema_text", "game_named", "game_of", "games", "names", "parse_rules",
            "register", "unregister"]

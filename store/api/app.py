@@ -20,7 +20,7 @@ from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION, PuzzleError, board_schema, game_of, names
+from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_named, game_of, names
 from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
@@ -99,12 +99,6 @@ _FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
 _BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
 
 
-@lru_cache(maxsize=1)
-def schema_text() -> str:
-    """The board JSON Schema of the registered games, as served (and checked into docs/)."""
-    return json.dumps(board_schema(), indent=2, sort_keys=True) + "\n"
-
-
 @lru_cache(maxsize=64)
 def _listing(given: frozenset[str]) -> tuple[Any, Any]:
     """The count and page statements for this set of filters, built once (values go in as parameters)."""
@@ -160,13 +154,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     @app.get("/schema/board.json", tags=["meta"], responses={
         200: {"content": {"application/schema+json": {}}, "description": "the JSON Schema of a board"}})
     def get_board_schema(request: Request) -> Response:
-        body = schema_text()
+        body = board_schema_text()       # the registered games' (a game added later shows up)
         return _cached(request, body, "application/schema+json", _etag(body), BOARD_CACHE)
 
     @app.get("/games", tags=["meta"])
     def get_games() -> Response:
         """The games this store can hold, with the bands a board of each may have."""
-        from engine import game_named
         body = [{"name": name, "title": game_named(name).title, "bands": list(game_named(name).bands),
                  "input": game_named(name).input_mode} for name in names()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})

@@ -148,3 +148,15 @@ def test_the_puzz_link_url_opens_the_same_board(client, boards):
         assert opened.rules.stars == board.rules.stars
         assert canonical_labels(board.n, opened.regions) == canonical_labels(board.n, board.regions)
     assert client.get("/boards/0123456789abcdef.pzpr").status_code == 404
+
+
+def test_the_board_schema_and_the_games_are_served(client):
+    from pathlib import Path
+    r = client.get("/schema/board.json")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/schema+json")
+    published = (Path(__file__).resolve().parents[2] / "docs" / "board.schema.json").read_text(encoding="utf-8")
+    assert r.text == published
+    assert client.get("/schema/board.json", headers={"If-None-Match": r.headers["etag"]}).status_code == 304
+    games = client.get("/games").json()
+    assert [g["name"] for g in games] == ["queens", "starbattle", "sudoku"]
+    assert {g["name"]: g["input"] for g in games}["sudoku"] == "digits"

@@ -1,0 +1,92 @@
+"""The game registry and the Game contract: every built-in game answers every question a layer may
+ask, its board JSON goes through one model, and no module outside a game's package names a game."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import InvalidBoard, InvalidRules, game_named, game_of, games
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}}
+
+
+def test_the_registry_lists_the_built_in_games_in_order() -> None:
+    assert engine.names()[:3] == ("queens", "starbattle", "sudoku")
+    assert [game.queue for game in games()][:3] == ["queens", "starbattle", "sudoku"]
+    with pytest.raises(InvalidRules, match="unknown game 'chess'"):
+        game_named("chess")
+    with pytest.raises(InvalidBoard, match="JSON object"):
+        game_of([1, 2])
+
+
+@pytest.mark.parametrize("name", sorted(REQUESTS))
+def test_a_game_answers_every_layer(name: str) -> None:
+    game = game_named(name)
+    rules = game.rules(**REQUESTS[name])
+    assert game.parse_rules(str(rules)) == rules and engine.parse_rules(str(rules)) == rules
+    board, stats = game.generate(rules, 11, timeout=60)
+    data = board.to_json()
+    model = game.validate(data)
+    assert model.game == name and model.id == board.id and model.steps
+    assert game.board_from_json(data) == board
+    assert json.loads(model.model_dump_json(exclude_unset=True)) == data     # the model keeps every field
+    status, solved = game.solve(game.board_from_json({k: v for k, v in data.items() if k != "solution"}))
+    assert status == "unique" and solved["solution"] == data["solution"] and solved["steps"] == data["steps"]
+    picture = game.picture(data, solution=True)
+    assert picture.n == len(picture.areas) == rules.size
+    assert picture.stars or picture.digits
+    spec = game.play(data)
+    assert spec.mode == game.input_mode and len(spec.hints) == len(data["steps"])
+    assert game.text(data).splitlines()[0].startswith(f"# {board.id} {name}")
+    assert game.rules_sentence(data) and game.heading(data).startswith(game.title)
+    assert isinstance(stats.rejected, dict)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"game": "queens", "rules": {"size": 8, "stars": 2}, "regions": []}, "a queens board has 1 star per unit"),
+    ({"game": "queens", "rules": {"size": "8"}, "regions": []}, "rules.size: Input should be a valid integer"),
+    ({"game": "starbattle", "rules": {"size": 8, "stars": 2}, "regions": [[0] * 8] * 8},
+     "needs all 8 regions"),
+    ({"game": "queens", "rules": {"size": 4}, "regions": [[0, 1, 2, 3]] * 4, "steps": [{"cost": 1}]},
+     "steps[0].technique: Field required"),
+    ({"game": "sudoku", "givens": "1" * 81}, "appears twice"),
+    ({"game": "sudoku", "givens": "." * 81, "seed": -1}, "seed: Input should be greater than or equal to 0"),
+])
+def test_invalid_boards_name_the_field_and_the_reason_in_one_line(data: dict, message: str) -> None:
+    with pytest.raises(InvalidBoard) as err:
+        engine.board_from_json(data)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_published_schema_is_the_models() -> None:
+    published = (ROOT / "docs" / "board.schema.json").read_text(encoding="utf-8")
+    assert published == engine.board_schema_text(), "regenerate it: make schema"
+    schema = json.loads(published)
+    assert {"StarBoard", "SudokuBoardModel"} <= set(schema["$defs"])
+    assert schema["discriminator"]["propertyName"] == "game"
+
+
+def _game_literals(path: Path) -> list[tuple[int, str]]:
+    names = set(engine.names())
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            words = node.value.split()
+            if node.value in names or (words and words[0] in names and len(words) <= 3):
+                found.append((node.lineno, node.value))
+    return found
+
+
+def test_no_module_outside_a_game_package_names_a_game() -> None:
+    """Layers ask the Game object; only the daily plan's data may name the games it wants."""
+    allowed = {ROOT / "workers" / "daily.py"}
+    outside = [p for folder in ("engine", "store", "workers", "puzzlefleet") for p in (ROOT / folder).rglob("*.py")
+               if "games" not in p.relative_to(ROOT).parts[:2] and p not in allowed]
+    named = {str(p.relative_to(ROOT)): hits for p in outside if (hits := _game_literals(p))}
+    assert named == {}
