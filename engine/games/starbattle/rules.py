@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import InvalidBoard, InvalidRules
+from engine.errors import InvalidRules
 
 # Sizes with a valid layout, up to what generation does in practical time (see BENCHMARKS.md).
 SIZE_RANGE = {1: (4, 20), 2: (8, 16), 3: (12, 16)}
@@ -66,20 +66,3 @@ class Rules:
 
     def to_json(self) -> dict[str, Any]:
         return {"size": self.size, "stars": self.stars, "diagonals": self.diagonals}
-
-    @classmethod
-    def from_json(cls, game: Any, data: Any) -> Rules:
-        if not isinstance(data, dict) or "size" not in data:
-            raise InvalidBoard('"rules" must be an object with a "size"')
-        stars = data.get("stars", 1)
-        if type(stars) is not int:
-            raise InvalidBoard('"stars" must be a whole number')
-        if game == "queens" and stars != 1:
-            raise InvalidBoard("a queens board has 1 star per unit")
-        if game not in ("queens", "starbattle"):
-            raise InvalidBoard(f"not a Star Battle family game: {game!r}")
-        diagonals = data.get("diagonals", False)
-        if not isinstance(diagonals, bool):
-            raise InvalidBoard('"diagonals" must be true or false')
-        return cls(data["size"], stars, diagonals)
-
