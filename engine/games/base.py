@@ -23,6 +23,7 @@ from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.model import BoardModel, first_error
 
 InputMode = Literal["marks", "digits"]
+_NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,13 @@ class Game(ABC):
             return self.model.model_validate(data)
         except ValidationError as exc:
             raise InvalidBoard(first_error(exc)) from None
+
+    def validate_grid(self, data: Any) -> BoardModel:
+        """The model of the board without its solve path and grades: what a picture or a text needs,
+        checked at a fraction of the cost of a long path."""
+        if isinstance(data, Mapping):
+            data = {key: value for key, value in data.items() if key not in _NOT_DRAWN}
+        return self.validate(data)
 
     @abstractmethod
     def board_from_json(self, data: Any) -> Any:

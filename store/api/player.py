@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from engine import game_of
+from store.api.offload import Drawn, drawn
 from store.render import PALETTE, heading, rules_text
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -37,9 +38,11 @@ def player_page(data: dict) -> str:
             .replace("{{JS}}", js))
 
 
-def add_player_routes(app: FastAPI, board_text: Callable[[str], str]) -> None:
+def add_player_routes(app: FastAPI, board_text: Callable[[str], str], pictures: Drawn,
+                      etag_of: Callable[..., str]) -> None:
     @app.get("/play/{board_id}", response_class=HTMLResponse, tags=["player"],
              responses={404: {"description": "no board with this id"}})
-    def play(request: Request, board_id: str) -> Response:
+    async def play(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
-        return HTMLResponse(player_page(json.loads(text)), headers={"Cache-Control": "public, max-age=300"})
+        page = await drawn(pictures, etag_of(text, "play"), lambda: player_page(json.loads(text)))
+        return HTMLResponse(page, headers={"Cache-Control": "public, max-age=300"})

@@ -97,7 +97,7 @@ class StarFamily(Game):
     # --- for people -------------------------------------------------------------------------------
 
     def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
-        board = self.validate(data)
+        board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
         rules = board.rules
         stars = {(r, c) for r, c in board.solution} if with_solution else set()
@@ -121,7 +121,7 @@ class StarFamily(Game):
         return text + ("; no two stars share a diagonal line." if rules.get("diagonals") else ".")
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
-        board = self.validate(data)
+        board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
         stars = tuple(sorted((r, c) for r, c in board.solution)) if solution else ()
         return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, stars=stars)

@@ -69,7 +69,7 @@ class Sudoku(Game):
         return "Fill every row, column and 3×3 box with the digits 1 to 9, each once."
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
-        board = self.validate(data)
+        board = self.validate_grid(data)
         assert isinstance(board, SudokuBoardModel)
         if solution and not board.solution:
             raise InvalidBoard("the board has no solution to draw")
