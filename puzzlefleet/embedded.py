@@ -19,7 +19,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from store import create_job, get_job, init_db, make_engine, session
+from store import create_job, init_db, make_engine, session
+from store.progress import read_jobs
 from workers.params import JobParams
 from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
 
@@ -124,9 +125,7 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
         for engine in _process_db.values():
             engine.dispose()
         _process_db.clear()
-    with session(db, read_only=True) as s:
-        job = get_job(session=s, job_id=job_id)
     db.dispose()
-    assert job is not None
+    job = read_jobs(url=db_url, job_id=job_id)[0]       # the reader `puzzlefleet jobs` uses
     return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
                    seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id)

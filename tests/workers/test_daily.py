@@ -82,7 +82,7 @@ def db(db_url: str) -> Iterator[Engine]:
 # ---- helpers ----------------------------------------------------------------------------------------
 
 def _plan_entry(board: dict[str, Any]) -> tuple[Rules, str]:
-    return Rules.from_json(board["game"], board["rules"]), board["difficulty"]["band"]
+    return Board.from_json(board).rules, board["difficulty"]["band"]
 
 
 def fill(db: Engine, entries: list[Entry]) -> None:
