@@ -10,7 +10,6 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -22,10 +21,10 @@ import pytest
 
 import engine
 import toy_latin
+from tests.browser_support import chromium
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_TOY_REDIS", "redis://127.0.0.1:6379/8")
 
 
@@ -175,21 +174,7 @@ def test_a_fleet_worker_makes_it(env: dict[str, str], tmp_path: Path) -> None:
 
 @pytest.fixture
 def browser() -> Iterator[object]:
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not shutil.which(p)]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing.append("selenium")
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser test needs {', '.join(missing)} under CI")
-        pytest.skip(f"no {', '.join(missing)}")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=900,1100"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium()
     yield driver
     driver.quit()
 
