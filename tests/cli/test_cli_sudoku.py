@@ -93,7 +93,7 @@ def test_solve_json_and_explain(env, tmp_path):
 
 
 @pytest.mark.parametrize("stdin, message", [
-    ("55" + "." * 79 + "\n", "digit 5 appears twice in row 0"),
+    ("55" + "." * 79 + "\n", "digit 5 appears twice in row 1"),
     ("1" * 80 + "\n", "81 characters, got 80"),
     ("." * 80 + "x\n", "expected a JSON board"),
     ('{"game": "sudoku", "givens": "12"}\n', "81 characters"),

@@ -54,11 +54,11 @@ def test_json_round_trip():
 @pytest.mark.parametrize("line, message", [
     ("1" * 80, "81 characters, got 80"),
     ("." * 82, "81 characters, got 82"),
-    ("x" + "." * 80, "character 'x' at position 0"),
-    ("." * 40 + "a" + "." * 40, "position 40"),
-    ("55" + "." * 79, "digit 5 appears twice in row 0"),
-    ("7" + "." * 8 + "7" + "." * 71, "digit 7 appears twice in column 0"),
-    ("3" + "." * 9 + "3" + "." * 70, "digit 3 appears twice in box 0"),
+    ("x" + "." * 80, "character 'x' at position 1"),
+    ("." * 40 + "a" + "." * 40, "position 41"),
+    ("55" + "." * 79, "digit 5 appears twice in row 1"),
+    ("7" + "." * 8 + "7" + "." * 71, "digit 7 appears twice in column 1"),
+    ("3" + "." * 9 + "3" + "." * 70, "digit 3 appears twice in box 1"),
 ])
 def test_bad_lines(line, message):
     with pytest.raises(InvalidBoard) as err:

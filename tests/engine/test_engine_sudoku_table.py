@@ -67,18 +67,18 @@ def test_a_step_record_has_named_fields():
 
 
 @pytest.mark.parametrize("name, place, eliminate, units, cells, digits, kind, sentence", [
-    ("full-house", (80,), (), (0,), (8,), 1 << 8, 0, "row 0 has one empty cell left: 9@(0,8)"),
-    ("naked-single", (364,), (), (), (40,), 1 << 4, 0, "(4,4) has only 5 left"),
+    ("full-house", (80,), (), (0,), (8,), 1 << 8, 0, "row 1 has one empty cell left: 9@r1c9"),
+    ("naked-single", (364,), (), (), (40,), 1 << 4, 0, "r5c5 has only 5 left"),
     ("locked-candidates", (), (29, 38), (18, 0), (0, 1), 1 << 2, 0,
-     "pointing: in box 0, 3 lies only in row 0, so not elsewhere in row 0: 3@(0,3), 3@(0,4)"),
+     "pointing: in box 1, 3 lies only in row 1, so not elsewhere in row 1: 3@r1c4, 3@r1c5"),
     ("x-wing", (), (22, 49), (1, 7, 11, 15), (11, 15, 65, 69), 1 << 4, 0,
-     "5 in row 1, row 7 lies only in column 2, column 6, so not elsewhere in those lines: 5@(0,2), 5@(0,5)"),
+     "5 in row 2, row 8 lies only in column 3, column 7, so not elsewhere in those lines: 5@r1c3, 5@r1c6"),
     ("xy-chain", (), (72, 324), (), (1, 0, 36), 0b11, 0,
-     "chain 2@(0,0) - 1@(0,0) - 1@(0,4): one of its ends is true, so not 1@(0,8), 1@(4,0)"),
+     "chain 2@r1c1 - 1@r1c1 - 1@r1c5: one of its ends is true, so not 1@r1c9, 1@r5c1"),
     ("als-xz", (), (9,), (9, 4), (0, 36, -1, 37), 0b101, 18,
-     "almost locked sets (0,0) (4,0) and (4,1) share the restricted digit 3, so one holds 1: not 1@(0,1)"),
+     "almost locked sets r1c1 r5c1 and r5c2 share the restricted digit 3, so one holds 1: not 1@r1c2"),
     ("forcing-chain", (728,), (), (), (0,), 0b11, 1,
-     "every candidate of (0,0), followed with singles, places 9@(8,8)"),
+     "every candidate of r1c1, followed with singles, places 9@r9c9"),
 ])
 def test_sentences_read_the_record_by_name(name, place, eliminate, units, cells, digits, kind, sentence):
     found = Finding(IDS[name], place, eliminate, units, cells, digits, kind)

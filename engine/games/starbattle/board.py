@@ -11,6 +11,14 @@ from engine.errors import InvalidBoard
 from engine.games.starbattle.rules import Rules
 
 
+REGION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def region_letter(region: int) -> str:
+    """The letter a region goes by in words and in text grids: region 0 is A."""
+    return REGION_LETTERS[region]
+
+
 @dataclass(frozen=True)
 class Board:
     rules: Rules

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
-from engine.games.starbattle.board import Board
+from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.generator import describe, generate
 from engine.games.starbattle.grade import BANDS
@@ -17,7 +17,6 @@ from engine.games.starbattle.model import StarBoard
 from engine.games.starbattle.pzpr import from_url, to_url
 from engine.games.starbattle.rules import Rules
 
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # 256-colour terminal backgrounds that stay distinguishable side by side (Okabe-Ito first).
 _BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 152, 217, 144, 189, 137,
                 109, 230]
@@ -107,10 +106,10 @@ class StarFamily(Game):
             if colour:
                 lines.append("".join(
                     f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
-                    f"{'★' if (r, c) in stars else _LETTERS[label].lower()} \x1b[0m"
+                    f"{'★' if (r, c) in stars else region_letter(label).lower()} \x1b[0m"
                     for c, label in enumerate(row)))
             else:
-                lines.append(" ".join("*" if (r, c) in stars else _LETTERS[label] for c, label in enumerate(row)))
+                lines.append(" ".join("*" if (r, c) in stars else region_letter(label) for c, label in enumerate(row)))
         return "\n".join(lines)
 
     def rules_sentence(self, data: Mapping[str, Any]) -> str:

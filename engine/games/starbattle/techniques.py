@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 
 from engine.ladder import Ladder, Step, Technique, run
+from engine.games.starbattle.board import region_letter
 from engine.games.starbattle.rules import Rules
 
 # --------------------------------------------------------------------------------------------------
@@ -74,11 +75,12 @@ class Geometry:
             regs[label] |= 1 << cell
         self.unit_mask = rows + cols + regs
         self.nunits = 3 * n
-        self.unit_name = ([f"row {i}" for i in range(n)] + [f"column {i}" for i in range(n)]
-                          + [f"region {i}" for i in range(n)])
+        # Words for people: rows and columns from 1, regions by the letter the grid shows.
+        self.unit_name = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+                          + [f"region {region_letter(i)}" for i in range(n)])
         self.region_of = self.regions
         self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
-        self.cell_name = tuple(f"({c // n},{c % n})" for c in range(n * n))
+        self.cell_name = tuple(f"r{c // n + 1}c{c % n + 1}" for c in range(n * n))
         attack = []
         for cell in range(n * n):
             r, c = divmod(cell, n)
@@ -285,7 +287,7 @@ def _stars_text(count: int) -> str:
 
 
 def _join(names: Sequence[str]) -> str:
-    """'region 2', 'regions 2 and 5', 'rows 3, 4 and 5'."""
+    """'region B', 'regions B and E', 'rows 3, 4 and 5'."""
     if len(names) == 1:
         return names[0]
     kind = names[0].split()[0]

@@ -1,7 +1,9 @@
-"""A 9x9 Sudoku board as a value: the givens and (once proved) the solution, with its board JSON and a text line that parses back to the same board.
+"""A 9x9 Sudoku board as a value: the givens and (once proved) the solution, with its board JSON and a
+text line that parses back to the same board.
 
-Glossary. Cells are r * 9 + c, rows and columns from 0. A *givens line* is 81 characters, row by row,
-'.' for an empty cell ('0' is read as empty too). A *unit* is a row, a column or a 3x3 box.
+Glossary. Cells are r * 9 + c, rows and columns from 0 (in words, from 1: r1c1 is the top left). A
+*givens line* is 81 characters, row by row, '.' for an empty cell ('0' is read as empty too). A *unit*
+is a row, a column or a 3x3 box.
 
 Fingerprint. Two puzzles are the same puzzle when one maps onto the other by relabelling the digits,
 transposing, permuting the rows inside a band, the bands, the columns inside a stack, or the stacks
@@ -26,7 +28,13 @@ KIND = "sudoku 9"
 
 
 def unit_name(u: int) -> str:
-    return f"row {u}" if u < 9 else f"column {u - 9}" if u < 18 else f"box {u - 18}"
+    """A unit in words: rows, columns and boxes counted from 1 (boxes row by row)."""
+    return f"row {u + 1}" if u < 9 else f"column {u - 8}" if u < 18 else f"box {u - 17}"
+
+
+def cell_name(cell: int) -> str:
+    """A cell in words: r1c1 is the top left."""
+    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
 
 def _units_of(cell: int) -> tuple[int, int, int]:
@@ -44,7 +52,7 @@ def _check_units(line: str, what: str) -> None:
             other = seen.setdefault((u, ch), cell)
             if other != cell:
                 raise InvalidBoard(f"{what}: digit {ch} appears twice in {unit_name(u)} "
-                                   f"(cells {divmod(other, 9)} and {divmod(cell, 9)})")
+                                   f"({cell_name(other)} and {cell_name(cell)})")
 
 
 def parse_line(text: str) -> SudokuBoard:
@@ -54,7 +62,7 @@ def parse_line(text: str) -> SudokuBoard:
         raise InvalidBoard(f"a Sudoku line has 81 characters, got {len(line)}")
     for i, ch in enumerate(line):
         if ch not in ".0123456789":
-            raise InvalidBoard(f"character {ch!r} at position {i}: expected 1-9, '.' or '0'")
+            raise InvalidBoard(f"character {ch!r} at position {i + 1} ({cell_name(i)}): expected 1-9, '.' or '0'")
     line = line.replace("0", EMPTY)
     _check_units(line, "contradictory givens")
     return SudokuBoard(line)
@@ -148,4 +156,4 @@ def check_solution(givens: str, solution: str) -> None:
         raise InvalidBoard('"solution" disagrees with the givens')
 
 
-__all__ = ["EMPTY", "SIZE", "SudokuBoard", "check_solution", "parse_line", "unit_name"]
+__all__ = ["EMPTY", "SIZE", "SudokuBoard", "cell_name", "check_solution", "parse_line", "unit_name"]

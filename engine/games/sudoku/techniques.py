@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from engine.games.sudoku import _logic
 from engine.games.sudoku._logic import Position
-from engine.games.sudoku.board import unit_name
+from engine.games.sudoku.board import cell_name, unit_name
 from engine.games.sudoku.table import TABLE, Finding
 from engine.ladder import Ladder, Step, Technique
 
@@ -35,10 +35,6 @@ NAME_OF = {tid: e.name for tid, e in enumerate(TABLE)}
 UNIQUENESS = frozenset(e.name for e in TABLE if e.needs_unique)    # sound only where the answer is unique
 TOP_OF_TIER = {tier: [e.name for e in TABLE if e.tier == tier][-1]          # the last rung of each tier
                for tier in sorted({e.tier for e in TABLE})}
-
-
-def cell_name(cell: int) -> str:
-    return f"({cell // 9},{cell % 9})"
 
 
 def cand_name(x: int) -> str:
