@@ -1,7 +1,7 @@
 """The embedded run: a job run by local processes instead of the fleet, no broker.
 
 It is a job like any other: recorded in the store, its slots worked by `workers.slot.run_slots` (the
-code a worker's task runs) over ranges of consecutive slots, in this process or a local process pool.
+code a worker's task runs) over ranges of consecutive slots, in `--jobs` local worker processes.
 So slot i of a run with seed S tries the same seeds derive_seed(S, i, 0), derive_seed(S, i, 1), ...,
 boards are deduplicated and stored in the same transactions, rejections are counted the same way, and
 `puzzlefleet jobs` shows the run's progress like a fleet job's.
@@ -10,16 +10,16 @@ boards are deduplicated and stored in the same transactions, rejections are coun
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import sys
 import time
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from queue import Empty
 from typing import Any
 
-from sqlalchemy import Engine
-
-from store import create_job, init_db, make_engine, session
+from store import StoreError, create_job, init_db, make_engine, session, set_job_state
 from store.progress import read_jobs
 from workers.params import JobParams
 from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
@@ -35,6 +35,7 @@ class Summary:
     seconds: float = 0.0
     engine_seconds: float = 0.0     # summed over attempts, as a job's `seconds`
     job: int | None = None
+    interrupted: bool = False       # stopped by Ctrl-C: `accepted` boards were stored before it
 
     def line(self) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(self.rejected.items())) or "none"
@@ -64,17 +65,33 @@ class Progress:
             sys.stderr.write("\n")
 
 
-_process_db: dict[str | None, Engine] = {}
+GRACE_SECONDS = 1.5         # after Ctrl-C, how long processes may take to record what they made
 
 
-def _run_range(db_url: str | None, job_id: int, start: int, stop: int, params: dict[str, Any],
-               seed: int) -> dict[str, Any]:
-    """One range of slots, as a worker's task runs it (in a pool process: one engine per process)."""
-    db = _process_db.get(db_url)
-    if db is None:
-        db = _process_db[db_url] = make_engine(db_url)
-    return run_slots(db=db, job_id=job_id, start=start, stop=stop, params=params, seed=seed,
-                     budget=math.inf, hand_over=_never)
+def _work(db_url: str | None, job_id: int, params: dict[str, Any], seed: int, ranges: Any, results: Any,
+          stop: Any) -> None:
+    """A worker process: ranges of slots from `ranges` until it gets None or `stop` is set; sends
+    ("attempt", status) for each recorded attempt, ("range", summary) for each finished range and
+    ("error", message) if the store or the parameters fail."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent decides when to stop
+    db = make_engine(db_url)
+
+    def observe(_job: JobParams, _seconds: float, reasons: Counter, status: str) -> None:
+        results.put(("attempt", status, sum(reasons.values())))
+
+    try:
+        while not stop.is_set():
+            item = ranges.get()
+            if item is None:
+                break
+            start, end = item
+            results.put(("range", run_slots(db=db, job_id=job_id, start=start, stop=end, params=params,
+                                            seed=seed, budget=math.inf, hand_over=_never, observe=observe,
+                                            cancelled=stop.is_set)))
+    except Exception as exc:          # the store or the parameters: said once, in the parent
+        results.put(("error", f"{exc}"))
+    finally:
+        db.dispose()
 
 
 def _never(start: int, stop: int) -> None:
@@ -83,8 +100,10 @@ def _never(start: int, stop: int) -> None:
 
 def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | None,
         progress: bool = False) -> Summary:
-    """Generate `count` new boards into the store as one job; returns the summary (accepted may fall
-    short when a slot keeps timing out or repeating stored boards, after the job's max_attempts)."""
+    """Generate `count` new boards into the store as one job, in `jobs` processes; returns the
+    summary (accepted may fall short when a slot keeps timing out or repeating stored boards, after
+    the job's max_attempts). Ctrl-C stops it within GRACE_SECONDS (a second one at once): what was
+    stored is kept and the summary says so (`interrupted`)."""
     started = time.perf_counter()
     db = make_engine(db_url)
     init_db(db)
@@ -92,40 +111,68 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
     with session(db) as s:
         job_id = create_job(session=s, game=params.game, rules=str(params.rules()), band=params.band,
                             params=data, seed=seed, requested=count)
-    db.dispose()                # no pooled connection inherited by the pool's processes
+    db.dispose()                # no pooled connection inherited by the worker processes
     bar = Progress(count, progress)
-    per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (max(jobs, 1) * RANGES_PER_PROCESS)))
+    workers = max(1, min(jobs, count))
+    per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (workers * RANGES_PER_PROCESS)))
     ranges = slot_ranges(range(count), per_range)
-    done = rejected = 0
-
-    def finished(summary: dict[str, Any]) -> None:
-        nonlocal done, rejected
-        done += summary["accepted"] + summary["failed"]
-        rejected += sum(summary["rejected"].values())
-        bar.update(done, rejected)
-
+    context = multiprocessing.get_context("fork")
+    queue, results, stop = context.Queue(), context.Queue(), context.Event()
+    for item in ranges:
+        queue.put(item)
+    for _ in range(workers):
+        queue.put(None)
+    processes = [context.Process(target=_work, args=(db_url, job_id, data, seed, queue, results, stop),
+                                 name=f"puzzlefleet-generate-{n}", daemon=True) for n in range(workers)]
+    for process in processes:
+        process.start()
+    interrupted, error, done, rejected, left = False, None, 0, 0, len(ranges)
     try:
-        if jobs <= 1:
-            for start, stop in ranges:
-                finished(_run_range(db_url, job_id, start, stop, data, seed))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                pending: set[Future] = {pool.submit(_run_range, db_url, job_id, start, stop, data, seed)
-                                        for start, stop in ranges}
-                try:
-                    while pending:
-                        completed, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in completed:
-                            finished(future.result())
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+        while left and error is None:
+            try:
+                message = results.get(timeout=0.2)
+            except Empty:
+                if not any(process.is_alive() for process in processes) and results.empty():
+                    error = "the worker processes ended before the job did"
+                continue
+            if message[0] == "attempt":
+                done += message[1] == "stored"
+                rejected += message[2]
+                bar.update(done, rejected)
+            elif message[0] == "range":
+                left -= 1
+            else:
+                error = message[1]
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
+        stop.set()
+        _wind_down(processes, GRACE_SECONDS if interrupted or error else 30.0)
         bar.close()
-        for engine in _process_db.values():
-            engine.dispose()
-        _process_db.clear()
-    db.dispose()
+    if error is not None:
+        raise StoreError(error)
+    if interrupted:             # ended here, so that no sweep of a fleet on this store resumes it
+        with session(db) as s:
+            set_job_state(session=s, job_id=job_id, state="incomplete", error="interrupted (Ctrl-C)")
+        db.dispose()
     job = read_jobs(url=db_url, job_id=job_id)[0]       # the reader `puzzlefleet jobs` uses
     return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
-                   seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id)
+                   seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id,
+                   interrupted=interrupted)
+
+
+def _wind_down(processes: list[Any], grace: float) -> None:
+    """Wait up to `grace` seconds for the processes to record their work and end, then kill the rest
+    (a killed attempt is simply not recorded: its store transaction rolls back). A second Ctrl-C
+    kills them at once."""
+    deadline = time.monotonic() + grace
+    try:
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+    except KeyboardInterrupt:
+        pass
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join()

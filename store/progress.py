@@ -62,6 +62,14 @@ def shown_url(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
+def describe_store(url: str | None = None) -> str:
+    """Where the store is, for people: the URL without its password, and a SQLite file's full path."""
+    raw = url or database_url()
+    if raw.startswith("sqlite:///") and raw != "sqlite:///:memory:":
+        return f"{raw} ({os.path.abspath(raw[len('sqlite:///'):])})"
+    return shown_url(raw)
+
+
 def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
     """One job (`job_id`), or the newest `limit` jobs first, as job dicts; [] when there are none.
 

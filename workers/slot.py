@@ -70,8 +70,11 @@ def slots_per_task(count: int) -> int:
 def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, seed: Any, budget: float,
               hand_over: Callable[[int, int], None], split_after: float | None = None,
               flush_seconds: float = FLUSH_SECONDS,
-              observe: Callable[[JobParams, float, Counter[str], str], None] | None = None) -> dict[str, Any]:
-    """Attempts for the slots start..stop-1 of a job until each has a board or gives up.
+              observe: Callable[[JobParams, float, Counter[str], str], None] | None = None,
+              cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """Attempts for the slots start..stop-1 of a job until each has a board or gives up, or until
+    `cancelled()` says to stop (checked before each attempt: what was made is recorded, the untouched
+    slots are left pending, as a killed task would leave them).
 
     Attempts are recorded in batches (one transaction at most every `flush_seconds`, and at the end),
     so a killed task loses at most that much work, which its redelivery redoes with the same seeds.
@@ -155,6 +158,9 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
                     give(untouched[len(untouched) // 2:])
                     last_split = now
             while True:
+                if cancelled is not None and cancelled():
+                    flush()
+                    return _finish(summary, rejected)
                 # The task's first attempt gets its full time; later ones only what the budget has
                 # left, and one cut short by the budget (not by the job's timeout) is not counted:
                 # its slot goes to a new task, where it gets its full time with the same seed.
