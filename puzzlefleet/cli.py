@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -20,7 +21,7 @@ from datetime import date
 from typing import NoReturn
 
 from puzzlefleet import fleet
-from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_NOT_FOUND, MissingExtra, UsageError
+from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NOT_FOUND, MissingExtra, UsageError
 from store.errors import StoreError
 
 
@@ -58,13 +59,19 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2099, 12, 31)     # the days a daily set may be made for
+
+
 def _date(text: str) -> date:
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise ValueError
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise argparse.ArgumentTypeError(f"{text} is outside {FIRST_DAY}..{LAST_DAY}")
+    return day
 
 
 class _EngineNames:
@@ -110,7 +117,11 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="puzzlefleet", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="puzzlefleet", description="Generate logic puzzles with exactly one solution, "
+                     "grade them like a person, keep them in a store, and serve them. Quick start: "
+                     "puzzlefleet generate --game queens --size 8 --count 3; puzzlefleet list; puzzlefleet show ID.",
+                     epilog="Exit codes: 0 success, 1 not found or fewer boards than asked, 2 bad input, "
+                            "3 and 4 (solve) several or no solutions, 130 interrupted.")
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
@@ -135,10 +146,21 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=("json", "text", "pzpr", "svg", "png", "print"), default="json",
                      help="svg/png: two files per board (ID-puzzle, ID-solution) into the --out folder; "
                           "print: one HTML page per puzzle and per solution")
-    exp.add_argument("--out", help="write to this file (atomically) instead of stdout; a folder for svg/png")
+    exp.add_argument("--out", help="write to this file (atomically) instead of stdout; an existing folder "
+                                   "(or one ending in /) gets boards.jsonl, boards.txt, boards.pzpr.txt or "
+                                   "boards.html; svg/png need a folder")
 
-    show = verbs.add_parser("show", help="one board, coloured, in the terminal")
+    show = verbs.add_parser("show", help="one board: the puzzle, its solution and solve path (coloured on a "
+                                         "terminal unless NO_COLOR is set)")
     show.add_argument("id")
+    show.add_argument("--no-solution", action="store_true", help="the puzzle only: no solution, no solve path")
+
+    lst = verbs.add_parser("list", help="the newest boards in the store, a line each")
+    lst.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
+    lst.add_argument("--size", type=_size)
+    lst.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
+    lst.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored")
+    lst.add_argument("--limit", type=_positive(1_000_000), default=20, help="how many (default 20)")
 
     solve = verbs.add_parser("solve", help="solve and grade boards: JSON (one or one per line) or "
                                            "puzz.link URLs")
@@ -202,6 +224,18 @@ EXTRAS = {"celery": "fleet", "kombu": "fleet", "redis": "fleet", "flower": "flee
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        code = _run(argv)
+        sys.stdout.flush()          # here, where a closed pipe can still be caught
+        return code
+    except BrokenPipeError:
+        # The reader went away (`... | head`): what it wanted it has; end quietly. Point stdout at
+        # /dev/null so that the interpreter's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
         args = build_parser().parse_args(argv)
         if args.verb in FLEET_COMMANDS:
             return FLEET_COMMANDS[args.verb](args)
@@ -223,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("puzzlefleet: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -10,14 +10,16 @@ import os
 import secrets
 import sys
 import tempfile
+from collections import Counter
 from typing import Any
 
 import engine
 from engine import PuzzleError, board_from_json, game_of, games
 from puzzlefleet import embedded, fleet, render
-from puzzlefleet.errors import EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
-from store import (board_ids_graded_by_other_versions, get_board, init_db, list_boards, make_engine,
-                   regrade_board, session)
+from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
+from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
+                   list_job_boards, make_engine, regrade_board, session)
+from store.progress import describe_store
 from store.render import RenderError, png as render_png, print_page, svg as render_svg
 from workers.daily import DailyError, make_daily, today
 from workers.params import BadTask, JobParams
@@ -36,8 +38,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
     print(f"generating {args.count} x {params.rules()}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
     summary = embedded.run(params, count=args.count, seed=seed, jobs=args.jobs, db_url=None,
                            progress=sys.stderr.isatty())
+    if summary.interrupted:
+        print(f"interrupted: stored {summary.accepted} of {summary.requested} board(s) before Ctrl-C "
+              f"(job {summary.job})")
     print(summary.line())
+    _say_stored(summary)
+    if summary.interrupted:
+        return EXIT_INTERRUPTED
     return 0 if summary.accepted == summary.requested else 1
+
+
+def _say_stored(summary: embedded.Summary, shown: int = 5) -> None:
+    """The ids just stored (the first few) and where the store is."""
+    if summary.accepted and summary.job is not None:
+        db, ctx = _store_session()
+        with ctx as s:
+            ids = [board["id"] for board in list_job_boards(session=s, job_id=summary.job, limit=shown)]
+        db.dispose()
+        more = f" and {summary.accepted - len(ids)} more (puzzlefleet list --job {summary.job})" \
+            if summary.accepted > len(ids) else ""
+        print(f"stored: {' '.join(ids)}{more}")
+    print(f"store: {describe_store()}")
 
 
 def _store_session(read_only: bool = True):
@@ -74,16 +95,44 @@ def cmd_export(args: argparse.Namespace) -> int:
     elif args.format == "text":
         text = "".join(_plain(b) + "\n\n" for b in boards)
     else:
-        text = "".join(game_of(b).to_url(board_from_json(b)) + "\n" for b in boards)
+        text = _urls(boards)
     if args.out:
-        _write_atomically(args.out, text)
+        path = args.out
+        if os.path.isdir(path) or path.endswith(os.sep):
+            os.makedirs(path, exist_ok=True)
+            path = os.path.join(path, EXPORT_FILE[args.format])
+        _write_atomically(path, text)
+        print(f"wrote {len(boards)} board(s) to {path}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
 
 
+# The file an export writes when --out names a folder.
+EXPORT_FILE = {"json": "boards.jsonl", "text": "boards.txt", "pzpr": "boards.pzpr.txt", "print": "boards.html"}
+
+
+def _urls(boards: list[dict[str, Any]]) -> str:
+    """puzz.link URLs, one per line, of the boards whose game has them; the others are counted on
+    stderr, not an error (a store of several games exports what it can)."""
+    lines, skipped = [], Counter()
+    for data in boards:
+        game = game_of(data)
+        if game.has_url:
+            lines.append(game.to_url(game.board_from_json(data)) + "\n")
+        else:
+            skipped[game.name] += 1
+    if skipped:
+        names = ", ".join(f"{n} {name}" for name, n in sorted(skipped.items()))
+        print(f"puzzlefleet: skipped {sum(skipped.values())} board(s) with no puzz.link form ({names})",
+              file=sys.stderr)
+    return "".join(lines)
+
+
 def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
     """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UsageError(f"--format {fmt} writes two files per board: --out must be a folder, and {folder} is a file")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
@@ -96,22 +145,43 @@ def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> Non
             except RenderError as exc:
                 raise UsageError(f"board {board.get('id')}: cannot draw it: {exc}") from None
             _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), picture)
+    print(f"wrote {2 * len(boards)} file(s) to {folder}", file=sys.stderr)
 
 
 def _write_atomically(path: str, text: str | bytes) -> None:
+    """Write a whole file or nothing: a temporary file in the same folder, renamed over `path`; the
+    file gets the permissions the user's umask gives a new file (not mkstemp's 0600)."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
-        out.write(text)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
+            out.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _plain(data: dict[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
     """A board as text, as its game writes it."""
     return game_of(data).text(data, with_solution=with_solution, colour=colour)
+
+
+def _colour() -> bool:
+    """ANSI colours on a terminal, unless NO_COLOR is set (https://no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -122,10 +192,38 @@ def cmd_show(args: argparse.Namespace) -> int:
     if data is None:
         print(f"puzzlefleet: no board with id {args.id!r}", file=sys.stderr)
         return EXIT_NOT_FOUND
-    print(_plain(data, with_solution=False).splitlines()[0])
-    print("\n".join(_plain(data, colour=sys.stdout.isatty()).splitlines()[1:]))
-    print(render.explained(data))
+    print(_plain(data, with_solution=not args.no_solution, colour=_colour()))
+    if not args.no_solution:
+        print(render.explained(data))
     return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    db, ctx = _store_session()
+    with ctx as s:
+        rows, total = board_summaries(session=s, game=args.game, size=args.size, band=args.band,
+                                      job_id=args.job, limit=args.limit)
+    db.dispose()
+    if not rows:
+        print(f"no boards in {describe_store()}" + (" match" if total == 0 and _filtered(args) else ""))
+        return 0
+    table = [("id", "game", "size", "stars", "band", "score", "created (UTC)")]
+    for row in rows:
+        created = row["created_at"]
+        table.append((row["id"], row["game"], f"{row['size']}x{row['size']}",
+                      "" if row["stars"] is None else str(row["stars"]) + (" diag" if row["diagonals"] else ""),
+                      row["band"] or "-", "-" if row["score"] is None else str(row["score"]),
+                      created.strftime("%Y-%m-%d %H:%M:%S") if hasattr(created, "strftime") else str(created)[:19]))
+    widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
+    for line in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+    if total > len(rows):
+        print(f"newest {len(rows)} of {total}; --limit N for more")
+    return 0
+
+
+def _filtered(args: argparse.Namespace) -> bool:
+    return any(value is not None for value in (args.game, args.size, args.band, args.job))
 
 
 def _from_line(line: str) -> Any:
@@ -150,6 +248,8 @@ def parse_boards(text: str) -> list[Any]:
     except json.JSONDecodeError:
         whole = None
     if isinstance(whole, list):
+        if not whole:
+            raise PuzzleError("no boards in the input (an empty list)")
         return [board_from_json(item) for item in whole]
     if isinstance(whole, dict):             # a bare number or string is read line by line below
         return [board_from_json(whole)]
@@ -244,5 +344,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "solve": cmd_solve,
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "show": cmd_show, "list": cmd_list, "solve": cmd_solve,
             "regrade": cmd_regrade, "daily": cmd_daily, "serve": cmd_serve}

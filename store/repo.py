@@ -15,6 +15,7 @@ from sqlmodel import col
 
 from engine import PuzzleError, game_of
 from store.errors import StoreError
+from store.jobmodels import JobSlot
 from store.models import Puzzle, utcnow
 
 _ID = re.compile(r"[0-9a-f]{16}")
@@ -135,6 +136,26 @@ def list_boards(*, session: Session, game: str | None = None, size: int | None =
     stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band))
             .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit))
     return [json.loads(text) for text in session.scalars(stmt)]
+
+
+def board_summaries(*, session: Session, game: str | None = None, size: int | None = None,
+                    band: str | None = None, job_id: int | None = None,
+                    limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The newest boards matching every given filter (`job_id`: those that job stored) as summaries
+    (id, game, size, stars, diagonals, band, score, created_at), and how many match in all."""
+    if limit is not None and limit < 0:
+        raise StoreError("limit must not be negative")
+    where = _filters(game, size, band)
+    if job_id is not None:
+        where.append(col(Puzzle.id).in_(select(col(JobSlot.puzzle_id)).where(
+            col(JobSlot.job_id) == job_id, col(JobSlot.state) == "stored")))
+    columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
+               col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+    rows = session.execute(select(*columns).where(*where)
+                           .order_by(col(Puzzle.created_at).desc(), col(Puzzle.id).desc()).limit(limit))
+    names = ("id", "game", "size", "stars", "diagonals", "band", "score", "created_at")
+    total = int(session.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
+    return [dict(zip(names, row)) for row in rows], total
 
 
 def count_boards(*, session: Session, game: str | None = None, size: int | None = None,

@@ -20,7 +20,7 @@ from celery.schedules import crontab
 from sqlalchemy import Engine
 
 import store
-from engine import ENGINE_VERSION, DeadlineExceeded, derive_seed
+from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, derive_seed
 from engine.games.starbattle import Board, GenerationStats, Rules, generate
 from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
@@ -119,11 +119,18 @@ def twins(original: dict[str, Any], band: str, how_many: int) -> list[Entry]:
     movable = [(r, c, regions[r + dr][c + dc]) for r in range(n) for c in range(n) if (r, c) not in stars
                for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n and regions[r + dr][c + dc] != regions[r][c]]
     out: list[Entry] = []
-    for r, c, label in movable[:how_many]:
+    for r, c, label in movable:
+        if len(out) == how_many:
+            break
         data = copy.deepcopy(original)
         data["regions"][r][c] = label
         data["difficulty"]["band"] = band
-        fp = Board.from_json(data).fingerprint
+        try:
+            fp = Board.from_json(data).fingerprint
+        except InvalidBoard:
+            continue                      # the move cut its region in two: not a board
+        if fp in {other for _, other in out}:
+            continue
         data["id"] = fp[:16]
         out.append((data, fp))
     assert len({fp for _, fp in out}) == how_many

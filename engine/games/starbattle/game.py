@@ -96,20 +96,26 @@ class StarFamily(Game):
     # --- for people -------------------------------------------------------------------------------
 
     def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+        """The header, the puzzle (each cell its region's letter), then, with the solution, the grid
+        again with a star (* or ★) on the answer's cells."""
         board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
         rules = board.rules
-        stars = {(r, c) for r, c in board.solution} if with_solution else set()
         lines = [f"# {board.id or '?'} {board.game} {rules.size}x{rules.size} stars={rules.stars}"
                  + (" diagonals" if rules.diagonals else "")]
-        for r, row in enumerate(board.regions):
-            if colour:
-                lines.append("".join(
-                    f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
-                    f"{'★' if (r, c) in stars else region_letter(label).lower()} \x1b[0m"
-                    for c, label in enumerate(row)))
-            else:
-                lines.append(" ".join("*" if (r, c) in stars else region_letter(label) for c, label in enumerate(row)))
+        grids = [set()] + ([{(r, c) for r, c in board.solution}] if with_solution and board.solution else [])
+        for number, stars in enumerate(grids):
+            if number:
+                lines.append("solution")
+            for r, row in enumerate(board.regions):
+                if colour:
+                    lines.append("".join(
+                        f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
+                        f"{'★' if (r, c) in stars else region_letter(label)} \x1b[0m"
+                        for c, label in enumerate(row)))
+                else:
+                    lines.append(" ".join("*" if (r, c) in stars else region_letter(label)
+                                          for c, label in enumerate(row)))
         return "\n".join(lines)
 
     def rules_sentence(self, data: Mapping[str, Any]) -> str:
