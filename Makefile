@@ -20,16 +20,21 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 build: $(STAMP)
 	$(BIN)/python setup.py --quiet build_ext --inplace
 
+# The demo writes to a store of its own (demo.db, made afresh), so a user's puzzles.db is never touched.
+DEMO := PUZZLEFLEET_DB=sqlite:///demo.db
+
 run: build
-	rm -f puzzles.db puzzles.db-wal puzzles.db-shm
-	$(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1 --jobs 2
-	$(BIN)/puzzlefleet generate --game queens --size 10 --diagonals --count 2 --seed 2
-	$(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3 --jobs 2
-	$(BIN)/puzzlefleet generate --game sudoku --size 9 --band hard --count 2 --seed 4
-	$(BIN)/puzzlefleet export --game queens --size 8 --limit 1 --format text
-	$(BIN)/puzzlefleet export --game queens --size 10 --limit 1 --format text
-	$(BIN)/puzzlefleet export --game starbattle --limit 1 --format text
-	$(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
+	rm -f demo.db demo.db-wal demo.db-shm
+	$(DEMO) $(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1 --jobs 2
+	$(DEMO) $(BIN)/puzzlefleet generate --game queens --size 10 --diagonals --count 2 --seed 2
+	$(DEMO) $(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3 --jobs 2
+	$(DEMO) $(BIN)/puzzlefleet generate --game sudoku --size 9 --band hard --count 2 --seed 4
+	$(DEMO) $(BIN)/puzzlefleet list
+	$(DEMO) $(BIN)/puzzlefleet export --game queens --size 8 --limit 1 --format text
+	$(DEMO) $(BIN)/puzzlefleet export --game queens --size 10 --limit 1 --format text
+	$(DEMO) $(BIN)/puzzlefleet export --game starbattle --limit 1 --format text
+	$(DEMO) $(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
+	@echo "The demo boards are in demo.db: PUZZLEFLEET_DB=sqlite:///demo.db .venv/bin/puzzlefleet list"
 
 test: build
 	$(BIN)/lint-imports
@@ -46,5 +51,9 @@ bench-fleet: build
 schema: build
 	$(BIN)/python -c "import engine; print(engine.board_schema_text(), end='')" > docs/board.schema.json
 
+# Every build product: the venv, setuptools' folders, and the compiled engine beside its sources.
 clean:
-	rm -rf $(VENV) build *.egg-info engine/**/*.so engine/**/*.c
+	rm -rf $(VENV) build dist *.egg-info
+	find engine -name '*.so' -delete
+	find engine -name '*.pyx' | sed 's/\.pyx$$/.c/' | xargs rm -f
+	rm -f engine/games/sudoku/_table.pxi
