@@ -13,13 +13,14 @@ import math
 import multiprocessing
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from queue import Empty
 from typing import Any
 
-from store import StoreError, create_job, init_db, make_engine, session, set_job_state
+from store import StoreError, create_job, init_db, list_job_boards, make_engine, session, set_job_state
 from store.progress import read_jobs
 from workers.params import JobParams
 from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
@@ -36,6 +37,7 @@ class Summary:
     engine_seconds: float = 0.0     # summed over attempts, as a job's `seconds`
     job: int | None = None
     interrupted: bool = False       # stopped by Ctrl-C: `accepted` boards were stored before it
+    first_ids: list[str] = field(default_factory=list)   # of the boards stored, the first few (by slot)
 
     def line(self) -> str:
         reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(self.rejected.items())) or "none"
@@ -65,6 +67,7 @@ class Progress:
             sys.stderr.write("\n")
 
 
+SHOWN_IDS = 5               # ids of stored boards a summary carries
 GRACE_SECONDS = 1.5         # after Ctrl-C, how long processes may take to record what they made
 
 
@@ -116,13 +119,73 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
     workers = max(1, min(jobs, count))
     per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (workers * RANGES_PER_PROCESS)))
     ranges = slot_ranges(range(count), per_range)
+    try:
+        run_ranges = _in_this_process if workers == 1 else _in_processes
+        interrupted, error = run_ranges(db_url, job_id, data, seed, ranges, workers, bar)
+    finally:
+        bar.close()
+    if error is not None:
+        raise StoreError(error)
+    with session(db) as s:
+        if interrupted:         # ended here, so that no sweep of a fleet on this store resumes it
+            set_job_state(session=s, job_id=job_id, state="incomplete", error="interrupted (Ctrl-C)")
+        first_ids = [board["id"] for board in list_job_boards(session=s, job_id=job_id, limit=SHOWN_IDS)]
+    db.dispose()
+    job = read_jobs(url=db_url, job_id=job_id)[0]       # the reader `puzzlefleet jobs` uses
+    return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
+                   seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id,
+                   interrupted=interrupted, first_ids=first_ids)
+
+
+def _in_this_process(db_url: str | None, job_id: int, params: dict[str, Any], seed: int,
+                     ranges: list[tuple[int, int]], _workers: int, bar: Progress) -> tuple[bool, str | None]:
+    """The ranges one after another here (no process to start: a small run stays quick). The first
+    Ctrl-C asks the slot loop to stop after its attempt, and interrupts that attempt after
+    GRACE_SECONDS; a second interrupts at once. Returns (interrupted, error)."""
+    stop = threading.Event()
+    counts = Counter()
+
+    def first_ctrl_c(_signum: int, _frame: Any) -> None:
+        stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)       # the second one interrupts
+        signal.signal(signal.SIGALRM, signal.default_int_handler)
+        signal.setitimer(signal.ITIMER_REAL, GRACE_SECONDS)
+
+    def observe(_job: JobParams, _seconds: float, reasons: Counter, status: str) -> None:
+        counts["stored"] += status == "stored"
+        counts["rejected"] += sum(reasons.values())
+        bar.update(counts["stored"], counts["rejected"])
+
+    db = make_engine(db_url)
+    previous = signal.signal(signal.SIGINT, first_ctrl_c), signal.getsignal(signal.SIGALRM)
+    try:
+        for start, end in ranges:
+            if stop.is_set():
+                break
+            run_slots(db=db, job_id=job_id, start=start, stop=end, params=params, seed=seed, budget=math.inf,
+                      hand_over=_never, observe=observe, cancelled=stop.is_set)
+    except KeyboardInterrupt:
+        pass                        # the attempt under way is not recorded; what was is kept
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
+        db.dispose()
+    return stop.is_set(), None
+
+
+def _in_processes(db_url: str | None, job_id: int, params: dict[str, Any], seed: int,
+                  ranges: list[tuple[int, int]], workers: int, bar: Progress) -> tuple[bool, str | None]:
+    """The ranges shared by `workers` processes. Ctrl-C reaches the parent alone (the workers ignore
+    it); it sets the stop flag, waits GRACE_SECONDS for the workers to record their work, then kills
+    the rest; a second Ctrl-C kills them at once. Returns (interrupted, error)."""
     context = multiprocessing.get_context("fork")
     queue, results, stop = context.Queue(), context.Queue(), context.Event()
     for item in ranges:
         queue.put(item)
     for _ in range(workers):
         queue.put(None)
-    processes = [context.Process(target=_work, args=(db_url, job_id, data, seed, queue, results, stop),
+    processes = [context.Process(target=_work, args=(db_url, job_id, params, seed, queue, results, stop),
                                  name=f"puzzlefleet-generate-{n}", daemon=True) for n in range(workers)]
     for process in processes:
         process.start()
@@ -148,17 +211,7 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
     finally:
         stop.set()
         _wind_down(processes, GRACE_SECONDS if interrupted or error else 30.0)
-        bar.close()
-    if error is not None:
-        raise StoreError(error)
-    if interrupted:             # ended here, so that no sweep of a fleet on this store resumes it
-        with session(db) as s:
-            set_job_state(session=s, job_id=job_id, state="incomplete", error="interrupted (Ctrl-C)")
-        db.dispose()
-    job = read_jobs(url=db_url, job_id=job_id)[0]       # the reader `puzzlefleet jobs` uses
-    return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
-                   seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id,
-                   interrupted=interrupted)
+    return interrupted, error
 
 
 def _wind_down(processes: list[Any], grace: float) -> None:

@@ -18,7 +18,7 @@ from engine import PuzzleError, board_from_json, game_of, games
 from puzzlefleet import embedded, fleet, render
 from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
 from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
-                   list_job_boards, make_engine, regrade_board, session)
+                   make_engine, regrade_board, session)
 from store.progress import describe_store
 from store.render import RenderError, png as render_png, print_page, svg as render_svg
 from workers.daily import DailyError, make_daily, today
@@ -48,16 +48,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0 if summary.accepted == summary.requested else 1
 
 
-def _say_stored(summary: embedded.Summary, shown: int = 5) -> None:
+def _say_stored(summary: embedded.Summary) -> None:
     """The ids just stored (the first few) and where the store is."""
-    if summary.accepted and summary.job is not None:
-        db, ctx = _store_session()
-        with ctx as s:
-            ids = [board["id"] for board in list_job_boards(session=s, job_id=summary.job, limit=shown)]
-        db.dispose()
-        more = f" and {summary.accepted - len(ids)} more (puzzlefleet list --job {summary.job})" \
-            if summary.accepted > len(ids) else ""
-        print(f"stored: {' '.join(ids)}{more}")
+    if summary.accepted:
+        more = (f" and {summary.accepted - len(summary.first_ids)} more (puzzlefleet list --job {summary.job})"
+                if summary.accepted > len(summary.first_ids) else "")
+        print(f"stored: {' '.join(summary.first_ids)}{more}")
     print(f"store: {describe_store()}")
 
 
