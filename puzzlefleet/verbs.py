@@ -109,18 +109,19 @@ EXPORT_FILE = {"json": "boards.jsonl", "text": "boards.txt", "pzpr": "boards.pzp
 
 
 def _urls(boards: list[dict[str, Any]]) -> str:
-    """puzz.link URLs, one per line, of the boards whose game has them; the others are counted on
-    stderr, not an error (a store of several games exports what it can)."""
+    """puzz.link URLs, one per line, of the boards puzz.link states exactly; the others (a game it
+    does not have, Queens with the diagonal rule) are counted on stderr, not an error: a store of
+    several games exports what it can."""
     lines, skipped = [], Counter()
     for data in boards:
         game = game_of(data)
-        if game.has_url:
+        try:
             lines.append(game.to_url(game.board_from_json(data)) + "\n")
-        else:
-            skipped[game.name] += 1
+        except PuzzleError as exc:
+            skipped[str(exc)] += 1
     if skipped:
-        names = ", ".join(f"{n} {name}" for name, n in sorted(skipped.items()))
-        print(f"puzzlefleet: skipped {sum(skipped.values())} board(s) with no puzz.link form ({names})",
+        why = "; ".join(f"{n}: {reason}" for reason, n in sorted(skipped.items()))
+        print(f"puzzlefleet: skipped {sum(skipped.values())} board(s) with no exact puzz.link form ({why})",
               file=sys.stderr)
     return "".join(lines)
 

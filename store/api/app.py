@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import Engine, bindparam, func, select
@@ -23,6 +24,7 @@ from sqlmodel import col
 
 import store
 from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_named, game_of, names
+from store.api.http import FAVICON, HeadAsGet, cors_origins
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
 from store.db import make_engine, session
@@ -82,9 +84,15 @@ def _etag(*parts: str) -> str:
     return f'"{digest.hexdigest()[:24]}"'
 
 
+def fresh(request: Request, etag: str) -> bool:
+    """Whether the client's copy is current: If-None-Match names this ETag, or is "*" (any copy)."""
+    wanted = request.headers.get("if-none-match") or ""
+    return wanted.strip() == "*" or etag in wanted
+
+
 def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cache: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": cache}
-    if etag in (request.headers.get("if-none-match") or ""):
+    if fresh(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(content=body, media_type=media_type, headers=headers)
 
@@ -95,6 +103,7 @@ _FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
             "size": lambda: col(Puzzle.size) == bindparam("size"),
             "stars": lambda: col(Puzzle.stars) == bindparam("stars"),
             "band": lambda: col(Puzzle.band) == bindparam("band"),
+            "diagonals": lambda: col(Puzzle.diagonals) == bindparam("diagonals"),
             "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
             "end": lambda: col(Puzzle.created_at) < bindparam("end")}
 
@@ -127,6 +136,13 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     app = FastAPI(title="puzzlefleet", version=ENGINE_VERSION, lifespan=lifespan,
                   description="Read API over the puzzle store: boards as board JSON (schema at "
                               "/schema/board.json), their solve paths, pictures, print pages and the player.")
+
+    origins = cors_origins()
+    if origins:
+        # Read-only and without cookies: no credentials, whatever the origins.
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_credentials=False,
+                           allow_methods=["GET", "HEAD"], expose_headers=["ETag", "Cache-Control"])
+    app.add_middleware(HeadAsGet)
 
     def engine_() -> Engine:
         if "db" not in state:                 # used without the lifespan (no `with TestClient(app)`)
@@ -161,6 +177,10 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         body = board_schema_text()       # the registered games' (a game added later shows up)
         return _cached(request, body, "application/schema+json", _etag(body), BOARD_CACHE)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
     @app.get("/games", tags=["meta"])
     def get_games() -> Response:
         """The games this store can hold, with the bands a board of each may have."""
@@ -174,16 +194,18 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         game: Annotated[str | None, Query(pattern=_NAME, description="a game's name, as /games lists them")] = None,
         size: Annotated[int | None, Query(ge=1, le=64)] = None,
         stars: Annotated[int | None, Query(ge=1, le=10)] = None,
+        diagonals: Annotated[bool | None, Query(description="classic-diagonal Queens only (true) or none (false)")] = None,
         band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
         day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> Response:
-        params: dict[str, Any] = {"game": game, "size": size, "stars": stars, "band": band,
-                                  "limit": limit, "offset": offset}
+        params: dict[str, Any] = {"game": game, "size": size, "stars": stars, "diagonals": diagonals,
+                                  "band": band, "limit": limit, "offset": offset}
         if day is not None:
             params["start"] = datetime.combine(day, time(), timezone.utc)
-            params["end"] = params["start"] + timedelta(days=1)
+            if day < date.max:                # the last day there is has no day after it
+                params["end"] = params["start"] + timedelta(days=1)
         count_stmt, rows_stmt = _listing(frozenset(k for k, v in params.items() if v is not None))
         with session(engine_(), read_only=True) as s:
             conn = s.connection()     # Core rows: no ORM bookkeeping for a plain listing
@@ -202,7 +224,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     async def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "svg", str(solution))
-        if etag in (request.headers.get("if-none-match") or ""):
+        if fresh(request, etag):
             return Response(status_code=304, headers={"ETag": etag, "Cache-Control": BOARD_CACHE})
         body = await drawn(pictures, etag, lambda: svg(json.loads(text), solution=solution))
         return _cached(request, body, "image/svg+xml", etag, BOARD_CACHE)
@@ -214,7 +236,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         etag = _etag(text, "png", str(solution))
         headers = {"ETag": etag, "Cache-Control": BOARD_CACHE,
                    "Content-Disposition": f'inline; filename="{board_id}-{"solution" if solution else "puzzle"}.png"'}
-        if etag in (request.headers.get("if-none-match") or ""):
+        if fresh(request, etag):
             return Response(status_code=304, headers=headers)
         body = await drawn(pictures, etag, lambda: png(json.loads(text), solution=solution))
         return Response(body, media_type="image/png", headers=headers)
@@ -257,7 +279,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     async def get_print(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "print")
-        if etag in (request.headers.get("if-none-match") or ""):
+        if fresh(request, etag):
             return Response(status_code=304, headers={"ETag": etag, "Cache-Control": BOARD_CACHE})
         body = await drawn(pictures, etag, lambda: print_page([json.loads(text)], title=f"puzzlefleet {board_id}"))
         return _cached(request, body, "text/html; charset=utf-8", etag, BOARD_CACHE)
@@ -274,5 +296,5 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
             body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
             return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
-    add_player_routes(app, board_text, pictures, _etag)
+    add_player_routes(app, board_text, pictures, _etag, fresh)
     return app

@@ -4,6 +4,7 @@ board's game's `play` spec; the script knows no game."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from collections.abc import Callable
@@ -26,6 +27,11 @@ def _assets() -> tuple[str, str, str]:
             (STATIC / "player.js").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
+def _assets_digest() -> str:
+    return hashlib.sha1("\0".join(_assets()).encode()).hexdigest()[:12]
+
+
 def player_page(data: dict) -> str:
     page, css, js = _assets()
     spec = game_of(data).play(data)
@@ -39,10 +45,14 @@ def player_page(data: dict) -> str:
 
 
 def add_player_routes(app: FastAPI, board_text: Callable[[str], str], pictures: Drawn,
-                      etag_of: Callable[..., str]) -> None:
+                      etag_of: Callable[..., str], fresh: Callable[[Request, str], bool]) -> None:
     @app.get("/play/{board_id}", response_class=HTMLResponse, tags=["player"],
              responses={404: {"description": "no board with this id"}})
     async def play(request: Request, board_id: str) -> Response:
         text = board_text(board_id)
-        page = await drawn(pictures, etag_of(text, "play"), lambda: player_page(json.loads(text)))
-        return HTMLResponse(page, headers={"Cache-Control": "public, max-age=300"})
+        etag = etag_of(text, "play", _assets_digest())     # a new player is a new page too
+        headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+        if fresh(request, etag):
+            return Response(status_code=304, headers=headers)
+        page = await drawn(pictures, etag, lambda: player_page(json.loads(text)))
+        return HTMLResponse(page, headers=headers)

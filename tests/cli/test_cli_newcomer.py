@@ -161,7 +161,21 @@ def test_pzpr_export_skips_games_without_a_url(store: dict[str, str]) -> None:
     result = run(store, "export", "--format", "pzpr")
     assert result.returncode == 0
     assert len(result.stdout.splitlines()) == 3 and all("puzz.link" in line for line in result.stdout.splitlines())
-    assert "skipped 1 board(s) with no puzz.link form (1 sudoku)" in result.stderr
+    assert "skipped 1 board(s) with no exact puzz.link form (1: sudoku boards have no puzz.link form)" in result.stderr
+
+
+def test_every_exported_url_states_its_board_exactly(env: dict[str, str]) -> None:
+    """puzz.link URLs go only where they state the puzzle: each one, solved again, is unique; classic-
+    diagonal Queens (no such type on puzz.link) is skipped with a note."""
+    for args in (("queens", "--size", "8", "--count", "3"), ("queens", "--size", "8", "--diagonals", "--count", "2"),
+                 ("starbattle", "--size", "10", "--stars", "2", "--count", "2")):
+        assert run(env, "generate", "--game", *args, "--seed", "9").returncode == 0
+    urls = run(env, "export", "--format", "pzpr")
+    assert urls.returncode == 0 and "2: puzz.link has no Queens with the diagonal rule" in urls.stderr
+    assert len(urls.stdout.splitlines()) == 5
+    solved = run(env, "solve", "-", stdin=urls.stdout)
+    assert solved.returncode == 0
+    assert [json.loads(line)["status"] for line in solved.stdout.splitlines()] == ["unique"] * 5
 
 
 @pytest.mark.parametrize("stdin, message", [

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import InvalidBoard, InvalidRules
+from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
@@ -91,6 +91,9 @@ class StarFamily(Game):
         return describe(board)
 
     def to_url(self, board: Board) -> str:
+        if board.rules.diagonals:
+            # puzz.link has no type with the diagonal rule: a 1-star Star Battle URL has other answers.
+            raise PuzzleError("puzz.link has no Queens with the diagonal rule")
         return to_url(board)
 
     # --- for people -------------------------------------------------------------------------------
