@@ -3,8 +3,8 @@
 Pool processes write their counters to files in PROMETHEUS_MULTIPROC_DIR; the worker's main process
 wipes that directory at start (counters of a previous run would otherwise be summed in), serves the
 merged view at http://PUZZLEFLEET_METRICS_ADDR:PUZZLEFLEET_METRICS_PORT/metrics, and marks pool
-processes dead when they exit. The directory must be set before prometheus_client is imported, so
-this module sets it first.
+processes dead when they exit. The directory must be known before any metric is made: this module
+sets it first, and makes prometheus_client choose its value store again in case it was imported before.
 """
 
 from __future__ import annotations
@@ -23,6 +23,14 @@ if _conf.metrics_port is not None and _conf.multiproc_dir:
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess  # noqa: E402
 from prometheus_client import start_http_server  # noqa: E402
+from prometheus_client import values as _values  # noqa: E402
+
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # prometheus_client picks its value store once, when first imported, and the `celery` command may
+    # have imported it before this module ran (Flower's command plugin does): the counters would then
+    # live in each pool process's memory, and /metrics would be empty. Pick again, now that the
+    # directory is set; the metrics below are made after this.
+    _values.ValueClass = _values.get_value_class()
 
 log = logging.getLogger(__name__)
 

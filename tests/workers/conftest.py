@@ -167,9 +167,8 @@ class Fleet:
     def worker(self, name: str, *, concurrency: int = 2, pool: str = "prefork", metrics_port: int | None = None,
                queues: str = "queens,starbattle,sudoku,fleet", **env: str) -> Proc:
         extra = dict(env)
-        if metrics_port is not None:
+        if metrics_port is not None:            # as the README says: the port alone
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
-            extra["PROMETHEUS_MULTIPROC_DIR"] = str(self.tmp / f"prom-{name}")
         proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
                                   "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
         proc.wait_for_log(" ready.")
