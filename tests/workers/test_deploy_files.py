@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from workers.params import FLEET_QUEUE, queues
+
 yaml = pytest.importorskip("yaml")
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -35,8 +37,7 @@ def test_compose_takes_every_secret_from_the_environment() -> None:
     text = (DEPLOY / "compose.yaml").read_text()
     compose = _docs(DEPLOY / "compose.yaml")[0]
     services = compose["services"]
-    assert {"redis", "postgres", "worker-queens", "worker-starbattle", "beat", "flower", "prometheus",
-            "grafana"} <= set(services)
+    assert {"redis", "postgres", "beat", "flower", "prometheus", "grafana"} <= set(services)
     for name in ("REDIS_PASSWORD", "POSTGRES_PASSWORD", "FLOWER_BASIC_AUTH", "GRAFANA_ADMIN_PASSWORD"):
         assert f"${{{name}:?" in text
     # no literal secret: every password-like value is an ${...} reference
@@ -54,7 +55,7 @@ def test_compose_takes_every_secret_from_the_environment() -> None:
 
 def test_compose_runs_a_worker_per_queue_with_metrics_and_a_long_grace() -> None:
     services = _docs(DEPLOY / "compose.yaml")[0]["services"]
-    for queue in ("queens", "starbattle"):
+    for queue in queues():
         worker = services[f"worker-{queue}"]
         command = worker["command"]
         assert command[:4] == ["celery", "-A", "workers", "worker"]
@@ -66,7 +67,7 @@ def test_compose_runs_a_worker_per_queue_with_metrics_and_a_long_grace() -> None
     assert services["beat"]["command"][:4] == ["celery", "-A", "workers", "beat"]
     prometheus = _docs(DEPLOY / "prometheus" / "prometheus.yml")[0]
     targets = {t for job in prometheus["scrape_configs"] for sc in job["static_configs"] for t in sc["targets"]}
-    assert {"worker-queens:9100", "worker-starbattle:9100"} <= targets
+    assert {f"worker-{queue}:9100" for queue in queues()} <= targets
 
 
 def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() -> None:
@@ -77,7 +78,7 @@ def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() ->
     assert hard < int(config["PUZZLEFLEET_VISIBILITY_TIMEOUT"])
     workers = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Deployment"
                and d["metadata"]["name"].startswith("worker-")}
-    assert set(workers) == {"worker-queens", "worker-starbattle"}
+    assert set(workers) == {f"worker-{queue}" for queue in queues()}
     scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in docs if d["kind"] == "ScaledObject"}
     assert set(scaled) == set(workers)
     for name, deployment in workers.items():
@@ -91,6 +92,10 @@ def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() ->
         assert trigger["authenticationRef"]["name"] == "puzzlefleet-redis"
         env = {e["name"]: e for e in spec["containers"][0]["env"]}
         assert "secretKeyRef" in env["PUZZLEFLEET_BROKER"]["valueFrom"]
+    # An idle cluster scaled to zero still runs the housekeeping queue: some scaler wakes on it.
+    fleet_triggers = [t for d in scaled.values() for t in d["spec"]["triggers"]
+                      if t["metadata"].get("listName") == FLEET_QUEUE]
+    assert fleet_triggers or any(d["spec"].get("minReplicaCount", 0) >= 1 for d in scaled.values())
     beat = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "beat")
     assert beat["spec"]["replicas"] == 1 and beat["spec"]["strategy"]["type"] == "Recreate"
 
@@ -121,3 +126,24 @@ def test_the_dashboard_charts_the_contract_metrics() -> None:
                    "puzzlefleet_generation_seconds_bucket"):
         assert metric in exprs
     assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+def _consumed(command: list[str] | str) -> set[str]:
+    words = command.split() if isinstance(command, str) else command
+    return set(words[words.index("-Q") + 1].split(",")) if "-Q" in words else set()
+
+
+def test_every_games_queue_has_a_worker_in_every_deployment() -> None:
+    """Derived from the game registry: a game added without a worker anywhere fails here."""
+    wanted = {*queues(), FLEET_QUEUE}
+    compose = _docs(DEPLOY / "compose.yaml")[0]["services"]
+    served = set().union(*(_consumed(service.get("command") or []) for service in compose.values()))
+    assert wanted <= served, f"compose: no worker for {sorted(wanted - served)}"
+    k8s = [d for path in sorted((DEPLOY / "k8s").glob("*.yaml")) for d in _docs(path)]
+    served = set().union(*(_consumed(c.get("args") or []) for d in k8s if d["kind"] == "Deployment"
+                           for c in d["spec"]["template"]["spec"]["containers"]))
+    assert wanted <= served, f"k8s: no worker for {sorted(wanted - served)}"
+    enabled = (DEPLOY / "systemd" / "puzzlefleet-worker@.service").read_text()
+    assert all(f"puzzlefleet-worker@{queue}" in enabled for queue in queues())
+    example = (DEPLOY / "systemd" / "fleet.env.example").read_text()
+    assert all(f"worker-{queue}.env" in example for queue in queues())
