@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from store.errors import StoreError, one_line
-from store.progress import FINAL_STATES, read_jobs
+from store.progress import FINAL_STATES, acceptance_line, read_jobs
 
 
 class FleetError(Exception):
@@ -132,7 +132,9 @@ def describe(status: dict[str, Any]) -> str:
         f"requested {status['requested']}, stored {status['stored']}, gave up {status['failed']}, "
         f"attempts {status['attempts']}",
         f"rejected: {_reasons(status['rejected'])}",
-        f"seconds: {status['seconds']:.2f} engine, {status['elapsed']:.2f} elapsed",
+        f"acceptance: {acceptance_line(status['stored'], status['rejected'])}",
+        f"seconds: {status['seconds']:.2f} engine, {status['elapsed']:.2f} elapsed "
+        f"({status['stored'] / max(status['elapsed'], 1e-9):.1f} boards/s)",
     ]
     if status.get("error"):
         lines.append(f"error: {status['error']}")

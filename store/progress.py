@@ -62,6 +62,18 @@ def shown_url(url: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
+def acceptance_line(accepted: int, rejected: Mapping[str, int], most: int = 3) -> str:
+    """"4 of 9 candidates accepted (44%); rejected: dull 3, ambiguous 2": the share of candidate
+    boards stored, and the commonest reasons the others were turned away."""
+    turned_away = sum(rejected.values())
+    total = accepted + turned_away
+    share = f" ({100 * accepted / total:.0f}%)" if total else ""
+    commonest = sorted(rejected.items(), key=lambda item: (-item[1], item[0]))
+    reasons = ", ".join(f"{reason} {n}" for reason, n in commonest[:most])
+    more = f" +{len(commonest) - most} more" if len(commonest) > most else ""
+    return f"{accepted} of {total} candidates accepted{share}" + (f"; rejected: {reasons}{more}" if reasons else "")
+
+
 def describe_store(url: str | None = None) -> str:
     """Where the store is, for people: the URL without its password, and a SQLite file's full path."""
     raw = url or database_url()

@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 
 from engine import DeadlineExceeded, derive_seed, game_named, parse_rules
 from store import Attempt, JobNotFound, pending_slots, record_attempts, session
+from store.progress import acceptance_line
 from workers.params import BadTask, JobParams, check_ids
 
 MAX_SLOTS_PER_TASK = 64
@@ -189,4 +190,6 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
 def _finish(summary: dict[str, Any], rejected: Counter[str]) -> dict[str, Any]:
     summary["rejected"] = dict(sorted(rejected.items()))
     summary["seconds"] = round(summary["seconds"], 4)
-    return summary
+    # First, so that Flower's result column shows it at a glance.
+    return {"result": acceptance_line(summary["accepted"], rejected), **summary}
+

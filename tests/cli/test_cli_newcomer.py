@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import stat
@@ -83,6 +84,9 @@ def test_generate_says_what_it_stored_and_where(env: dict[str, str]) -> None:
     assert stored_line.split()[1:6] == ids[:5] and "and 2 more (puzzlefleet list --job 1)" in stored_line
     db_file = env["PUZZLEFLEET_DB"].removeprefix("sqlite:///")
     assert f"store: {env['PUZZLEFLEET_DB']} ({db_file})" in made.stdout
+    job = run(env, "jobs", "1").stdout                # the run is a job; its acceptance at a glance
+    assert re.search(r"^acceptance: 7 of \d+ candidates accepted \(\d+%\)", job, re.M), job
+    assert re.search(r"\d+\.\d boards/s\)$", job, re.M), job
 
 
 def test_list_shows_the_newest_boards_with_filters(store: dict[str, str]) -> None:

@@ -85,3 +85,11 @@ def test_the_lazy_package_names_agree_with_its_type_checking_imports() -> None:
     typed = {alias.name for node in guarded.body if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert typed == set(store.__all__)
     assert all(getattr(store, name) is not None for name in store.__all__)
+
+
+def test_the_acceptance_line_reads_at_a_glance() -> None:
+    from store.progress import acceptance_line
+    assert acceptance_line(4, {"dull": 3, "ambiguous": 2}) == "4 of 9 candidates accepted (44%); rejected: dull 3, ambiguous 2"
+    assert acceptance_line(0, {}) == "0 of 0 candidates accepted"
+    assert acceptance_line(1, {"a": 1, "b": 1, "c": 1, "d": 5}, most=2) == (
+        "1 of 9 candidates accepted (11%); rejected: d 5, a 1 +2 more")

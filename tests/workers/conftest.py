@@ -180,7 +180,9 @@ class Fleet:
         return proc
 
     def flower(self, port: int, basic_auth: str) -> Proc:
-        proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}"],
+        # As the README starts it: the task list shows each task's result (its acceptance line).
+        proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}",
+                                      "--tasks_columns=name,uuid,state,result,args,received,runtime,worker"],
                            {"FLOWER_BASIC_AUTH": basic_auth})
 
         def listening() -> bool:

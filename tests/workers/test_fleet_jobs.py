@@ -216,6 +216,10 @@ def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
                 if f"'job': {sent['job']}," in (t.get("result") or "")]
     results = wait_for(lambda: len(summaries()) == 3 and summaries(), 20, "Flower to show the summaries")
     assert all("'accepted': 1" in r and "'rejected':" in r and "'seconds':" in r for r in results)
+    # at a glance: the result leads with the acceptance line, and the task list has a result column
+    assert all(re.match(r"\{'result': '1 of \d+ candidates accepted \(\d+%\)", r) for r in results), results
+    code, page = _get(base + "/tasks", AUTH)
+    assert code == 200 and '<th data-column="result">Result</th>' in page
 
 
 def test_a_banded_job_stores_boards_of_that_band_only(fleet: Fleet) -> None:
