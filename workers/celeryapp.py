@@ -14,6 +14,7 @@ from celery import Celery, signals
 from celery.schedules import crontab
 from kombu import Queue
 
+from workers import tolerant
 from workers.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import settings
 
@@ -82,6 +83,14 @@ def make_app() -> Celery:
 
 
 app = make_app()
+
+
+def _count_malformed(reason: str) -> None:
+    from workers import metrics
+    metrics.MALFORMED.labels(reason).inc()
+
+
+tolerant.install(_count_malformed)     # a malformed message is dropped, not the worker
 
 
 @signals.worker_init.connect

@@ -43,6 +43,9 @@ GENERATION_SECONDS = Histogram("puzzlefleet_generation_seconds", "Engine seconds
                                buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
                                         120, 300))
 TASKS = Counter("puzzlefleet_slot_tasks", "Slot-range tasks finished, by outcome", ["game", "outcome"])
+# Labelled, so that its value (and its file) is made on first use, after the worker wipes the directory.
+MALFORMED = Counter("puzzlefleet_malformed_messages", "Messages on a queue that were not task messages, dropped",
+                    ["reason"])
 
 
 def observe_attempt(job: Any, seconds: float, reasons: dict[str, int], status: str) -> None:

@@ -71,10 +71,33 @@ def _game(params: Any) -> str:
     return game if queue_of(params) is not None else "unknown"
 
 
-@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
-def generate_slots(self: Any, job_id: int, start: int, stop: int, params: dict[str, Any], seed: int
-                   ) -> dict[str, Any]:
-    """Make and store the boards of the slots start..stop-1 of a job; returns the summary Flower shows."""
+_SLOT_ARGUMENTS = ("job_id", "start", "stop", "params", "seed")
+
+
+def _slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """(job_id, start, stop, params, seed) from a message's arguments; BadTask (one line) otherwise."""
+    if len(args) > len(_SLOT_ARGUMENTS) or set(kwargs) - set(_SLOT_ARGUMENTS[len(args):]):
+        raise BadTask(f"generate_slots takes ({', '.join(_SLOT_ARGUMENTS)}), got {len(args)} positional "
+                      f"argument(s) and {sorted(kwargs)}")
+    values = dict(zip(_SLOT_ARGUMENTS, args)) | kwargs
+    missing = [name for name in _SLOT_ARGUMENTS if name not in values]
+    if missing:
+        raise BadTask(f"generate_slots is missing {', '.join(missing)}")
+    return tuple(values[name] for name in _SLOT_ARGUMENTS)
+
+
+# The arguments are read by hand, not by Python's call: a message with the wrong ones is then a bad
+# task in one line (counted), not a TypeError traceback from Celery.
+@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES,
+          typing=False)
+def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """Make and store the boards of the slots start..stop-1 of a job, given as (job_id, start, stop,
+    params, seed); returns the summary Flower shows."""
+    try:
+        job_id, start, stop, params, seed = _slot_arguments(args, kwargs)
+    except BadTask:
+        metrics.task_finished("unknown", "bad")
+        raise
     game = _game(params)
 
     def hand_over(first: int, end: int) -> None:
