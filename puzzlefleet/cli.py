@@ -21,7 +21,7 @@ from datetime import date
 from typing import NoReturn
 
 from puzzlefleet import fleet
-from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NOT_FOUND, MissingExtra, UsageError
+from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_WORKER, EXIT_NOT_FOUND, MissingExtra, UsageError
 from store.errors import StoreError
 
 
@@ -113,7 +113,9 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
                            "has them, by clue count")
     verb.add_argument("--count", type=_positive(max_count), default=1)
     verb.add_argument("--seed", type=_seed, help=f"{seed_of} seed (default: random, printed)")
-    verb.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per board attempt")
+    verb.add_argument("--timeout", type=float, default=300.0,
+                      help="seconds allowed per board attempt; enqueue --wait also gives up after this long "
+                           "when no worker consumes the queue and the job is still queued (exit 5)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "grade them like a person, keep them in a store, and serve them. Quick start: "
                      "puzzlefleet generate --game queens --size 8 --count 3; puzzlefleet list; puzzlefleet show ID.",
                      epilog="Exit codes: 0 success, 1 not found or fewer boards than asked, 2 bad input, "
-                            "3 and 4 (solve) several or no solutions, 130 interrupted.")
+                            "3 and 4 (solve) several or no solutions, 5 (enqueue --wait) no worker took "
+                            "the job, 130 interrupted.")
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
@@ -188,6 +191,11 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
         sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
                              band_by=args.band_by,
                              band=args.band, count=args.count, seed=args.seed, timeout=args.timeout)
+        # Nobody to take the job would leave it queued, silently: say so (a broadcast, about a second).
+        unserved = not fleet.consumers(sent["queue"])
+        if unserved:
+            print(f"puzzlefleet: warning: no worker consumes queue {sent['queue']}; job {sent['job']} waits "
+                  f"until one does (celery -A workers worker -Q {sent['queue']},fleet)", file=sys.stderr)
         if not args.wait:
             print(fleet.as_json(sent) if args.json else
                   f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']}) "
@@ -195,7 +203,11 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
             return 0
         if not args.json:
             print(f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']})", flush=True)
-        status = fleet.follow(sent["job"], progress=sys.stderr.isatty() and not args.json)
+        status = fleet.follow(sent["job"], progress=sys.stderr.isatty() and not args.json,
+                              give_up_queued=args.timeout if unserved else None)
+    except fleet.NoWorker as exc:
+        print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+        return EXIT_NO_WORKER
     except fleet.FleetError as exc:
         raise UsageError(str(exc)) from None
     print(fleet.as_json(status) if args.json else fleet.describe(status))

@@ -1,6 +1,7 @@
 """What every verb of the command line shares: its exit codes and the error printed as one line."""
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
+EXIT_NO_WORKER = 5                  # enqueue --wait: still queued at --timeout, nobody consumes the queue
 EXIT_INTERRUPTED = 130             # 128 + SIGINT, as shells report it
 
 

@@ -20,6 +20,18 @@ class FleetError(Exception):
     """A fleet failure with a one-line message (bad parameters, an unreachable broker)."""
 
 
+class NoWorker(FleetError):
+    """A job still queued when `--wait` gave up, and no worker consumes its queue."""
+
+
+def consumers(queue: str, *, timeout: float = 1.0) -> list[str]:
+    """The workers that consume `queue`, by a broadcast that waits `timeout` seconds for replies."""
+    from workers.tasks import app
+    replies = app.control.inspect(timeout=timeout).active_queues() or {}
+    return sorted(worker for worker, queues in replies.items()
+                  if any(q.get("name") == queue for q in queues or ()))
+
+
 def _db(db_url: str | None) -> Any:
     from store import init_db, make_engine
     db = make_engine(db_url)
@@ -95,13 +107,20 @@ def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = No
         db.dispose()
 
 
-def follow(job_id: int, *, poll: float = 0.5, progress: bool = False,
+def follow(job_id: int, *, poll: float = 0.5, progress: bool = False, give_up_queued: float | None = None,
            db_url: str | None = None) -> dict[str, Any]:
-    """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr."""
+    """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr; with
+    `give_up_queued`, raise NoWorker if it is still queued (no slot taken) after that many seconds."""
+    started = time.monotonic()
     while True:
         status = job(job_id, db_url=db_url)
         if status is None:
             raise FleetError(f"no job with id {job_id}")
+        if (give_up_queued is not None and status["state"] == "queued"
+                and time.monotonic() - started > give_up_queued):
+            if progress:
+                sys.stderr.write("\n")
+            raise NoWorker(f"job {job_id} is still queued after {give_up_queued:g} s: no worker took a slot")
         if progress:
             _bar(status)
         if status["state"] in FINAL_STATES:
@@ -154,5 +173,5 @@ def as_json(status: dict[str, Any]) -> str:
     return json.dumps(status, separators=(",", ":"), sort_keys=False)
 
 
-__all__ = ["FleetError", "StoreError", "as_json", "describe", "enqueue", "follow", "job", "job_boards",
+__all__ = ["FleetError", "NoWorker", "StoreError", "as_json", "consumers", "describe", "enqueue", "follow", "job", "job_boards",
            "latest", "table"]

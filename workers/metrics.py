@@ -21,7 +21,7 @@ if _conf.metrics_port is not None and _conf.multiproc_dir:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = _conf.multiproc_dir
     os.makedirs(_conf.multiproc_dir, exist_ok=True)
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess  # noqa: E402
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess  # noqa: E402
 from prometheus_client import start_http_server  # noqa: E402
 from prometheus_client import values as _values  # noqa: E402
 
@@ -43,6 +43,10 @@ GENERATION_SECONDS = Histogram("puzzlefleet_generation_seconds", "Engine seconds
                                buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
                                         120, 300))
 TASKS = Counter("puzzlefleet_slot_tasks", "Slot-range tasks finished, by outcome", ["game", "outcome"])
+# Set by beat's sweep (run by one worker): jobs queued past PUZZLEFLEET_STALL_SECONDS with their queue
+# not empty, no slot taken. Above zero for long, nobody serves a queue: alert on it.
+JOBS_WAITING = Gauge("puzzlefleet_jobs_waiting", "Jobs queued past the stall time with no slot taken",
+                     multiprocess_mode="mostrecent")
 # Labelled, so that its value (and its file) is made on first use, after the worker wipes the directory.
 MALFORMED = Counter("puzzlefleet_malformed_messages", "Messages on a queue that were not task messages, dropped",
                     ["reason"])

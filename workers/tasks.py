@@ -7,6 +7,7 @@ fails loudly."""
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 from collections.abc import Iterable
@@ -27,6 +28,7 @@ from workers.settings import settings
 from workers.slot import run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 12
+log = logging.getLogger(__name__)
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
               kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,
               redis.exceptions.TimeoutError, ConnectionError, TimeoutError)
@@ -160,8 +162,14 @@ def resume_stalled(self: Any) -> dict[str, Any]:
         with session(db, read_only=True) as s:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
         resumed: dict[str, int] = {}
+        waiting: list[int] = []
         for job in jobs:
-            if queue_length(queue_of(job["params"]) or FLEET_QUEUE) > 0:
+            queue = queue_of(job["params"]) or FLEET_QUEUE
+            if queue_length(queue) > 0:
+                if job["state"] == "queued":     # not one slot taken: perhaps nobody serves the queue
+                    waiting.append(job["job"])
+                    log.warning("job %d has waited %.0f s in queue %s with no slot taken: is a worker "
+                                "consuming it?", job["job"], job["elapsed"], queue)
                 continue            # still waiting its turn, not stalled
             with session(db, read_only=True) as s:
                 slots = unfinished_slots(session=s, job_id=job["job"])
@@ -174,7 +182,8 @@ def resume_stalled(self: Any) -> dict[str, Any]:
         if not is_transient(exc):
             raise
         raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
-    return {"resumed": resumed}
+    metrics.JOBS_WAITING.set(len(waiting))
+    return {"resumed": resumed, "waiting": waiting}
 
 
 @app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
