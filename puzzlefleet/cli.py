@@ -118,6 +118,14 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
                            "when no worker consumes the queue and the job is still queued (exit 5)")
 
 
+def _board_filters(verb: argparse.ArgumentParser) -> None:
+    """What `export` and `list` select stored boards by."""
+    verb.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
+    verb.add_argument("--size", type=_size)
+    verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
+    verb.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlefleet", description="Generate logic puzzles with exactly one solution, "
                      "grade them like a person, keep them in a store, and serve them. Quick start: "
@@ -141,10 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("--json", action="store_true", help="JSON lines instead of text")
 
     exp = verbs.add_parser("export", help="boards from the store")
-    exp.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
-    exp.add_argument("--size", type=_size)
-    exp.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    exp.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored, in slot order")
+    _board_filters(exp)
     exp.add_argument("--limit", type=_positive(10_000_000))
     exp.add_argument("--format", choices=("json", "text", "pzpr", "svg", "png", "print"), default="json",
                      help="svg/png: two files per board (ID-puzzle, ID-solution) into the --out folder; "
@@ -159,10 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--no-solution", action="store_true", help="the puzzle only: no solution, no solve path")
 
     lst = verbs.add_parser("list", help="the newest boards in the store, a line each")
-    lst.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
-    lst.add_argument("--size", type=_size)
-    lst.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    lst.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored")
+    _board_filters(lst)
     lst.add_argument("--limit", type=_positive(1_000_000), default=20, help="how many (default 20)")
 
     solve = verbs.add_parser("solve", help="solve and grade boards: JSON (one or one per line) or "

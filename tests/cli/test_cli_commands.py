@@ -47,8 +47,8 @@ def test_export_formats_and_show(env, tmp_path):
     assert data["rules"] == {"size": 8, "stars": 1, "diagonals": True}
     text = run(env, "export", "--format", "text").stdout
     assert text.startswith(f"# {data['id']} queens 8x8") and text.count("*") == 8
-    url = run(env, "export", "--format", "pzpr").stdout.strip()
-    assert url.startswith("https://puzz.link/p?starbattle/8/8/1/")
+    pzpr = run(env, "export", "--format", "pzpr")       # puzz.link has no diagonal rule: none exported
+    assert pzpr.returncode == 0 and pzpr.stdout == "" and "diagonal rule" in pzpr.stderr
     out = tmp_path / "boards.jsonl"
     assert run(env, "export", "--out", str(out)).returncode == 0
     assert json.loads(out.read_text()) == data

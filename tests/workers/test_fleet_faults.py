@@ -50,7 +50,8 @@ def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_pat
     first = fleet.worker("w1")
     fleet.beat()
     n = 300
-    job_id = _enqueue(fleet, "--game", "queens", "--size", "10", "--count", str(n), "--seed", "5")
+    # 12x12 boards: the job must outlast enqueue's own second (its check for a consuming worker).
+    job_id = _enqueue(fleet, "--game", "queens", "--size", "12", "--count", str(n), "--seed", "5")
     wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
     first.kill()                                  # SIGKILL: main process and pool, nothing acknowledged
     held = redis_client(fleet.broker).hlen("unacked")
@@ -100,7 +101,7 @@ def test_a_redis_restart_mid_job_still_lands_exactly_n_boards(tmp_path: Path, ow
     worker = fleet.worker("w1")
     fleet.beat()
     n = 300
-    job_id = _enqueue(fleet, "--game", "queens", "--size", "10", "--count", str(n), "--seed", "9")
+    job_id = _enqueue(fleet, "--game", "queens", "--size", "12", "--count", str(n), "--seed", "9")
     wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
     redis_proc.kill()
     stored_at_kill = fleet.job(job_id)["stored"]
