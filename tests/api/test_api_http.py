@@ -5,17 +5,12 @@ states the board exactly, and CORS for the origins an operator lists (through a 
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from store.api.http import cors_origins
+from tests.serve_support import serving
 
 
 @pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01", "2026-02-28"])
@@ -69,33 +64,15 @@ def test_cors_origins_come_from_the_environment():
     assert cors_origins("https://a.example, https://b.example/") == ["https://a.example", "https://b.example"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_cors_as_an_operator_configures_it(store_url, queens):
     """`PUZZLEFLEET_CORS_ORIGINS=https://puzzles.example puzzlefleet serve`: that origin may read the
     JSON from a browser script; others get no CORS header; nothing is sent when the variable is unset."""
-    exe = Path(sys.executable).with_name("puzzlefleet")
     for origins, allowed in (("https://puzzles.example", True), (None, False)):
-        port = _free_port()
         env = {**os.environ, "PUZZLEFLEET_DB": store_url}
         env.pop("PUZZLEFLEET_CORS_ORIGINS", None)
         if origins:
             env["PUZZLEFLEET_CORS_ORIGINS"] = origins
-        proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(100):
-                try:
-                    urllib.request.urlopen(f"{base}/health", timeout=1).close()
-                    break
-                except OSError:
-                    assert proc.poll() is None
-                    time.sleep(0.1)
+        with serving(env) as base:
             for origin in ("https://puzzles.example", "https://elsewhere.example"):
                 request = urllib.request.Request(f"{base}/boards/{queens['id']}", headers={"Origin": origin})
                 with urllib.request.urlopen(request, timeout=5) as r:
@@ -107,6 +84,3 @@ def test_cors_as_an_operator_configures_it(store_url, queens):
                     "Origin": "https://puzzles.example", "Access-Control-Request-Method": "GET"})
                 with urllib.request.urlopen(preflight, timeout=5) as r:
                     assert r.status == 200 and "GET" in r.headers["access-control-allow-methods"]
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)

@@ -6,17 +6,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.browser_support import chromium
+from tests.serve_support import serving
 
 
 
@@ -41,39 +36,10 @@ def test_play_page_for_sudoku(client):
     assert r.status_code == 200 and "1 to 9" in r.text
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(store_url: str) -> Iterator[str]:
-    port = _free_port()
-    exe = Path(sys.executable).with_name("puzzlefleet")
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"],
-                            env={**os.environ, "PUZZLEFLEET_DB": store_url},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(f"serve exited: {proc.stderr.read().decode()}")
-                time.sleep(0.1)
-        else:
-            pytest.fail("serve did not answer /health")
+    with serving({**os.environ, "PUZZLEFLEET_DB": store_url}) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,6 @@ import random
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import pytest
 import engine
 import toy_latin
 from tests.browser_support import chromium
+from tests.serve_support import serving
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -185,18 +184,7 @@ def test_the_player_plays_it_in_chromium(env: dict[str, str], browser: object, t
 
     assert cli(env, "generate", "--game", "latin", "--size", "4", "--count", "1", "--seed", "9").returncode == 0
     board = json.loads(cli(env, "export").stdout)
-    with socket_port() as port:
-        server = subprocess.Popen([str(BIN / "puzzlefleet"), "serve", "--port", str(port), "--no-access-log"],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{base}/health", timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                time.sleep(0.1)
+    with serving(env) as base:
         browser.get(f"{base}/play/{board['id']}")                              # type: ignore[attr-defined]
         cells = browser.find_elements(By.CSS_SELECTOR, "#grid .cell")          # type: ignore[attr-defined]
         assert len(cells) == 16
@@ -214,19 +202,3 @@ def test_the_player_plays_it_in_chromium(env: dict[str, str], browser: object, t
         assert re.search(r"Latin square 4×4", browser.title)                   # type: ignore[attr-defined]
         shot = tmp_path / "latin.png"
         assert browser.save_screenshot(str(shot))                              # type: ignore[attr-defined]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
-class socket_port:
-    """A free loopback port (the socket is closed on exit, just before the server binds it)."""
-
-    def __enter__(self) -> int:
-        import socket
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        return self.sock.getsockname()[1]
-
-    def __exit__(self, *_: object) -> None:
-        self.sock.close()
