@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 
@@ -14,6 +15,23 @@ def orthogonal_neighbours(n: int) -> tuple[tuple[int, ...], ...]:
             out.append(tuple(rr * n + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                              if 0 <= rr < n and 0 <= cc < n))
     return tuple(out)
+
+
+@cache
+def lines(n: int) -> tuple[tuple[int, ...], ...]:
+    """The rows, then the columns, each as its cells."""
+    return (tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+            + tuple(tuple(r * n + c for r in range(n)) for c in range(n)))
+
+
+def area_cells(areas: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """The cells of each area (a region, a box) of a grid given as rows of area labels, by label."""
+    n = len(areas)
+    cells: dict[int, list[int]] = {}
+    for r, row in enumerate(areas):
+        for c, label in enumerate(row):
+            cells.setdefault(label, []).append(r * n + c)
+    return tuple(tuple(group) for _, group in sorted(cells.items()))
 
 
 def symmetries(n: int) -> tuple[tuple[int, ...], ...]:

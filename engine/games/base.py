@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import ValidationError
 
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.model import BoardModel, first_error
+from engine.games.model import BoardModel, Step, first_error
 
 InputMode = Literal["marks", "digits"]
 _NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
@@ -181,10 +181,6 @@ class Game(ABC):
         """The board as a puzz.link URL; PuzzleError when the game has none."""
         raise PuzzleError(f"{self.name} boards have no puzz.link form")
 
-    @property
-    def has_url(self) -> bool:
-        return type(self).to_url is not Game.to_url
-
     # --- for people -------------------------------------------------------------------------------
 
     @abstractmethod
@@ -210,10 +206,10 @@ class Game(ABC):
         return f"{self.title} {n}×{n}"
 
 
-def hints_from_steps(steps: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
-    """The solve path as the player shows it: the cells each step places (row, column) and why."""
-    return tuple({"cells": [[int(p[0]), int(p[1])] for p in step.get("place") or ()],
-                  "why": str(step.get("why", ""))} for step in steps)
+def hints_from_steps(steps: Sequence[Step]) -> tuple[dict[str, Any], ...]:
+    """The solve path (a board model's steps) as the player shows it: the cells each step places
+    (row, column) and why."""
+    return tuple({"cells": [place[:2] for place in step.place], "why": step.why} for step in steps)
 
 
 __all__ = ["Game", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules
+from engine.core.grid import lines
 from engine.games.base import Game, Picture, PlaySpec, hints_from_steps
 from engine.games.model import BoardModel
 from engine.ladder import Ladder, Step, Technique, run
@@ -337,11 +338,10 @@ class Latin(Game):
         model = self.validate(data)
         assert isinstance(model, LatinBoardModel)
         n = model.rules.size
-        units = tuple(tuple(cells) for _, cells in _units(n))
         return PlaySpec(mode="digits", n=n, areas=tuple(tuple([0] * n) for _ in range(n)), coloured=False,
-                        units=units, answer=tuple(model.solution), symbols="123456"[:n],
+                        units=lines(n), answer=tuple(model.solution), symbols="123456"[:n],
                         givens=tuple("" if ch == "." else ch for ch in model.givens),
-                        hints=hints_from_steps([step.model_dump() for step in model.steps]),
+                        hints=hints_from_steps(model.steps),
                         help=f"Click a cell, then type 1–{n}; Backspace clears.")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.starbattle.board import Board, region_letter
@@ -138,17 +139,11 @@ class StarFamily(Game):
         board = self.validate(data)
         assert isinstance(board, StarBoard)
         n = board.rules.size
-        rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-        columns = [tuple(r * n + c for r in range(n)) for c in range(n)]
-        regions: dict[int, list[int]] = {}
-        for cell, label in enumerate(label for row in board.regions for label in row):
-            regions.setdefault(label, []).append(cell)
         return PlaySpec(
             mode="marks", n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
-            units=tuple(rows + columns + [tuple(cells) for _, cells in sorted(regions.items())]),
+            units=lines(n) + area_cells(board.regions),
             answer=tuple(sorted(r * n + c for r, c in board.solution)), per_unit=board.rules.stars,
-            no_touch=True, diagonals=board.rules.diagonals,
-            hints=hints_from_steps([step.model_dump() for step in board.steps]),
+            no_touch=True, diagonals=board.rules.diagonals, hints=hints_from_steps(board.steps),
             help="Click a cell: empty → × → ★ → empty. Arrows move, space cycles.")
 
 

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
+from engine.core.grid import area_cells
+from engine.core.regions import is_connected
 from engine.errors import PuzzleError
 from engine.games.model import BoardModel
 from engine.games.starbattle.board import region_letter
@@ -44,34 +46,11 @@ class StarBoard(BoardModel):
             raise ValueError(f"region numbers must be whole numbers 0..{n - 1}")
         if len(labels) != n:
             raise ValueError(f"a {n}x{n} board needs all {n} regions, found {len(labels)}")
-        split = _split_region(self.regions)
-        if split is not None:
-            raise ValueError(f"region {region_letter(split)} (number {split}) is in pieces: a region is one "
-                             "connected area")
+        for label, cells in enumerate(area_cells(self.regions)):
+            if not is_connected(n, cells):
+                raise ValueError(f"region {region_letter(label)} (number {label}) is in pieces: a region is "
+                                 "one connected area")
         if any(not (0 <= r < n and 0 <= c < n) for r, c in self.solution):
             raise ValueError('"solution" must list [row, column] pairs on the board')
         return self
 
-
-def _split_region(regions: list[list[int]]) -> int | None:
-    """The first region whose cells are not one orthogonally connected area, or None."""
-    n = len(regions)
-    seen: set[tuple[int, int]] = set()
-    filled: set[int] = set()                      # regions whose first piece was flooded
-    for r in range(n):
-        for c in range(n):
-            label = regions[r][c]
-            if (r, c) in seen:
-                continue
-            if label in filled:
-                return label                      # a cell its first piece did not reach
-            filled.add(label)
-            stack = [(r, c)]
-            seen.add((r, c))
-            while stack:
-                y, x = stack.pop()
-                for yy, xx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-                    if 0 <= yy < n and 0 <= xx < n and (yy, xx) not in seen and regions[yy][xx] == label:
-                        seen.add((yy, xx))
-                        stack.append((yy, xx))
-    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line
@@ -84,14 +85,10 @@ class Sudoku(Game):
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
-        rows = [tuple(r * 9 + c for c in range(9)) for r in range(9)]
-        columns = [tuple(r * 9 + c for r in range(9)) for c in range(9)]
-        boxes = [tuple(cell for cell in range(81) if _BOXES[cell // 9][cell % 9] == b) for b in range(9)]
         return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=tuple(rows + columns + boxes),
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=lines(SIZE) + area_cells(_BOXES),
             answer=tuple(board.solution), symbols="123456789",
-            givens=tuple("" if ch == "." else ch for ch in board.givens),
-            hints=hints_from_steps([step.model_dump() for step in board.steps]),
+            givens=tuple("" if ch == "." else ch for ch in board.givens), hints=hints_from_steps(board.steps),
             help="Click a cell, then type 1–9; 0 or Backspace clears. Arrows move.")
 
 
