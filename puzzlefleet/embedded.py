@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from queue import Empty
 from typing import Any
 
-from store import StoreError, create_job, init_db, list_job_boards, make_engine, session, set_job_state
-from store.progress import read_jobs
+from store import (StoreError, create_job, get_job, init_db, list_job_boards, make_engine, session,
+                   set_job_state)
 from workers.params import JobParams
 from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
 
@@ -130,8 +130,9 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
         if interrupted:         # ended here, so that no sweep of a fleet on this store resumes it
             set_job_state(session=s, job_id=job_id, state="incomplete", error="interrupted (Ctrl-C)")
         first_ids = [board["id"] for board in list_job_boards(session=s, job_id=job_id, limit=SHOWN_IDS)]
+        job = get_job(session=s, job_id=job_id)
     db.dispose()
-    job = read_jobs(url=db_url, job_id=job_id)[0]       # the reader `puzzlefleet jobs` uses
+    assert job is not None
     return Summary(requested=count, accepted=job["stored"], rejected=Counter(job["rejected"]),
                    seconds=time.perf_counter() - started, engine_seconds=job["seconds"], job=job_id,
                    interrupted=interrupted, first_ids=first_ids)

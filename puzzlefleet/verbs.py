@@ -177,7 +177,7 @@ def _plain(data: dict[str, Any], *, with_solution: bool = True, colour: bool = F
 
 
 def _colour() -> bool:
-    """ANSI colours on a terminal, unless NO_COLOR is set (https://no-color.org)."""
+    """ANSI colours on a terminal, unless NO_COLOR is set (the common convention for turning them off)."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 

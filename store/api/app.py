@@ -23,7 +23,7 @@ from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_named, game_of, names
+from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_of, games
 from store.api.http import FAVICON, HeadAsGet, cors_origins
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
@@ -184,8 +184,8 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     @app.get("/games", tags=["meta"])
     def get_games() -> Response:
         """The games this store can hold, with the bands a board of each may have."""
-        body = [{"name": name, "title": game_named(name).title, "bands": list(game_named(name).bands),
-                 "input": game_named(name).input_mode} for name in names()]
+        body = [{"name": game.name, "title": game.title, "bands": list(game.bands), "input": game.input_mode}
+                for game in games()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
 
     @app.get("/boards", response_model=BoardPage, tags=["boards"])
