@@ -182,7 +182,7 @@ class Fleet:
     def flower(self, port: int, basic_auth: str) -> Proc:
         # As the README starts it: the task list shows each task's result (its acceptance line).
         proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}",
-                                      "--tasks_columns=name,uuid,state,result,args,received,runtime,worker"],
+                                      "--tasks_columns=name,state,result,runtime,worker,received,args,uuid"],
                            {"FLOWER_BASIC_AUTH": basic_auth})
 
         def listening() -> bool:
