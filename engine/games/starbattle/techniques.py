@@ -42,265 +42,13 @@ confirmed by the Python probe, so the recorded steps never depend on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 
 from engine.ladder import Ladder, Step, Technique, run
-from engine.games.starbattle.board import region_letter
-from engine.games.starbattle.rules import Rules
-
-# --------------------------------------------------------------------------------------------------
-# geometry (fixed per board) and state (candidates and stars)
-
-
-class Geometry:
-    """Everything about a board that never changes while it is solved: unit masks, attack masks,
-    2x2 blocks. Built once per board (cached) and shared by every state and probe."""
-
-    __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
-                 "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "prober")
-
-    def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
-        self.n, self.k, self.diagonals = n, k, diagonals
-        self.regions = tuple(regions)
-        if len(self.regions) != n * n:
-            raise ValueError("regions must list n*n cells")
-        self.full = (1 << (n * n)) - 1
-        self.rowbits = (1 << n) - 1
-        rows = [self.rowbits << (r * n) for r in range(n)]
-        cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
-        regs = [0] * n
-        for cell, label in enumerate(self.regions):
-            regs[label] |= 1 << cell
-        self.unit_mask = rows + cols + regs
-        self.nunits = 3 * n
-        # Words for people: rows and columns from 1, regions by the letter the grid shows.
-        self.unit_name = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
-                          + [f"region {region_letter(i)}" for i in range(n)])
-        self.region_of = self.regions
-        self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
-        self.cell_name = tuple(f"r{c // n + 1}c{c % n + 1}" for c in range(n * n))
-        attack = []
-        for cell in range(n * n):
-            r, c = divmod(cell, n)
-            m = 0
-            for rr in range(max(0, r - 1), min(n, r + 2)):
-                for cc in range(max(0, c - 1), min(n, c + 2)):
-                    m |= 1 << (rr * n + cc)
-            if diagonals:
-                for i in range(-n, n):
-                    for rr, cc in ((r + i, c + i), (r + i, c - i)):
-                        if 0 <= rr < n and 0 <= cc < n:
-                            m |= 1 << (rr * n + cc)
-            attack.append(m & ~(1 << cell))
-        self.attack = tuple(attack)
-        self.hit = tuple(a | (1 << cell) for cell, a in enumerate(attack))
-        blocks = {}
-        for r in range(n - 1):
-            for c in range(n - 1):
-                a = r * n + c
-                blocks[a] = (1 << a) | (1 << (a + 1)) | (1 << (a + n)) | (1 << (a + n + 1))
-        cell_blocks = []
-        for cell in range(n * n):
-            r, c = divmod(cell, n)
-            ar = r if r < n - 1 else r - 1
-            anchors = [ar * n + cc for cc in (c - 1, c) if 0 <= cc <= n - 2]
-            cell_blocks.append(tuple(blocks[a] for a in anchors))
-        self.cell_blocks = tuple(cell_blocks)
-        self.fits: dict[tuple[int, int], bool] = {}   # can_place answers, shared by every state
-        self.prober = None                             # the compiled probe, made on first use
-
-    def names(self, units: Iterable[int]) -> tuple[str, ...]:
-        return tuple(self.unit_name[u] for u in units)
-
-
-@lru_cache(maxsize=64)
-def geometry(n: int, k: int, diagonals: bool, regions: tuple[int, ...]) -> Geometry:
-    return Geometry(n, k, diagonals, regions)
-
-
-def cells_of(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
-
-
-class StarState:
-    """A position: the candidate cells and the stars (bitsets), on a fixed Geometry.
-
-    `broken` records a placement on a cell that was not a candidate, or two stars attacking each other
-    (only a step that places several stars at once can do that, and only in a position with no
-    solution)."""
-
-    __slots__ = ("geo", "cand", "stars", "broken", "memo")
-
-    def __init__(self, geo: Geometry, cand: int | None = None, stars: int = 0, broken: bool = False):
-        self.geo = geo
-        self.memo: dict | None = None     # facts derived from this exact position, dropped on change
-        self.cand = geo.full & ~stars if cand is None else cand
-        self.stars = stars
-        self.broken = broken
-
-    @classmethod
-    def start(cls, rules: Rules, regions: Sequence[int], stars: Iterable[int] = (),
-              eliminated: Iterable[int] = ()) -> StarState:
-        """A position from a board and a partial solution (stars placed, cells ruled out) as given:
-        nothing is deduced (the attacked neighbours of given stars stay candidates)."""
-        geo = geometry(rules.size, rules.stars, rules.diagonals, tuple(regions))
-        smask = 0
-        for cell in stars:
-            smask |= 1 << cell
-        emask = 0
-        for cell in eliminated:
-            emask |= 1 << cell
-        broken = any(geo.attack[c] & smask for c in cells_of(smask))
-        return cls(geo, geo.full & ~smask & ~emask, smask, broken)
-
-    def copy(self) -> StarState:
-        return StarState(self.geo, self.cand, self.stars, self.broken)
-
-    # -- reading
-    def need(self, unit: int) -> int:
-        return self.geo.k - (self.stars & self.geo.unit_mask[unit]).bit_count()
-
-    def needs(self) -> list[int]:
-        k, stars = self.geo.k, self.stars
-        return [k - (stars & m).bit_count() for m in self.geo.unit_mask]
-
-    def star_cells(self) -> tuple[int, ...]:
-        return cells_of(self.stars)
-
-    def eliminated_cells(self) -> tuple[int, ...]:
-        return cells_of(self.geo.full & ~self.cand & ~self.stars)
-
-    def consequences(self, placed: int) -> int:
-        """The candidates a person crosses off on placing the stars `placed`: the cells they attack
-        and the rest of every unit they complete."""
-        geo = self.geo
-        out = 0
-        touched = set()
-        for cell in cells_of(placed):
-            out |= geo.attack[cell]
-            touched.update(geo.cell_units[cell])
-        stars = self.stars | placed
-        for u in touched:
-            m = geo.unit_mask[u]
-            if (stars & m).bit_count() >= geo.k:
-                out |= m
-        return out & self.cand & ~placed
-
-    # -- the ladder's state protocol
-    def apply(self, step: Step) -> None:
-        geo = self.geo
-        placed = 0
-        for cell in step.place:
-            bit = 1 << cell
-            if not self.cand & bit:
-                self.broken = True
-            placed |= bit
-        if placed:
-            for cell in step.place:
-                if geo.attack[cell] & (self.stars | placed):
-                    self.broken = True
-            self.stars |= placed
-            self.cand &= ~placed
-        for cell in step.eliminate:
-            self.cand &= ~(1 << cell)
-        self.memo = None
-
-    def is_solved(self) -> bool:
-        k, stars = self.geo.k, self.stars
-        return not self.broken and all((stars & m).bit_count() == k for m in self.geo.unit_mask)
-
-    def is_contradiction(self) -> bool:
-        return self.broken_unit() is not None or self.broken
-
-    def broken_unit(self) -> int | None:
-        """A unit that can no longer be completed (too many stars, or too little room), or None."""
-        geo, k, cand, stars = self.geo, self.geo.k, self.cand, self.stars
-        hit = geo.hit
-        for u, m in enumerate(geo.unit_mask):
-            need = k - (stars & m).bit_count()
-            if need < 0:
-                return u
-            if need:
-                free = cand & m
-                if free.bit_count() < need or (need > 1 and not can_place(free, need, hit)):
-                    return u
-        return None
-
-    def __repr__(self) -> str:
-        return f"StarState(stars={self.star_cells()}, candidates={self.cand.bit_count()})"
-
-    def picture(self) -> str:
-        """The position as text: * star, . ruled out, region digit for a candidate."""
-        n = self.geo.n
-        rows = []
-        for r in range(n):
-            row = ""
-            for c in range(n):
-                cell = r * n + c
-                row += "*" if self.stars >> cell & 1 else (
-                    _ALPHABET[self.geo.regions[cell]] if self.cand >> cell & 1 else ".")
-            rows.append(row)
-        return "\n".join(rows)
-
-
-_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def can_place(mask: int, m: int, hit: Sequence[int]) -> bool:
-    """Whether m mutually non-attacking stars fit among the cells of `mask` (other units ignored)."""
-    if m <= 0:
-        return True
-    if mask.bit_count() < m:
-        return False
-    if m == 1:
-        return True
-    if mask.bit_count() > 4 * m - 4:
-        return True     # cells touching pairwise come at most 4 to a set (a 2x2 block): some m fit
-    while mask:
-        low = mask & -mask
-        cell = low.bit_length() - 1
-        if can_place(mask & ~hit[cell], m - 1, hit):
-            return True
-        mask ^= low
-        if mask.bit_count() < m:
-            return False
-    return False
-
-
-# --------------------------------------------------------------------------------------------------
-# words
-
-
-def _cells_text(cells: Iterable[int], geo: Geometry) -> str:
-    return ", ".join(geo.cell_name[c] for c in cells)
-
-
-def _stars_text(count: int) -> str:
-    return f"{count} star" + ("" if count == 1 else "s")
-
-
-def _join(names: Sequence[str]) -> str:
-    """'region B', 'regions B and E', 'rows 3, 4 and 5'."""
-    if len(names) == 1:
-        return names[0]
-    kind = names[0].split()[0]
-    nums = [name.split()[1] for name in names]
-    plural = kind + ("s" if not kind.endswith("s") else "")
-    return f"{plural} {', '.join(nums[:-1])} and {nums[-1]}"
-
-
-def _place_step(state: StarState, name: str, cost: int, placed: int, extra_elim: int,
-                units: Sequence[int], why: str) -> Step:
-    elim = (state.consequences(placed) | extra_elim) & state.cand & ~placed
-    return Step(name, cost, cells_of(placed), cells_of(elim), state.geo.names(units), why)
-
+from engine.games.starbattle.blocks import find_2x2_bound, find_squeeze
+from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
+                                           join_names, place_step, regions_first, stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
@@ -323,7 +71,7 @@ def find_star_neighbours(state: StarState, name: str, cost: int) -> Step | None:
 
 def find_unit_full(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
-    for u in _REGIONS_FIRST(geo):
+    for u in regions_first(geo):
         m = geo.unit_mask[u]
         if cand & m and (stars & m).bit_count() >= k:
             return Step(name, cost, (), cells_of(cand & m), (geo.unit_name[u],),
@@ -334,7 +82,7 @@ def find_unit_full(state: StarState, name: str, cost: int) -> Step | None:
 
 def find_last_free_cells(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
-    for u in _REGIONS_FIRST(geo):
+    for u in regions_first(geo):
         m = geo.unit_mask[u]
         need = k - (stars & m).bit_count()
         if need > 0:
@@ -343,17 +91,8 @@ def find_last_free_cells(state: StarState, name: str, cost: int) -> Step | None:
                 unit = geo.unit_name[u]
                 why = (f"{unit} has one free cell left" if need == 1 else
                        f"{unit} needs {need} more stars and has exactly {need} free cells")
-                return _place_step(state, name, cost, free, 0, (u,), why)
+                return place_step(state, name, cost, free, 0, (u,), why)
     return None
-
-
-@lru_cache(maxsize=64)
-def _regions_first_order(n: int) -> tuple[int, ...]:
-    return tuple(range(2 * n, 3 * n)) + tuple(range(2 * n))
-
-
-def _REGIONS_FIRST(geo: Geometry) -> tuple[int, ...]:
-    return _regions_first_order(geo.n)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -420,9 +159,9 @@ def _counting(state: StarState, name: str, cost: int, pairs: Sequence[tuple[int,
                            f"{xnames[0]} is in {ynames[0]}: the rest of {xnames[0]} is empty")
                 else:
                     verb = "needs" if len(xs) == 1 else "need"
-                    why = (f"{_join(ynames)} must still place {_stars_text(need_y)}, all within "
-                           f"{_join(xnames)}, which {verb} exactly that many: the rest of "
-                           f"{_join(xnames)} is empty")
+                    why = (f"{join_names(ynames)} must still place {stars_text(need_y)}, all within "
+                           f"{join_names(xnames)}, which {verb} exactly that many: the rest of "
+                           f"{join_names(xnames)} is empty")
                 return Step(name, cost, (), cells_of(elim), ynames + xnames, why)
     return None
 
@@ -511,7 +250,7 @@ def find_fish(state: StarState, name: str, cost: int) -> Step | None:
 def find_shared_neighbour(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
     attack = geo.attack
-    for u in _REGIONS_FIRST(geo):
+    for u in regions_first(geo):
         m = geo.unit_mask[u]
         if k - (stars & m).bit_count() != 1:
             continue
@@ -528,7 +267,7 @@ def find_shared_neighbour(state: StarState, name: str, cost: int) -> Step | None
             unit = geo.unit_name[u]
             return Step(name, cost, (), cells_of(common), (unit,),
                         f"{unit} needs one more star and every free cell of it "
-                        + ("attacks" if geo.diagonals else "touches") + f" {_cells_text(cells_of(common), geo)}")
+                        + ("attacks" if geo.diagonals else "touches") + f" {cells_text(cells_of(common), geo)}")
     return None
 
 
@@ -564,7 +303,7 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
     for u in range(geo.nunits):
         if needs[u] == 1:
             one_units |= unit_mask[u]
-    for u in _REGIONS_FIRST(geo):
+    for u in regions_first(geo):
         need = needs[u]
         if need <= 0:
             continue
@@ -620,120 +359,9 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
             return Step(name, cost, (), cells, (unit,),
                         f"{what} would leave {unit} no room for "
                         + ("its last star" if need == 1 else f"the {need} stars it still needs")
-                        + f": {_cells_text(cells, geo)} " + ("is" if len(cells) == 1 else "are") + " empty")
+                        + f": {cells_text(cells, geo)} " + ("is" if len(cells) == 1 else "are") + " empty")
     return None
 
-
-# --------------------------------------------------------------------------------------------------
-# 2x2 blocks: a 2x2 block holds at most one star (its four cells touch each other). If m blocks cover
-# the candidates of a set of cells that needs m more stars, each block holds exactly one of them, no
-# star sits where two blocks overlap, and each block's star is inside the set.
-
-
-def _cover(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    """Up to m 2x2 blocks covering the cells of `mask`, or None."""
-    if not mask:
-        return []
-    if m == 0 or mask.bit_count() > 4 * m:
-        return None
-    low = mask & -mask
-    for block in geo.cell_blocks[low.bit_length() - 1]:
-        rest = _cover(geo, mask & ~block, m - 1)
-        if rest is not None:
-            return [block] + rest
-    return None
-
-
-def _block_deductions(state: StarState, area: int, need: int, needs: list[int]):
-    """Placements and eliminations from covering the candidates of `area` (needing `need` more stars)
-    with `need` 2x2 blocks; None when no such cover exists or it shows nothing."""
-    geo, cand = state.geo, state.cand
-    free = cand & area
-    blocks = _cover(geo, free, need)
-    if blocks is None or len(blocks) < need:
-        return None
-    seen = overlap = 0
-    for b in blocks:
-        part = b & free
-        overlap |= seen & part
-        seen |= part
-    parts = [b & free & ~overlap for b in blocks]
-    if not all(parts):
-        return None
-    place = 0
-    elim = overlap & cand
-    attack = geo.attack
-    for b, part in zip(blocks, parts):
-        elim |= b & cand & ~part
-        if part.bit_count() == 1:
-            place |= part
-        common = cand
-        p = part
-        while p and common:
-            low = p & -p
-            common &= attack[low.bit_length() - 1]
-            p ^= low
-        elim |= common
-    # units holding whole parts get a star from each: when that is all they need, the rest is empty
-    union_parts = 0
-    for p in parts:
-        union_parts |= p
-    for u, m in enumerate(geo.unit_mask):
-        if needs[u] <= 0 or not m & union_parts:
-            continue
-        inside = 0
-        count = 0
-        for p in parts:
-            if p & m == p:
-                count += 1
-                inside |= p
-        if count and count == needs[u]:
-            elim |= cand & m & ~inside
-    elim &= ~place
-    if not (place or elim):
-        return None
-    return blocks, place, elim
-
-
-def _block_step(state, name, cost, area_units, need, result) -> Step:
-    geo = state.geo
-    blocks, place, elim = result
-    names = geo.names(area_units)
-    what = _join(names) if len(names) > 1 else names[0]
-    why = (f"the free cells of {what} fit in {len(blocks)} 2x2 blocks and {what} "
-           f"{'need' if len(names) > 1 else 'needs'} {_stars_text(need)}, so each block holds exactly one")
-    if place:
-        return _place_step(state, name, cost, place, elim, area_units, why)
-    return Step(name, cost, (), cells_of(elim & state.cand), names, why)
-
-
-def find_2x2_bound(state: StarState, name: str, cost: int) -> Step | None:
-    geo = state.geo
-    needs = state.needs()
-    for u in _REGIONS_FIRST(geo):
-        need = needs[u]
-        if need < 2:
-            continue
-        result = _block_deductions(state, geo.unit_mask[u], need, needs)
-        if result is not None:
-            return _block_step(state, name, cost, (u,), need, result)
-    return None
-
-
-def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
-    geo = state.geo
-    n = geo.n
-    needs = state.needs()
-    for base in (0, n):
-        for i in range(n - 1):
-            a, b = base + i, base + i + 1
-            need = needs[a] + needs[b]
-            if needs[a] <= 0 or needs[b] <= 0:
-                continue
-            result = _block_deductions(state, geo.unit_mask[a] | geo.unit_mask[b], need, needs)
-            if result is not None:
-                return _block_step(state, name, cost, (a, b), need, result)
-    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -870,6 +498,7 @@ _ENTRIES: tuple[tuple[str, Callable, int, int], ...] = (
 
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
 HYPOTHESES = ("hypothesis", "deep-hypothesis")
+TRIALS = HYPOTHESES
 
 
 @lru_cache(maxsize=8)

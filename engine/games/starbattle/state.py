@@ -1,0 +1,279 @@
+"""The Star Battle family position the ladder works on: the board's fixed geometry, the candidates and
+stars of a position (Python ints used as bitsets, cells r * n + c), and the words steps are written in.
+
+A *unit* is a row, a column or a region (numbered 0..3n-1 in that order, as in _search.pxd). A
+*candidate* is a cell that is neither a star nor ruled out. A unit's *need* is k minus its stars. Two
+cells *attack* each other when they touch (and, in classic-diagonal Queens, when they share a diagonal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from engine.ladder import Step
+from engine.games.starbattle.board import region_letter
+from engine.games.starbattle.rules import Rules
+
+# --------------------------------------------------------------------------------------------------
+# geometry (fixed per board) and state (candidates and stars)
+
+
+class Geometry:
+    """Everything about a board that never changes while it is solved: unit masks, attack masks,
+    2x2 blocks. Built once per board (cached) and shared by every state and probe."""
+
+    __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
+                 "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
+                 "fits", "prober")
+
+    def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
+        self.n, self.k, self.diagonals = n, k, diagonals
+        self.regions = tuple(regions)
+        if len(self.regions) != n * n:
+            raise ValueError("regions must list n*n cells")
+        self.full = (1 << (n * n)) - 1
+        self.rowbits = (1 << n) - 1
+        rows = [self.rowbits << (r * n) for r in range(n)]
+        cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+        regs = [0] * n
+        for cell, label in enumerate(self.regions):
+            regs[label] |= 1 << cell
+        self.unit_mask = rows + cols + regs
+        self.nunits = 3 * n
+        # Words for people: rows and columns from 1, regions by the letter the grid shows.
+        self.unit_name = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+                          + [f"region {region_letter(i)}" for i in range(n)])
+        self.region_of = self.regions
+        self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
+        self.cell_name = tuple(f"r{c // n + 1}c{c % n + 1}" for c in range(n * n))
+        attack = []
+        for cell in range(n * n):
+            r, c = divmod(cell, n)
+            m = 0
+            for rr in range(max(0, r - 1), min(n, r + 2)):
+                for cc in range(max(0, c - 1), min(n, c + 2)):
+                    m |= 1 << (rr * n + cc)
+            if diagonals:
+                for i in range(-n, n):
+                    for rr, cc in ((r + i, c + i), (r + i, c - i)):
+                        if 0 <= rr < n and 0 <= cc < n:
+                            m |= 1 << (rr * n + cc)
+            attack.append(m & ~(1 << cell))
+        self.attack = tuple(attack)
+        self.hit = tuple(a | (1 << cell) for cell, a in enumerate(attack))
+        blocks = {}
+        for r in range(n - 1):
+            for c in range(n - 1):
+                a = r * n + c
+                blocks[a] = (1 << a) | (1 << (a + 1)) | (1 << (a + n)) | (1 << (a + n + 1))
+        cell_blocks = []
+        for cell in range(n * n):
+            r, c = divmod(cell, n)
+            ar = r if r < n - 1 else r - 1
+            anchors = [ar * n + cc for cc in (c - 1, c) if 0 <= cc <= n - 2]
+            cell_blocks.append(tuple(blocks[a] for a in anchors))
+        self.cell_blocks = tuple(cell_blocks)
+        self.fits: dict[tuple[int, int], bool] = {}   # can_place answers, shared by every state
+        self.prober = None                             # the compiled probe, made on first use
+
+    def names(self, units: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.unit_name[u] for u in units)
+
+
+@lru_cache(maxsize=64)
+def geometry(n: int, k: int, diagonals: bool, regions: tuple[int, ...]) -> Geometry:
+    return Geometry(n, k, diagonals, regions)
+
+
+def cells_of(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+class StarState:
+    """A position: the candidate cells and the stars (bitsets), on a fixed Geometry.
+
+    `broken` records a placement on a cell that was not a candidate, or two stars attacking each other
+    (only a step that places several stars at once can do that, and only in a position with no
+    solution)."""
+
+    __slots__ = ("geo", "cand", "stars", "broken", "memo")
+
+    def __init__(self, geo: Geometry, cand: int | None = None, stars: int = 0, broken: bool = False):
+        self.geo = geo
+        self.memo: dict | None = None     # facts derived from this exact position, dropped on change
+        self.cand = geo.full & ~stars if cand is None else cand
+        self.stars = stars
+        self.broken = broken
+
+    @classmethod
+    def start(cls, rules: Rules, regions: Sequence[int], stars: Iterable[int] = (),
+              eliminated: Iterable[int] = ()) -> StarState:
+        """A position from a board and a partial solution (stars placed, cells ruled out) as given:
+        nothing is deduced (the attacked neighbours of given stars stay candidates)."""
+        geo = geometry(rules.size, rules.stars, rules.diagonals, tuple(regions))
+        smask = 0
+        for cell in stars:
+            smask |= 1 << cell
+        emask = 0
+        for cell in eliminated:
+            emask |= 1 << cell
+        broken = any(geo.attack[c] & smask for c in cells_of(smask))
+        return cls(geo, geo.full & ~smask & ~emask, smask, broken)
+
+    def copy(self) -> StarState:
+        return StarState(self.geo, self.cand, self.stars, self.broken)
+
+    # -- reading
+    def need(self, unit: int) -> int:
+        return self.geo.k - (self.stars & self.geo.unit_mask[unit]).bit_count()
+
+    def needs(self) -> list[int]:
+        k, stars = self.geo.k, self.stars
+        return [k - (stars & m).bit_count() for m in self.geo.unit_mask]
+
+    def star_cells(self) -> tuple[int, ...]:
+        return cells_of(self.stars)
+
+    def eliminated_cells(self) -> tuple[int, ...]:
+        return cells_of(self.geo.full & ~self.cand & ~self.stars)
+
+    def consequences(self, placed: int) -> int:
+        """The candidates a person crosses off on placing the stars `placed`: the cells they attack
+        and the rest of every unit they complete."""
+        geo = self.geo
+        out = 0
+        touched = set()
+        for cell in cells_of(placed):
+            out |= geo.attack[cell]
+            touched.update(geo.cell_units[cell])
+        stars = self.stars | placed
+        for u in touched:
+            m = geo.unit_mask[u]
+            if (stars & m).bit_count() >= geo.k:
+                out |= m
+        return out & self.cand & ~placed
+
+    # -- the ladder's state protocol
+    def apply(self, step: Step) -> None:
+        geo = self.geo
+        placed = 0
+        for cell in step.place:
+            bit = 1 << cell
+            if not self.cand & bit:
+                self.broken = True
+            placed |= bit
+        if placed:
+            for cell in step.place:
+                if geo.attack[cell] & (self.stars | placed):
+                    self.broken = True
+            self.stars |= placed
+            self.cand &= ~placed
+        for cell in step.eliminate:
+            self.cand &= ~(1 << cell)
+        self.memo = None
+
+    def is_solved(self) -> bool:
+        k, stars = self.geo.k, self.stars
+        return not self.broken and all((stars & m).bit_count() == k for m in self.geo.unit_mask)
+
+    def is_contradiction(self) -> bool:
+        return self.broken_unit() is not None or self.broken
+
+    def broken_unit(self) -> int | None:
+        """A unit that can no longer be completed (too many stars, or too little room), or None."""
+        geo, k, cand, stars = self.geo, self.geo.k, self.cand, self.stars
+        hit = geo.hit
+        for u, m in enumerate(geo.unit_mask):
+            need = k - (stars & m).bit_count()
+            if need < 0:
+                return u
+            if need:
+                free = cand & m
+                if free.bit_count() < need or (need > 1 and not can_place(free, need, hit)):
+                    return u
+        return None
+
+    def __repr__(self) -> str:
+        return f"StarState(stars={self.star_cells()}, candidates={self.cand.bit_count()})"
+
+    def picture(self) -> str:
+        """The position as text: * star, . ruled out, region digit for a candidate."""
+        n = self.geo.n
+        rows = []
+        for r in range(n):
+            row = ""
+            for c in range(n):
+                cell = r * n + c
+                row += "*" if self.stars >> cell & 1 else (
+                    _ALPHABET[self.geo.regions[cell]] if self.cand >> cell & 1 else ".")
+            rows.append(row)
+        return "\n".join(rows)
+
+
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def can_place(mask: int, m: int, hit: Sequence[int]) -> bool:
+    """Whether m mutually non-attacking stars fit among the cells of `mask` (other units ignored)."""
+    if m <= 0:
+        return True
+    if mask.bit_count() < m:
+        return False
+    if m == 1:
+        return True
+    if mask.bit_count() > 4 * m - 4:
+        return True     # cells touching pairwise come at most 4 to a set (a 2x2 block): some m fit
+    while mask:
+        low = mask & -mask
+        cell = low.bit_length() - 1
+        if can_place(mask & ~hit[cell], m - 1, hit):
+            return True
+        mask ^= low
+        if mask.bit_count() < m:
+            return False
+    return False
+
+
+# --------------------------------------------------------------------------------------------------
+# words
+
+
+def cells_text(cells: Iterable[int], geo: Geometry) -> str:
+    return ", ".join(geo.cell_name[c] for c in cells)
+
+
+def stars_text(count: int) -> str:
+    return f"{count} star" + ("" if count == 1 else "s")
+
+
+def join_names(names: Sequence[str]) -> str:
+    """'region B', 'regions B and E', 'rows 3, 4 and 5'."""
+    if len(names) == 1:
+        return names[0]
+    kind = names[0].split()[0]
+    nums = [name.split()[1] for name in names]
+    plural = kind + ("s" if not kind.endswith("s") else "")
+    return f"{plural} {', '.join(nums[:-1])} and {nums[-1]}"
+
+
+def place_step(state: StarState, name: str, cost: int, placed: int, extra_elim: int,
+                units: Sequence[int], why: str) -> Step:
+    elim = (state.consequences(placed) | extra_elim) & state.cand & ~placed
+    return Step(name, cost, cells_of(placed), cells_of(elim), state.geo.names(units), why)
+
+
+
+@lru_cache(maxsize=64)
+def _regions_first_order(n: int) -> tuple[int, ...]:
+    return tuple(range(2 * n, 3 * n)) + tuple(range(2 * n))
+
+
+def regions_first(geo: Geometry) -> tuple[int, ...]:
+    """Every unit, regions first (a person looks at the coloured shapes before the lines)."""
+    return _regions_first_order(geo.n)
