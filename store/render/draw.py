@@ -15,12 +15,12 @@ from PIL import Image, ImageDraw, ImageFont
 from engine import PuzzleError, game_of
 from engine.core.regions import colour_areas
 
-# Region fills: ten light colours, every pair of which stays apart (CIE76 distance at least 20) for
+# Region fills: nine light colours, every pair of which stays apart (CIE76 distance at least 20) for
 # normal, protanope and deuteranope eyes (at least 10 for tritanopes), so black stars, × marks and
 # digits read on all of them. A board's regions get colours by colouring its touching graph
 # (`engine.core.regions.colour_areas`): touching regions never share one. tests/exports checks both.
 PALETTE: list[str] = ["#99DDFF", "#FDBF6F", "#CCEBC5", "#BC80BD", "#FFD92F", "#FB8072", "#B3B3B3", "#AAAA00",
-                      "#FFFFB3", "#CC6677"]
+                      "#FFFFB3"]
 INK = "#111111"          # stars, thick borders, given digits
 GRID = "#555555"         # thin lines between cells of one region
 SOLVED_DIGIT = "#0072B2"  # digits the solver filled in (Sudoku solution)

@@ -377,6 +377,7 @@
   }
   function clearHint() {
     hintShown = -1;
+    document.body.classList.remove("hinting");    // letters shown while a hint names regions by them
     overlay.replaceChildren();
     why.textContent = "";
     $("hintbox").classList.add("quiet");
@@ -389,6 +390,7 @@
     $("hintbox").classList.remove("quiet");
     if (first < 0) { why.textContent = say(steps.length ? "all_done" : "no_path", {}); return; }
     hintShown = first;
+    document.body.classList.add("hinting");
     const step = steps[first];
     const svg = (tag, attrs) => {
       const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
