@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.grid import area_cells, lines
+from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.starbattle.board import Board, region_letter
@@ -108,13 +109,14 @@ class StarFamily(Game):
         lines = [f"# {board.id or '?'} {board.game} {rules.size}x{rules.size} stars={rules.stars}"
                  + (" diagonals" if rules.diagonals else "")]
         grids = [set()] + ([{(r, c) for r, c in board.solution}] if with_solution and board.solution else [])
+        shade = colour_areas(board.regions, len(_BACKGROUNDS)) if colour else {}   # touching regions differ
         for number, stars in enumerate(grids):
             if number:
                 lines.append("solution")
             for r, row in enumerate(board.regions):
                 if colour:
                     lines.append("".join(
-                        f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
+                        f"\x1b[48;5;{_BACKGROUNDS[shade[label]]}m\x1b[30m "
                         f"{'★' if (r, c) in stars else region_letter(label)} \x1b[0m"
                         for c, label in enumerate(row)))
                 else:
