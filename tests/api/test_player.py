@@ -308,6 +308,12 @@ def test_sudoku_solved_by_taps_on_a_phone_with_notes_and_highlighting(played, ph
     phone.find_element(By.ID, "undo").click()
     assert cell[divmod(wrong_at, 9)].find_element(By.CLASS_NAME, "v").text == ""
 
+    # the hint stays in view on a phone
+    phone.find_element(By.ID, "hint").click()
+    box = phone.execute_script("const r = document.getElementById('why').getBoundingClientRect();"
+                               "return [r.top, r.bottom, innerHeight];")
+    assert phone.find_element(By.ID, "why").text.startswith("Step ") and 0 <= box[0] and box[1] <= box[2]
+
     for i in empty[1:]:
         cell[divmod(i, 9)].click()
         key[solution[i]].click()

@@ -465,6 +465,7 @@
   $("reset").addEventListener("click", () => {
     value = new Array(N).fill(digits ? "" : 0); notes = new Array(N).fill("");
     elapsed = 0; since = Date.now(); solved = false; revealed = false; undos = []; redos = [];
+    $("finish").hidden = true;
     clearHint(); showStatus(); changed(); tick();
   });
   $("finish-close").addEventListener("click", () => { $("finish").hidden = true; grid.focus(); });
