@@ -15,7 +15,7 @@
       undo: "Undo", redo: "Redo", check: "Check", hint: "Hint", reveal: "Reveal", reset: "Reset",
       notes: "Notes", erase: "Erase", letters: "Region letters", autox: "Auto ×",
       grid: "{title} board", row: "row {r}", column: "column {c}", region: "region {x}",
-      star: "star", marked: "crossed out", empty: "empty", given: "given {d}", notes_of: "notes {d}",
+      star: "star", marked: "crossed out", wrong: "wrong", empty: "empty", given: "given {d}", notes_of: "notes {d}",
       digit_key: "digit {d}", erase_key: "erase", notes_key: "notes",
       solved: "Solved in {t}! Well done.", revealed: "Solution revealed.", locked: "The answer is shown: Reset to play again.",
       wrong_one: "1 wrong entry marked.", wrong_many: "{n} wrong entries marked.", no_mistakes: "No mistakes so far.",
@@ -31,7 +31,7 @@
       undo: "Buat asal", redo: "Buat semula", check: "Semak", hint: "Petunjuk", reveal: "Dedahkan", reset: "Set semula",
       notes: "Nota", erase: "Padam", letters: "Huruf kawasan", autox: "× automatik",
       grid: "Papan {title}", row: "baris {r}", column: "lajur {c}", region: "kawasan {x}",
-      star: "bintang", marked: "dipangkah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
+      star: "bintang", marked: "dipangkah", wrong: "salah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
       digit_key: "digit {d}", erase_key: "padam", notes_key: "nota",
       solved: "Selesai dalam {t}! Syabas.", revealed: "Penyelesaian didedahkan.",
       locked: "Jawapan ditunjukkan: tekan Set semula untuk bermain lagi.",
@@ -72,7 +72,7 @@
   let value = new Array(N).fill(digits ? "" : 0);
   let notes = new Array(N).fill("");
   let cursor = 0, elapsed = 0, since = Date.now(), solved = false, revealed = false;
-  let undos = [], redos = [], hintShown = -1, noteMode = false;
+  let undos = [], redos = [], hintShown = -1, noteMode = false, wrongs = new Set();
   const settings = Object.assign({ letters: false, autox: false }, load(settingsKey));
 
   function load(key) {
@@ -169,7 +169,7 @@
     changed();
   }
   function changed() {
-    cells.forEach((cell) => cell.classList.remove("wrong"));
+    wrongs = new Set();                  // Check's marks are for the board as it was
     if (hintShown >= 0 && stepDone(steps[hintShown])) clearHint();
     finishedCheck();
     draw(); save();
@@ -261,6 +261,7 @@
       else if (value[i]) parts.push(value[i]);
       else parts.push(say("empty", {}), ...(notes[i] ? [say("notes_of", { d: [...notes[i]].join(" ") })] : []));
     } else parts.push(say(["empty", "marked", "star"][value[i]], {}));
+    if (wrongs.has(i)) parts.push(say("wrong", {}));
     return parts.join(", ");
   }
 
@@ -289,6 +290,7 @@
         cell.classList.toggle("star", value[i] === 2);
       }
       cell.classList.toggle("conflict", bad.has(i));
+      cell.classList.toggle("wrong", wrongs.has(i));
       cell.classList.toggle("cursor", i === cursor);
       cell.setAttribute("aria-selected", i === cursor ? "true" : "false");
       cell.setAttribute("aria-label", label(i));
@@ -444,20 +446,18 @@
   $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", showHint);
   $("check").addEventListener("click", () => {
-    let wrong = 0;
-    cells.forEach((cell, i) => {
-      const bad = digits ? !isGiven(i) && !!value[i] && value[i] !== play.answer[i]
-                         : (value[i] === 2 && !answerStars.has(i)) || (value[i] === 1 && answerStars.has(i));
-      cell.classList.toggle("wrong", bad);
-      if (bad) wrong++;
-    });
+    wrongs = new Set(cells.map((_, i) => i).filter((i) => digits
+      ? !isGiven(i) && !!value[i] && value[i] !== play.answer[i]
+      : (value[i] === 2 && !answerStars.has(i)) || (value[i] === 1 && answerStars.has(i))));
+    const wrong = wrongs.size;
+    draw();
     if (!locked()) status.textContent = wrong === 1 ? say("wrong_one", {}) : wrong ? say("wrong_many", { n: wrong }) : say("no_mistakes", {});
   });
   $("reveal").addEventListener("click", () => {
     if (locked()) return;
     elapsed = time(); revealed = true;
     value = value.map((_, i) => digits ? (isGiven(i) ? "" : play.answer[i]) : (answerStars.has(i) ? 2 : 0));
-    notes = notes.map(() => "");
+    notes = notes.map(() => ""); wrongs = new Set();
     clearHint(); showStatus();
     why.textContent = say("locked", {}); $("hintbox").classList.remove("quiet");
     draw(); save();
