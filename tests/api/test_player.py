@@ -63,7 +63,7 @@ def test_play_page_for_sudoku_words_sudoku(client):
     assert play["mode"] == "digits" and play["symbols"] == "123456789" and play["rules"]["ms"].startswith("Isi")
 
 
-def test_player_and_pictures_share_one_colouring(client, boards):
+def test_player_pictures_and_print_page_share_one_colouring(client, boards):
     from engine.core.regions import touching_areas
     svg_ns = "{http://www.w3.org/2000/svg}"
     import xml.etree.ElementTree as ET
@@ -75,6 +75,9 @@ def test_player_and_pictures_share_one_colouring(client, boards):
         fills = {int(rect.get("data-region")): rect.get("fill") for rect in svg.iter(f"{svg_ns}rect")
                  if rect.get("class") == "cell"}
         assert colours == fills
+        printed = ET.fromstring(re.search(r"<svg.*?</svg>", client.get(f"/boards/{board['id']}/print").text, re.S).group(0))
+        assert {int(rect.get("data-region")): rect.get("fill") for rect in printed.iter(f"{svg_ns}rect")
+                if rect.get("class") == "cell"} == colours
         for label, others in touching_areas(board["regions"]).items():
             assert all(colours[label] != colours[other] for other in others)
 
