@@ -154,6 +154,16 @@ def _row_heights(driver: Any) -> list[float]:
         "return [...document.querySelectorAll('#grid .cell')].map(c => c.getBoundingClientRect().height)")
 
 
+def _touch(driver: Any, through: list[Any]) -> None:
+    """A finger put down on the first element, moved over the others, lifted (Chromium's touch input)."""
+    points = [driver.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                    "return {x: r.x + r.width / 2, y: r.y + r.height / 2};", e) for e in through]
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [points[0]]})
+    for point in points[1:]:
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 def _wait_solved(driver: Any, how: str = "true") -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -226,6 +236,16 @@ def test_drag_auto_cross_undo_redo_check_and_reload_on_a_phone(played, phone, sh
     assert not any("mark" in names for names in _classes(phone))
     phone.find_element(By.ID, "redo").click()
     assert {divmod(i, n) for i, names in enumerate(_classes(phone)) if "mark" in names} == set(path)
+
+    # the same with a finger: a touch drag crosses out, a touch tap cycles
+    phone.find_element(By.ID, "reset").click()
+    _touch(phone, [cell[rc] for rc in path])
+    assert {divmod(i, n) for i, names in enumerate(_classes(phone)) if "mark" in names} == set(path)
+    _touch(phone, [cell[(n - 1, n - 1)]])
+    assert "mark" in _classes(phone)[n * n - 1]
+    _touch(phone, [cell[(n - 1, n - 1)]])
+    assert "star" in _classes(phone)[n * n - 1]
+    phone.find_element(By.ID, "undo").click(); phone.find_element(By.ID, "undo").click()
 
     # check outlines the wrong entries only: a star off the answer, a × on a star of it
     wrong_star = next((r, c) for r in range(3, n) for c in range(n) if (r, c) not in answer)

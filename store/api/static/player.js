@@ -477,18 +477,25 @@
     });
   }
 
-  // --- touch and mouse: tap acts; in mark games a drag crosses out every empty cell it passes -------------
-  let press = null, justDragged = false;        // press: {start, dragging, before}
+  // --- touch and mouse: a tap acts on release (no click delay on phones); in mark games a drag crosses
+  // out every empty cell it passes. A click with no press before it (assistive technology) taps too.
+  let press = null, pressed = false;        // press: {start, dragging, before}
   const cellAt = (x, y) => {
     const el = document.elementFromPoint(x, y);
     const cell = el && el.closest ? el.closest("#grid .cell") : null;
     return cell ? cells.indexOf(cell) : -1;
   };
+  function tap(i) {
+    grid.focus({ preventScroll: true });
+    cursor = i;
+    if (!digits) cycle(i); else draw();
+  }
   grid.addEventListener("pointerdown", (event) => {
     const i = cellAt(event.clientX, event.clientY);
-    justDragged = false;
+    pressed = false;
     if (i < 0 || (event.pointerType === "mouse" && event.button !== 0)) return;
     press = { start: i, dragging: false, before: null };
+    pressed = true;
     if (digits) { cursor = i; draw(); }
   });
   grid.addEventListener("pointermove", (event) => {
@@ -503,10 +510,11 @@
     if (value[i] === 0) value[i] = 1;
     cursor = i; draw();
   });
-  const endPress = () => {
+  const endPress = (event) => {
     if (press && press.dragging) {
-      justDragged = true;
       if (JSON.stringify(press.before) !== JSON.stringify(snapshot())) { undos.push(press.before); redos = []; changed(); }
+    } else if (press && event.type === "pointerup" && cellAt(event.clientX, event.clientY) === press.start) {
+      tap(press.start);
     }
     press = null;
   };
@@ -514,12 +522,8 @@
   window.addEventListener("pointercancel", endPress);
   grid.addEventListener("click", (event) => {
     const cell = event.target.closest(".cell");
-    const skip = justDragged;
-    justDragged = false;
-    grid.focus({ preventScroll: true });
-    if (!cell || skip) return;
-    cursor = cells.indexOf(cell);
-    if (!digits) cycle(cursor); else draw();
+    if (pressed) { pressed = false; return; }      // the press already acted
+    if (cell) tap(cells.indexOf(cell));
   });
 
   // --- keys ---------------------------------------------------------------------------------------------------
