@@ -132,33 +132,31 @@ def touching_areas(areas: Sequence[Sequence[int]]) -> dict[int, set[int]]:
     return touching
 
 
-def colour_areas(areas: Sequence[Sequence[int]], colours: int,
-                 clashes: Iterable[tuple[int, int]] = ()) -> dict[int, int]:
+def colour_areas(areas: Sequence[Sequence[int]], colours: int, *, budget: int = 100_000) -> dict[int, int]:
     """A colour (0..colours-1) for each area label such that touching areas (`touching_areas`) never
-    get the same colour nor a pair listed in `clashes` (colours too alike to tell apart side by side).
+    share one.
 
-    Exact: DSatur order (the area with the fewest colours left first) with backtracking, preferring
-    the colour used least so far, so the colours spread over the board. Deterministic. Raises
-    ValueError when no such colouring exists."""
+    DSatur order (the area with the fewest colours left first) with backtracking, preferring the
+    colour used least so far, so the colours spread over the board. Deterministic. Raises ValueError
+    when no such colouring exists, or none was found within `budget` tries (a bound on the time,
+    never reached by region maps, which need at most five or six colours)."""
     touching = touching_areas(areas)
-    alike = {c: {c} for c in range(colours)}
-    for a, b in clashes:
-        alike[a].add(b)
-        alike[b].add(a)
     labels = sorted(touching)
     chosen: dict[int, int] = {}
     used = [0] * colours
+    tries = 0
 
     def allowed(label: int) -> list[int]:
-        banned: set[int] = set()
-        for other in touching[label]:
-            if other in chosen:
-                banned |= alike[chosen[other]]
+        banned = {chosen[other] for other in touching[label] if other in chosen}
         return [c for c in range(colours) if c not in banned]
 
     def search() -> bool:
+        nonlocal tries
         if len(chosen) == len(labels):
             return True
+        tries += 1
+        if tries > budget:
+            return False
         options = {label: allowed(label) for label in labels if label not in chosen}
         label = min(options, key=lambda lab: (len(options[lab]), -len(touching[lab]), lab))
         for colour in sorted(options[label], key=lambda c: (used[c], c)):
@@ -171,5 +169,5 @@ def colour_areas(areas: Sequence[Sequence[int]], colours: int,
         return False
 
     if not search():
-        raise ValueError(f"the areas cannot be coloured with {colours} colours")
+        raise ValueError(f"no colouring of the areas with {colours} colours found")
     return dict(sorted(chosen.items()))

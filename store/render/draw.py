@@ -34,7 +34,11 @@ class RenderError(ValueError):
 
 def area_colours(areas: Sequence[Sequence[int]]) -> dict[int, str]:
     """The fill of each area label of a coloured picture: the same for the player, SVG, PNG and print."""
-    return {label: PALETTE[colour] for label, colour in colour_areas(areas, len(PALETTE)).items()}
+    try:
+        colouring = colour_areas(areas, len(PALETTE))
+    except ValueError:      # a map needing more colours than the palette has: by label, some may touch
+        colouring = {label: label % len(PALETTE) for row in areas for label in row}
+    return {label: PALETTE[colour] for label, colour in sorted(colouring.items())}
 
 
 @dataclass
