@@ -138,8 +138,8 @@ def colour_areas(areas: Sequence[Sequence[int]], colours: int, *, budget: int = 
 
     DSatur order (the area with the fewest colours left first) with backtracking, preferring the
     colour used least so far, so the colours spread over the board. Deterministic. Raises ValueError
-    when no such colouring exists, or none was found within `budget` tries (a bound on the time,
-    never reached by region maps, which need at most five or six colours)."""
+    when no such colouring exists, or none was found within `budget` tries (a bound on the time:
+    the generator's region maps are coloured in a few tries)."""
     touching = touching_areas(areas)
     labels = sorted(touching)
     chosen: dict[int, int] = {}
