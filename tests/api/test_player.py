@@ -470,6 +470,14 @@ def test_malay_words_and_phone_screenshots(played, phone, desktop, shots):
     assert phone.find_element(By.ID, "rules").text.startswith("Isi setiap baris")
     assert phone.find_element(By.ID, "cell-0").get_attribute("aria-label").startswith("baris 1, lajur 1, ")
     assert phone.execute_script("return document.documentElement.lang") == "ms"
+    agent = phone.execute_script("return navigator.userAgent")
+    phone.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "ms-MY,ms"})
+    try:
+        _open(phone, base, boards["queens"])                        # the browser's language, unasked
+        assert phone.find_element(By.ID, "check").text == "Semak"
+        assert phone.find_element(By.ID, "rules").text.startswith("Letakkan satu bintang")
+    finally:
+        phone.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "en-GB,en"})
     _open(phone, base, boards["queens"])
     assert phone.find_element(By.ID, "check").text == "Check"
     phone.find_element(By.ID, "letters").click()
