@@ -107,9 +107,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
 def shots(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("player-screenshots")
     yield folder
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"player screenshots: {folder}")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled():          # shown even when the run passes
+        print(f"\nplayer screenshots: {folder}")
 
 
 @pytest.fixture(scope="module")
