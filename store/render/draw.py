@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 import io
 import math
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
