@@ -33,3 +33,12 @@ def chromium(width: int = 900, height: int = 1100) -> Any:
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     return driver
+
+
+def viewport(driver: Any, width: int, height: int, *, phone: bool = False) -> None:
+    """Make the page's viewport exactly width × height CSS pixels (a headless window's size includes
+    room for browser chrome); `phone` also emulates a touch screen."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
+                           {"enabled": phone, **({"maxTouchPoints": 5} if phone else {})})

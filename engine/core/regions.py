@@ -113,3 +113,61 @@ def target_sizes(total: int, minimums: Sequence[int], spread: float, rng: random
     weights = [rng.lognormvariate(0.0, spread) for _ in minimums]
     scale = total / sum(weights)
     return [max(minimum, round(w * scale)) for w, minimum in zip(weights, minimums)]
+
+
+def touching_areas(areas: Sequence[Sequence[int]]) -> dict[int, set[int]]:
+    """For each area label of a grid (given as rows of labels), the other areas it touches. Areas
+    that meet only at a corner count as touching: two equal fills meeting at a corner read as one
+    area running across it."""
+    n = len(areas)
+    touching: dict[int, set[int]] = {label: set() for row in areas for label in row}
+    for r in range(n):
+        for c in range(n):
+            here = areas[r][c]
+            # each pair of cells once: right, down-left, down, down-right
+            for rr, cc in ((r, c + 1), (r + 1, c - 1), (r + 1, c), (r + 1, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n and areas[rr][cc] != here:
+                    touching[here].add(areas[rr][cc])
+                    touching[areas[rr][cc]].add(here)
+    return touching
+
+
+def colour_areas(areas: Sequence[Sequence[int]], colours: int, *, budget: int = 100_000) -> dict[int, int]:
+    """A colour (0..colours-1) for each area label such that touching areas (`touching_areas`) never
+    share one.
+
+    DSatur order (the area with the fewest colours left first) with backtracking, preferring the
+    colour used least so far, so the colours spread over the board. Deterministic. Raises ValueError
+    when no such colouring exists, or none was found within `budget` tries (a bound on the time:
+    the generator's region maps are coloured in a few tries)."""
+    touching = touching_areas(areas)
+    labels = sorted(touching)
+    chosen: dict[int, int] = {}
+    used = [0] * colours
+    tries = 0
+
+    def allowed(label: int) -> list[int]:
+        banned = {chosen[other] for other in touching[label] if other in chosen}
+        return [c for c in range(colours) if c not in banned]
+
+    def search() -> bool:
+        nonlocal tries
+        if len(chosen) == len(labels):
+            return True
+        tries += 1
+        if tries > budget:
+            return False
+        options = {label: allowed(label) for label in labels if label not in chosen}
+        label = min(options, key=lambda lab: (len(options[lab]), -len(touching[lab]), lab))
+        for colour in sorted(options[label], key=lambda c: (used[c], c)):
+            chosen[label] = colour
+            used[colour] += 1
+            if search():
+                return True
+            used[colour] -= 1
+            del chosen[label]
+        return False
+
+    if not search():
+        raise ValueError(f"no colouring of the areas with {colours} colours found")
+    return dict(sorted(chosen.items()))

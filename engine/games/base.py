@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from pydantic import ValidationError
@@ -54,8 +54,12 @@ class PlaySpec:
     marks: a cell cycles empty, ×, ★; `answer` lists the star cells; conflicts are more than
     `per_unit` stars in one of `units`, and two stars that touch (`no_touch`) or share a diagonal
     (`diagonals`). digits: a cell takes one of `symbols`; `givens` and `answer` are one symbol (or
-    "") per cell; a conflict is a symbol twice in one of `units`. `hints` is the stored solve path as
-    cells a step settles (row, column) and its sentence."""
+    "") per cell; a conflict is a symbol twice in one of `units`. Cells are numbered r * n + c.
+
+    `letters` names each area (by label) as words for people do ("region C"), shown on the board on
+    request; empty when areas go unnamed. `hints` is the stored solve path (`hints_from_steps`).
+    `rules` is the rules sentence by language code, for the languages the game words it in beyond
+    the English of `rules_sentence`."""
     mode: InputMode
     n: int
     areas: tuple[tuple[int, ...], ...]
@@ -67,8 +71,9 @@ class PlaySpec:
     diagonals: bool = False
     symbols: str = ""
     givens: tuple[str, ...] = ()
+    letters: tuple[str, ...] = ()
     hints: tuple[dict[str, Any], ...] = ()
-    help: str = ""
+    rules: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -206,10 +211,14 @@ class Game(ABC):
         return f"{self.title} {n}×{n}"
 
 
-def hints_from_steps(steps: Sequence[Step]) -> tuple[dict[str, Any], ...]:
-    """The solve path (a board model's steps) as the player shows it: the cells each step places
-    (row, column) and why."""
-    return tuple({"cells": [place[:2] for place in step.place], "why": step.why} for step in steps)
+def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) -> tuple[dict[str, Any], ...]:
+    """The solve path (a board model's steps) as the player teaches it: every step, eliminations
+    included, with the cells it places and clears ([row, column], plus the symbol where the game
+    places symbols), the cells of each unit it reasons about (`units` maps the game's unit names,
+    as steps word them, to cells r * n + c; a name it lacks is left out) and its sentence."""
+    return tuple({"place": [list(place) for place in step.place], "clear": [list(gone) for gone in step.eliminate],
+                  "units": [list(units[name]) for name in step.units if name in units], "why": step.why}
+                 for step in steps)
 
 
 __all__ = ["Game", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]

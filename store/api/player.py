@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from engine import game_of
 from store.api.offload import Drawn, drawn
-from store.render import PALETTE, heading, rules_text
+from store.render import area_colours, heading, rules_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -32,15 +32,22 @@ def _assets_digest() -> str:
     return hashlib.sha1("\0".join(_assets()).encode()).hexdigest()[:12]
 
 
+def _json_in_script(value: object) -> str:
+    # "</" inside a <script> would end it early: escape the slash.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
 def player_page(data: dict) -> str:
     page, css, js = _assets()
     spec = game_of(data).play(data)
-    # "</" inside a <script> would end it early: escape the slash.
-    play_json = json.dumps(spec.to_json(), separators=(",", ":")).replace("</", "<\\/")
     title = heading(data)
+    # the same colouring as the PNG/SVG pictures and the print page, by area label
+    colours = area_colours(spec.areas) if spec.coloured else {}
+    board = {"id": str(data.get("id")), "title": title}
     return (page.replace("{{TITLE}}", html.escape(title)).replace("{{RULES}}", html.escape(rules_text(data)))
-            .replace("{{HELP}}", html.escape(spec.help)).replace("{{ID}}", html.escape(str(data.get("id"))))
-            .replace("{{CSS}}", css).replace("{{PALETTE}}", json.dumps(PALETTE)).replace("{{PLAY}}", play_json)
+            .replace("{{MODE}}", html.escape(spec.mode)).replace("{{ID}}", html.escape(str(data.get("id"))))
+            .replace("{{CSS}}", css).replace("{{BOARD}}", _json_in_script(board))
+            .replace("{{COLOURS}}", _json_in_script(colours)).replace("{{PLAY}}", _json_in_script(spec.to_json()))
             .replace("{{JS}}", js))
 
 

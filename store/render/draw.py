@@ -6,26 +6,21 @@ from __future__ import annotations
 import html
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import PuzzleError, game_of
+from engine.core.regions import colour_areas
 
-# Okabe & Ito's colour-blind-safe set (black swapped out: stars are drawn in black), then the same
-# hues as light tints and as dark-ish shades, so up to 24 regions stay distinguishable.
-_OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"]
-
-
-def _mix(hex_colour: str, towards: tuple[int, int, int], amount: float) -> str:
-    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
-    mixed = [round(c + (t - c) * amount) for c, t in zip(rgb, towards)]
-    return "#" + "".join(f"{c:02X}" for c in mixed)
-
-
-PALETTE: list[str] = (_OKABE_ITO + [_mix(c, (255, 255, 255), 0.6) for c in _OKABE_ITO]
-                      + [_mix(c, (40, 40, 40), 0.35) for c in _OKABE_ITO])
+# Region fills: nine light colours, every pair of which stays apart (CIE76 distance at least 20) for
+# normal, protanope and deuteranope eyes (at least 10 for tritanopes), so black stars, × marks and
+# digits read on all of them. A board's regions get colours by colouring its touching graph
+# (`engine.core.regions.colour_areas`): touching regions never share one. tests/exports checks both.
+PALETTE: list[str] = ["#99DDFF", "#FDBF6F", "#CCEBC5", "#BC80BD", "#FFD92F", "#FB8072", "#B3B3B3", "#AAAA00",
+                      "#FFFFB3"]
 INK = "#111111"          # stars, thick borders, given digits
 GRID = "#555555"         # thin lines between cells of one region
 SOLVED_DIGIT = "#0072B2"  # digits the solver filled in (Sudoku solution)
@@ -37,8 +32,13 @@ class RenderError(ValueError):
     """The board dict cannot be drawn (missing or malformed fields)."""
 
 
-def region_colour(region: int) -> str:
-    return PALETTE[region % len(PALETTE)]
+def area_colours(areas: Sequence[Sequence[int]]) -> dict[int, str]:
+    """The fill of each area label of a coloured picture: the same for the player, SVG, PNG and print."""
+    try:
+        colouring = colour_areas(areas, len(PALETTE))
+    except ValueError:      # a map needing more colours than the palette has: by label, some may touch
+        colouring = {label: label % len(PALETTE) for row in areas for label in row}
+    return {label: PALETTE[colour] for label, colour in sorted(colouring.items())}
 
 
 @dataclass
@@ -80,7 +80,8 @@ def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
         raise RenderError(str(exc)) from None
     margin = max(2, cell // 12)
     areas = [list(row) for row in picture.areas]
-    fills = [[region_colour(v) if picture.coloured else PAPER for v in row] for row in areas]
+    colours = area_colours(areas) if picture.coloured else {}
+    fills = [[colours.get(v, PAPER) for v in row] for row in areas]
     return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.stars),
                   list(picture.digits))
 

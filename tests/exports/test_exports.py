@@ -15,7 +15,8 @@ from PIL import Image
 
 from engine.games.starbattle import Rules, generate
 from store import init_db, make_engine, save_board, session
-from store.render import PALETTE, RenderError, layout, png, print_page, region_colour, svg
+from engine.core.regions import touching_areas
+from store.render import PALETTE, RenderError, area_colours, layout, png, print_page, svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -38,9 +39,47 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
-def test_palette_is_okabe_ito_first_and_distinct():
-    assert PALETTE[:3] == ["#E69F00", "#56B4E9", "#009E73"]
-    assert len(set(PALETTE)) == len(PALETTE) >= 24
+# Colour vision deficiencies simulated on linear RGB (Machado, Oliveira & Fernandes 2009, severity 1).
+_VISION = {
+    "normal": None,
+    "protanope": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranope": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanope": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+}
+
+
+def _lab(hex_colour: str, vision: str) -> tuple[float, float, float]:
+    def linear(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+    rgb = [linear(v) for v in _rgb(hex_colour)]
+    matrix = _VISION[vision]
+    if matrix:
+        rgb = [min(1.0, max(0.0, sum(m * v for m, v in zip(row, rgb)))) for row in matrix]
+    r, g, b = rgb
+    x, y, z = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, \
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def test_palette_colours_stay_apart_for_colour_blind_eyes_and_under_black_marks():
+    assert len(set(PALETTE)) == len(PALETTE) == 9
+    for i, a in enumerate(PALETTE):
+        assert _lab(a, "normal")[0] >= 60, f"{a}: too dark for black stars and digits"
+        for b in PALETTE[i + 1:]:
+            for vision in _VISION:
+                apart = sum((p - q) ** 2 for p, q in zip(_lab(a, vision), _lab(b, vision))) ** 0.5
+                assert apart >= (10 if vision == "tritanope" else 20), (a, b, vision, apart)
+
+
+def test_touching_regions_never_share_a_fill_in_the_pictures(boards):
+    for data in boards:
+        lay = layout(data)
+        fill = {lay.regions[r][c]: lay.fills[r][c] for r in range(lay.n) for c in range(lay.n)}
+        assert fill == area_colours(data["regions"])
+        for label, others in touching_areas(data["regions"]).items():
+            assert all(fill[label] != fill[other] for other in others)
 
 
 @pytest.mark.parametrize("which", [0, 1])
@@ -55,7 +94,7 @@ def test_svg_cells_regions_and_stars(boards, which):
         for rect in cells:
             r, c = int(rect.get("data-row")), int(rect.get("data-col"))
             assert int(rect.get("data-region")) == data["regions"][r][c]
-            assert rect.get("fill") == region_colour(data["regions"][r][c])
+            assert rect.get("fill") == area_colours(data["regions"])[data["regions"][r][c]]
         assert len({rect.get("data-region") for rect in cells}) == n
         assert root.find(f".//{SVG}path[@class='border']") is not None
         assert root.find(f".//{SVG}path[@class='grid']") is not None
@@ -85,6 +124,7 @@ def test_png_colours_and_stars_at_cell_centres(boards, which):
     for solution in (False, True):
         image = Image.open(io.BytesIO(png(data, solution=solution, cell=40)))
         lay = layout(data, cell=40)
+        colours = area_colours(data["regions"])
         assert image.format == "PNG" and image.size == (lay.width, lay.width)
         rgb = image.convert("RGB")
         for r in range(n):
@@ -93,11 +133,11 @@ def test_png_colours_and_stars_at_cell_centres(boards, which):
                 centre = rgb.getpixel((int(cx), int(cy)))
                 # off-centre, inside the cell but clear of the star: always the region's colour
                 corner = rgb.getpixel((int(cx - 0.4 * lay.cell), int(cy + 0.4 * lay.cell)))
-                assert corner == _rgb(region_colour(data["regions"][r][c])), (r, c)
+                assert corner == _rgb(colours[data["regions"][r][c]]), (r, c)
                 if solution and (r, c) in stars:
                     assert centre == _rgb("#111111"), (r, c)
                 else:
-                    assert centre == _rgb(region_colour(data["regions"][r][c])), (r, c)
+                    assert centre == _rgb(colours[data["regions"][r][c]]), (r, c)
 
 
 def test_sudoku_svg_and_png_from_the_dict_alone():

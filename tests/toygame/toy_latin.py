@@ -341,8 +341,7 @@ class Latin(Game):
         return PlaySpec(mode="digits", n=n, areas=tuple(tuple([0] * n) for _ in range(n)), coloured=False,
                         units=lines(n), answer=tuple(model.solution), symbols="123456"[:n],
                         givens=tuple("" if ch == "." else ch for ch in model.givens),
-                        hints=hints_from_steps(model.steps),
-                        help=f"Click a cell, then type 1–{n}; Backspace clears.")
+                        hints=hints_from_steps(model.steps, dict(_units(n))))
 
 
 GAME = Latin()

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.grid import area_cells, lines
+from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.starbattle.board import Board, region_letter
@@ -108,13 +109,14 @@ class StarFamily(Game):
         lines = [f"# {board.id or '?'} {board.game} {rules.size}x{rules.size} stars={rules.stars}"
                  + (" diagonals" if rules.diagonals else "")]
         grids = [set()] + ([{(r, c) for r, c in board.solution}] if with_solution and board.solution else [])
+        shade = colour_areas(board.regions, len(_BACKGROUNDS)) if colour else {}   # touching regions differ
         for number, stars in enumerate(grids):
             if number:
                 lines.append("solution")
             for r, row in enumerate(board.regions):
                 if colour:
                     lines.append("".join(
-                        f"\x1b[48;5;{_BACKGROUNDS[label % len(_BACKGROUNDS)]}m\x1b[30m "
+                        f"\x1b[48;5;{_BACKGROUNDS[shade[label]]}m\x1b[30m "
                         f"{'★' if (r, c) in stars else region_letter(label)} \x1b[0m"
                         for c, label in enumerate(row)))
                 else:
@@ -129,6 +131,14 @@ class StarFamily(Game):
                 "coloured region; no two stars touch, not even diagonally")
         return text + ("; no two stars share a diagonal line." if rules.get("diagonals") else ".")
 
+    def _rules_sentence_ms(self, data: Mapping[str, Any]) -> str:
+        """The rules in Malay, for the player's `?lang=ms`."""
+        rules = data.get("rules") or {}
+        k = rules.get("stars") or 1
+        text = (f"Letakkan {'satu bintang' if k == 1 else f'{k} bintang'} dalam setiap baris, setiap lajur "
+                "dan setiap kawasan berwarna; tiada dua bintang yang bersentuhan, walaupun secara pepenjuru")
+        return text + ("; tiada dua bintang yang berkongsi garis pepenjuru." if rules.get("diagonals") else ".")
+
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
         board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
@@ -139,12 +149,18 @@ class StarFamily(Game):
         board = self.validate(data)
         assert isinstance(board, StarBoard)
         n = board.rules.size
+        rows_and_columns = lines(n)
+        regions = area_cells(board.regions)
+        # the names the solve path's sentences use: rows and columns from 1, regions by letter
+        named = {f"row {i + 1}": rows_and_columns[i] for i in range(n)}
+        named.update({f"column {i + 1}": rows_and_columns[n + i] for i in range(n)})
+        named.update({f"region {region_letter(label)}": cells for label, cells in enumerate(regions)})
         return PlaySpec(
             mode="marks", n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
-            units=lines(n) + area_cells(board.regions),
+            units=rows_and_columns + regions,
             answer=tuple(sorted(r * n + c for r, c in board.solution)), per_unit=board.rules.stars,
-            no_touch=True, diagonals=board.rules.diagonals, hints=hints_from_steps(board.steps),
-            help="Click a cell: empty → × → ★ → empty. Arrows move, space cycles.")
+            no_touch=True, diagonals=board.rules.diagonals, letters=tuple(map(region_letter, range(n))),
+            hints=hints_from_steps(board.steps, named), rules={"ms": self._rules_sentence_ms(data)})
 
 
 GAME = StarFamily("starbattle", "Star Battle", default_stars=2,

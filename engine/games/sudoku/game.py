@@ -8,7 +8,7 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
-from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line
+from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line, unit_name
 from engine.games.sudoku.count import count_solutions
 from engine.games.sudoku.generator import BAND_BY, check_band, describe, generate
 from engine.games.sudoku.model import SudokuBoardModel
@@ -69,6 +69,10 @@ class Sudoku(Game):
     def rules_sentence(self, data: Mapping[str, Any]) -> str:
         return "Fill every row, column and 3×3 box with the digits 1 to 9, each once."
 
+    def _rules_sentence_ms(self) -> str:
+        """The rules in Malay, for the player's `?lang=ms`."""
+        return "Isi setiap baris, lajur dan kotak 3×3 dengan digit 1 hingga 9, setiap satu sekali sahaja."
+
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
         board = self.validate_grid(data)
         assert isinstance(board, SudokuBoardModel)
@@ -85,11 +89,13 @@ class Sudoku(Game):
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
+        units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
         return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=lines(SIZE) + area_cells(_BOXES),
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units,
             answer=tuple(board.solution), symbols="123456789",
-            givens=tuple("" if ch == "." else ch for ch in board.givens), hints=hints_from_steps(board.steps),
-            help="Click a cell, then type 1–9; 0 or Backspace clears. Arrows move.")
+            givens=tuple("" if ch == "." else ch for ch in board.givens),
+            hints=hints_from_steps(board.steps, {unit_name(u): cells for u, cells in enumerate(units)}),
+            rules={"ms": self._rules_sentence_ms()})
 
 
 GAME = Sudoku()

@@ -2,73 +2,248 @@
 (function () {
   // What to play comes from the board's game (its play spec); nothing here names a game.
   const play = JSON.parse(document.getElementById("play").textContent);
-  const palette = JSON.parse(document.getElementById("palette").textContent);
-  const digits = play.mode === "digits";
-  const n = play.n;
-  const region = (r, c) => play.areas[r][c];
-  const answer = new Set(digits ? [] : play.answer);
-  const given = (i) => digits && !!play.givens[i];
-  const steps = play.hints || [];
-  const grid = document.getElementById("grid"), status = document.getElementById("status");
-  const why = document.getElementById("why"), timer = document.getElementById("timer");
-  // marks: 0 empty, 1 ×, 2 star. digits: "" or a symbol.
-  let state = new Array(n * n).fill(digits ? "" : 0);
-  let cursor = 0, started = Date.now(), stopped = null, revealed = false, hintAt = 0;
-  const cells = [];
+  const board = JSON.parse(document.getElementById("board").textContent);
+  const colours = JSON.parse(document.getElementById("colours").textContent);
 
-  grid.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
-  for (let i = 0; i < n * n; i++) {
-    const r = Math.floor(i / n), c = i % n, cell = document.createElement("div");
-    cell.className = "cell";
-    cell.dataset.row = r; cell.dataset.col = c; cell.dataset.region = region(r, c);
-    cell.setAttribute("role", "gridcell");
-    cell.style.backgroundColor = play.coloured ? palette[region(r, c) % palette.length] : "#fff";
-    if (r > 0 && region(r - 1, c) !== region(r, c)) cell.classList.add("bt");
-    if (c > 0 && region(r, c - 1) !== region(r, c)) cell.classList.add("bl");
-    if (c === n - 1) cell.style.borderRight = "none";
-    if (r === n - 1) cell.style.borderBottom = "none";
-    if (given(i)) { cell.textContent = play.givens[i]; cell.classList.add("given"); }
-    cell.addEventListener("click", () => { cursor = i; act(i); grid.focus(); });
-    grid.appendChild(cell); cells.push(cell);
+  // Every word the page shows, by language; `?lang=ms` or the browser's language picks one.
+  const WORDS = {
+    en: {
+      help_marks: "Tap a cell: empty → × → ★ → empty; drag to mark × across cells. Keys: arrows move, " +
+        "Space cycles, Backspace clears, Ctrl+Z / Ctrl+Y undo and redo.",
+      help_digits: "Tap a cell, then a digit on the pad; Notes pencils candidates in. Keys: arrows move, " +
+        "digits fill, Backspace or 0 erases, N toggles notes, Ctrl+Z / Ctrl+Y undo and redo.",
+      undo: "Undo", redo: "Redo", check: "Check", hint: "Hint", reveal: "Reveal", reset: "Reset",
+      notes: "Notes", erase: "Erase", letters: "Region letters", autox: "Auto ×",
+      grid: "{title} board", row: "row {r}", column: "column {c}", region: "region {x}",
+      star: "star", marked: "crossed out", wrong: "wrong", empty: "empty", given: "given {d}", notes_of: "notes {d}",
+      digit_key: "digit {d}", erase_key: "erase", notes_key: "notes",
+      solved: "Solved in {t}! Well done.", revealed: "Solution revealed.", locked: "The answer is shown: Reset to play again.",
+      wrong_one: "1 wrong entry marked.", wrong_many: "{n} wrong entries marked.", no_mistakes: "No mistakes so far.",
+      step: "Step {i} of {n}", all_done: "No more hints: every step is done.", no_path: "No solve path stored.",
+      finish_title: "Solved!", finish_time: "Your time: {t}", close: "Close",
+      puzzle_png: "Puzzle PNG", solution_png: "Solution PNG", print: "Print",
+    },
+    ms: {
+      help_marks: "Ketik petak: kosong → × → ★ → kosong; seret untuk menanda × pada beberapa petak. Kekunci: " +
+        "anak panah bergerak, Space menukar, Backspace memadam, Ctrl+Z / Ctrl+Y buat asal dan buat semula.",
+      help_digits: "Ketik petak, kemudian digit pada pad; Nota mencatat calon dengan pensel. Kekunci: anak panah " +
+        "bergerak, digit mengisi, Backspace atau 0 memadam, N menukar nota, Ctrl+Z / Ctrl+Y buat asal dan buat semula.",
+      undo: "Buat asal", redo: "Buat semula", check: "Semak", hint: "Petunjuk", reveal: "Dedahkan", reset: "Set semula",
+      notes: "Nota", erase: "Padam", letters: "Huruf kawasan", autox: "× automatik",
+      grid: "Papan {title}", row: "baris {r}", column: "lajur {c}", region: "kawasan {x}",
+      star: "bintang", marked: "dipangkah", wrong: "salah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
+      digit_key: "digit {d}", erase_key: "padam", notes_key: "nota",
+      solved: "Selesai dalam {t}! Syabas.", revealed: "Penyelesaian didedahkan.",
+      locked: "Jawapan ditunjukkan: tekan Set semula untuk bermain lagi.",
+      wrong_one: "1 isian salah ditanda.", wrong_many: "{n} isian salah ditanda.", no_mistakes: "Tiada kesilapan setakat ini.",
+      step: "Langkah {i} daripada {n}", all_done: "Tiada lagi petunjuk: setiap langkah sudah selesai.",
+      no_path: "Tiada laluan penyelesaian disimpan.",
+      finish_title: "Selesai!", finish_time: "Masa anda: {t}", close: "Tutup",
+      puzzle_png: "PNG teka-teki", solution_png: "PNG penyelesaian", print: "Cetak",
+    },
+  };
+  const asked = new URLSearchParams(location.search).get("lang") ||
+    (navigator.languages || [navigator.language || "en"]).map((l) => String(l).slice(0, 2)).find((l) => WORDS[l]);
+  const lang = WORDS[asked] ? asked : "en";
+  const say = (key, values) => WORDS[lang][key].replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  document.documentElement.lang = lang;
+
+  const digits = play.mode === "digits";
+  const n = play.n, N = n * n;
+  const answerStars = new Set(digits ? [] : play.answer);
+  const isGiven = (i) => digits && !!play.givens[i];
+  const area = (i) => play.areas[Math.floor(i / n)][i % n];
+  const steps = play.hints || [];
+  const $ = (id) => document.getElementById(id);
+  const grid = $("grid"), status = $("status"), why = $("why"), timer = $("timer"), overlay = $("overlay");
+  const storeKey = `puzzlefleet:play:${board.id}`, settingsKey = "puzzlefleet:settings";
+  const unitsOf = Array.from({ length: N }, () => []);
+  play.units.forEach((unit, u) => unit.forEach((i) => unitsOf[i].push(u)));
+
+  // The words: the table's, and the game's rules in this language where the game gives them.
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = say(el.dataset.t, {}); });
+  $("help").textContent = say(digits ? "help_digits" : "help_marks", {});
+  if (play.rules && play.rules[lang]) $("rules").textContent = play.rules[lang];
+  grid.setAttribute("aria-label", say("grid", { title: board.title }));
+  $("letters-option").hidden = !play.letters.length;
+  $("autox-option").hidden = digits;
+
+  // --- state: marks 0 empty, 1 ×, 2 star; digits "" or a symbol, with pencil notes -------------------
+  let value = new Array(N).fill(digits ? "" : 0);
+  let notes = new Array(N).fill("");
+  let cursor = 0, elapsed = 0, since = Date.now(), solved = false, revealed = false;
+  let undos = [], redos = [], hintShown = -1, noteMode = false, wrongs = new Set();
+  const settings = Object.assign({ letters: false, autox: false }, load(settingsKey));
+
+  function load(key) {
+    try { return JSON.parse(localStorage.getItem(key)) || {}; } catch (e) { return {}; }
+  }
+  function save() {
+    try {
+      localStorage.setItem(storeKey, JSON.stringify({ value, notes, elapsed: time(), solved, revealed,
+                                                    undos: undos.slice(-100), redos: redos.slice(-100) }));
+    } catch (e) { /* storage full or off: play on without it */ }
+  }
+  const saved = load(storeKey);
+  if (Array.isArray(saved.value) && saved.value.length === N) {
+    value = saved.value; notes = Array.isArray(saved.notes) && saved.notes.length === N ? saved.notes : notes;
+    elapsed = +saved.elapsed || 0; solved = !!saved.solved; revealed = !!saved.revealed;
+    undos = Array.isArray(saved.undos) ? saved.undos : []; redos = Array.isArray(saved.redos) ? saved.redos : [];
+  }
+  const locked = () => solved || revealed;
+  const time = () => elapsed + (locked() ? 0 : Date.now() - since);
+
+  // --- the grid: an ARIA grid of rows of cells, each with data-row and data-col (from 0) ---------------
+  grid.style.setProperty("--n", n);
+  grid.setAttribute("aria-rowcount", n); grid.setAttribute("aria-colcount", n);
+  overlay.setAttribute("viewBox", `0 0 ${n} ${n}`);
+  const cells = [], firstOfArea = new Set();
+  for (let r = 0; r < n; r++) {
+    const row = document.createElement("div");
+    row.className = "row"; row.setAttribute("role", "row"); row.setAttribute("aria-rowindex", r + 1);
+    for (let c = 0; c < n; c++) {
+      const i = r * n + c, cell = document.createElement("div");
+      cell.className = "cell"; cell.id = `cell-${i}`;
+      cell.dataset.row = r; cell.dataset.col = c; cell.dataset.area = area(i);
+      cell.setAttribute("role", "gridcell"); cell.setAttribute("aria-colindex", c + 1);
+      cell.style.backgroundColor = colours[area(i)] || "#fff";
+      if (r > 0 && play.areas[r - 1][c] !== area(i)) cell.classList.add("bt");
+      if (c > 0 && play.areas[r][c - 1] !== area(i)) cell.classList.add("bl");
+      if (c === n - 1) cell.classList.add("last-col");
+      if (r === n - 1) cell.classList.add("last-row");
+      if (play.letters.length && !firstOfArea.has(area(i))) {
+        firstOfArea.add(area(i));
+        const letter = document.createElement("span");
+        letter.className = "lt"; letter.textContent = play.letters[area(i)]; letter.setAttribute("aria-hidden", "true");
+        cell.appendChild(letter);
+      }
+      const bad = document.createElement("span");
+      bad.className = "bad"; bad.textContent = "!"; bad.setAttribute("aria-hidden", "true");
+      cell.appendChild(bad);
+      if (digits) {
+        const v = document.createElement("span"); v.className = "v";
+        const pencil = document.createElement("span"); pencil.className = "notes"; pencil.setAttribute("aria-hidden", "true");
+        cell.append(pencil, v);
+        if (isGiven(i)) { v.textContent = play.givens[i]; cell.classList.add("given"); }
+      }
+      row.appendChild(cell); cells.push(cell);
+    }
+    grid.appendChild(row);
   }
 
-  function act(i, digit) {
-    if (stopped && !revealed) return;
-    if (digits) {
-      if (given(i)) return draw();
-      if (digit !== undefined) state[i] = digit;
-      return changed();
+  // --- the digit pad: one key per symbol (data-digit), erase (data-digit="0") and the notes toggle -----
+  const padKeys = {};
+  if (digits) {
+    const pad = $("pad");
+    pad.hidden = false;
+    for (const symbol of play.symbols) {
+      const key = document.createElement("button");
+      key.type = "button"; key.textContent = symbol; key.dataset.digit = symbol;
+      key.setAttribute("aria-label", say("digit_key", { d: symbol }));
+      pad.appendChild(key); padKeys[symbol] = key;
     }
-    state[i] = (state[i] + 1) % 3;
+    const erase = document.createElement("button");
+    erase.type = "button"; erase.textContent = "⌫"; erase.dataset.digit = "0"; erase.title = say("erase", {});
+    erase.setAttribute("aria-label", say("erase_key", {}));
+    const noteKey = document.createElement("button");
+    noteKey.type = "button"; noteKey.id = "notes"; noteKey.className = "wide"; noteKey.textContent = say("notes", {});
+    noteKey.setAttribute("aria-pressed", "false");
+    pad.append(erase, noteKey);
+    pad.addEventListener("click", (event) => {
+      const key = event.target.closest("button");
+      if (!key) return;
+      if (key === noteKey) { noteMode = !noteMode; draw(); return; }
+      enter(cursor, key.dataset.digit === "0" ? "" : key.dataset.digit);
+    });
+  }
+
+  // --- changes: each is one undo step; the board is saved after every one ------------------------------
+  function snapshot() { return { value: value.slice(), notes: notes.slice() }; }
+  function change(apply) {
+    if (locked()) return;
+    const before = snapshot();
+    apply();
+    if (JSON.stringify(before) === JSON.stringify(snapshot())) return;
+    undos.push(before); redos = [];
+    if (undos.length > 200) undos.shift();
+    changed();
+  }
+  function changed() {
+    wrongs = new Set();                  // Check's marks are for the board as it was
+    if (hintShown >= 0 && stepDone(steps[hintShown])) clearHint();
+    finishedCheck();
+    draw(); save();
+  }
+  function undo() { travel(undos, redos); }
+  function redo() { travel(redos, undos); }
+  function travel(from, to) {
+    if (locked() || !from.length) return;
+    to.push(snapshot());
+    ({ value, notes } = from.pop());
     changed();
   }
 
-  function changed() {
-    cells.forEach((cell) => cell.classList.remove("wrong", "hint"));
-    why.textContent = "";
-    draw();
-    solvedCheck();
+  function cycle(i) {        // marks: empty → × → ★ → empty
+    change(() => {
+      value[i] = (value[i] + 1) % 3;
+      if (value[i] === 2 && settings.autox) crossAround(i);
+    });
+  }
+  function setMark(i, mark) { change(() => { value[i] = mark; }); }
+
+  // Auto-×: the cells a star rules out (its neighbours, its diagonals under that rule, units it completes).
+  function crossAround(star) {
+    const r0 = Math.floor(star / n), c0 = star % n;
+    for (let i = 0; i < N; i++) {
+      if (value[i] !== 0) continue;
+      const dr = Math.abs(Math.floor(i / n) - r0), dc = Math.abs((i % n) - c0);
+      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) value[i] = 1;
+    }
+    for (const u of unitsOf[star]) {
+      const unit = play.units[u];
+      if (unit.filter((i) => value[i] === 2).length >= play.per_unit) unit.forEach((i) => { if (value[i] === 0) value[i] = 1; });
+    }
   }
 
+  function enter(i, symbol) {     // digits: a symbol, or "" to erase; in notes mode, toggle a pencil note
+    if (isGiven(i)) return;
+    change(() => {
+      if (noteMode && symbol) {
+        if (value[i]) return;
+        notes[i] = notes[i].includes(symbol) ? notes[i].replace(symbol, "")
+                                              : [...notes[i] + symbol].sort().join("");
+      } else if (!symbol) {
+        if (value[i]) value[i] = ""; else notes[i] = "";
+      } else {
+        value[i] = value[i] === symbol ? "" : symbol;
+        if (value[i]) {         // a placed digit clears itself from the notes of the cells it sees
+          notes[i] = "";
+          for (const u of unitsOf[i]) for (const j of play.units[u]) notes[j] = notes[j].replace(symbol, "");
+        }
+      }
+    });
+  }
+
+  // --- what the board shows -----------------------------------------------------------------------------
+  const shown = (i) => isGiven(i) ? play.givens[i] : value[i];
   function conflicts() {
     const bad = new Set();
     if (digits) {
-      const value = (i) => given(i) ? play.givens[i] : state[i];
       for (const unit of play.units) {
         const seen = new Map();
         for (const i of unit) {
-          if (!value(i)) continue;
-          if (seen.has(value(i))) { bad.add(i); bad.add(seen.get(value(i))); } else seen.set(value(i), i);
+          if (!shown(i)) continue;
+          if (seen.has(shown(i))) { bad.add(i); bad.add(seen.get(shown(i))); } else seen.set(shown(i), i);
         }
       }
       return bad;
     }
     for (const unit of play.units) {
-      const stars = unit.filter((i) => state[i] === 2);
+      const stars = unit.filter((i) => value[i] === 2);
       if (stars.length > play.per_unit) stars.forEach((i) => bad.add(i));
     }
     const stars = [];
-    state.forEach((v, i) => { if (v === 2) stars.push(i); });
+    value.forEach((v, i) => { if (v === 2) stars.push(i); });
     for (const a of stars) for (const b of stars) {
       if (a >= b) continue;
       const dr = Math.abs(Math.floor(a / n) - Math.floor(b / n)), dc = Math.abs((a % n) - (b % n));
@@ -77,96 +252,322 @@
     return bad;
   }
 
+  function label(i) {
+    const r = Math.floor(i / n), c = i % n;
+    const parts = [say("row", { r: r + 1 }), say("column", { c: c + 1 })];
+    if (play.letters.length) parts.push(say("region", { x: play.letters[area(i)] }));
+    if (digits) {
+      if (isGiven(i)) parts.push(say("given", { d: play.givens[i] }));
+      else if (value[i]) parts.push(value[i]);
+      else parts.push(say("empty", {}), ...(notes[i] ? [say("notes_of", { d: [...notes[i]].join(" ") })] : []));
+    } else parts.push(say(["empty", "marked", "star"][value[i]], {}));
+    if (wrongs.has(i)) parts.push(say("wrong", {}));
+    return parts.join(", ");
+  }
+
   function draw() {
     const bad = conflicts();
+    const focus = new Set(), same = digits ? shown(cursor) : "";
+    if (digits) for (const u of unitsOf[cursor]) play.units[u].forEach((i) => focus.add(i));
     cells.forEach((cell, i) => {
       if (digits) {
-        if (!given(i)) { cell.textContent = state[i]; cell.classList.toggle("entry", !!state[i]); }
+        if (!isGiven(i)) {
+          cell.querySelector(".v").textContent = value[i];
+          cell.classList.toggle("entry", !!value[i]);
+          const pencil = cell.querySelector(".notes");
+          const wanted = value[i] ? "" : notes[i];
+          if (pencil.dataset.notes !== wanted) {
+            pencil.dataset.notes = wanted;
+            pencil.replaceChildren(...[...play.symbols].map((s) => {
+              const slot = document.createElement("span"); slot.textContent = wanted.includes(s) ? s : ""; return slot;
+            }));
+          }
+        }
+        cell.classList.toggle("peer", focus.has(i) && i !== cursor);
+        cell.classList.toggle("same", !!same && shown(i) === same && i !== cursor);
       } else {
-        cell.classList.toggle("mark", state[i] === 1);
-        cell.classList.toggle("star", state[i] === 2);
+        cell.classList.toggle("mark", value[i] === 1);
+        cell.classList.toggle("star", value[i] === 2);
       }
       cell.classList.toggle("conflict", bad.has(i));
+      cell.classList.toggle("wrong", wrongs.has(i));
       cell.classList.toggle("cursor", i === cursor);
-      cell.setAttribute("aria-label", `row ${Math.floor(i / n) + 1} column ${(i % n) + 1}` +
-        (digits ? (given(i) ? ` given ${play.givens[i]}` : state[i] ? ` ${state[i]}` : " empty")
-                : ["", " marked", " star"][state[i]]));
+      cell.setAttribute("aria-selected", i === cursor ? "true" : "false");
+      cell.setAttribute("aria-label", label(i));
     });
+    grid.setAttribute("aria-activedescendant", `cell-${cursor}`);
+    if (digits) {
+      const count = {};
+      cells.forEach((_, i) => { if (shown(i)) count[shown(i)] = (count[shown(i)] || 0) + 1; });
+      for (const [symbol, key] of Object.entries(padKeys)) {
+        key.classList.toggle("full", (count[symbol] || 0) >= n);
+        key.disabled = locked();
+      }
+      $("notes").setAttribute("aria-pressed", String(noteMode));
+      $("notes").disabled = locked();
+      document.querySelector('#pad [data-digit="0"]').disabled = locked();
+    }
+    $("undo").disabled = locked() || !undos.length;
+    $("redo").disabled = locked() || !redos.length;
+    $("hint").disabled = $("reveal").disabled = locked();
+    document.body.classList.toggle("letters", !!settings.letters);
+    document.body.classList.toggle("locked", locked());
+    document.body.classList.toggle("solved", locked());
+    $("letters").checked = !!settings.letters;
+    $("autox").checked = !!settings.autox;
   }
 
   function isSolved() {
-    if (digits) return state.every((v, i) => given(i) || v === play.answer[i]);
+    if (digits) return value.every((v, i) => isGiven(i) || v === play.answer[i]);
     let count = 0;
-    for (let i = 0; i < n * n; i++) if (state[i] === 2) { if (!answer.has(i)) return false; count++; }
-    return count === answer.size;
+    for (let i = 0; i < N; i++) if (value[i] === 2) { if (!answerStars.has(i)) return false; count++; }
+    return count === answerStars.size;
   }
 
-  function solvedCheck() {
-    if (stopped || !isSolved()) return;
-    stopped = Date.now();
-    tick();
-    document.body.classList.add("solved");
-    status.textContent = revealed ? "Solution revealed." : `Solved in ${timer.textContent}! Well done.`;
-    grid.dataset.solved = revealed ? "revealed" : "true";
+  function finishedCheck() {
+    if (locked() || !isSolved()) return;
+    elapsed = time(); solved = true;
+    tick(); showStatus();
+    $("finish-time").textContent = say("finish_time", { t: clock(elapsed) });
+    $("finish").hidden = false;
+    $("finish-close").focus();
+  }
+  function showStatus() {
+    if (solved) status.textContent = say("solved", { t: clock(elapsed) });
+    else if (revealed) status.textContent = say("revealed", {});
+    else status.textContent = "";
+    grid.dataset.solved = solved ? "true" : revealed ? "revealed" : "";
+    if (!solved && !revealed) delete grid.dataset.solved;
   }
 
-  function tick() {
-    const s = Math.floor(((stopped || Date.now()) - started) / 1000);
-    timer.textContent = `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
-  }
-  setInterval(tick, 1000);
+  const clock = (ms) => {
+    const s = Math.floor(ms / 1000);
+    return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  };
+  function tick() { timer.textContent = clock(time()); }
+  setInterval(() => { tick(); if (!locked()) save(); }, 1000);
 
-  document.getElementById("check").addEventListener("click", () => {
-    let wrong = 0;
-    cells.forEach((cell, i) => {
-      const bad = digits ? (!given(i) && state[i] && state[i] !== play.answer[i]) : (state[i] === 2 && !answer.has(i));
-      cell.classList.toggle("wrong", !!bad);
-      if (bad) wrong++;
+  // --- hints: the next step of the stored solve path, drawn on the board with its sentence ----------------
+  // A step is done when what it places is on the board and what it clears is ruled out there: crossed
+  // out or pencilled out by the player, or plainly out given the right entries already made.
+  function knownValue(i) {
+    if (digits) return isGiven(i) || value[i] === play.answer[i] ? play.answer[i] : "";
+    return value[i] === 2 && answerStars.has(i) ? 2 : 0;
+  }
+  function ruledOut([r, c, symbol]) {
+    const i = r * n + c;
+    if (digits) {
+      if (knownValue(i)) return true;
+      if (notes[i] && !notes[i].includes(String(symbol))) return true;
+      return unitsOf[i].some((u) => play.units[u].some((j) => knownValue(j) === String(symbol)));
+    }
+    if (value[i] === 1) return true;
+    for (let j = 0; j < N; j++) {
+      if (!knownValue(j)) continue;
+      const dr = Math.abs(Math.floor(j / n) - r), dc = Math.abs((j % n) - c);
+      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) return true;
+    }
+    return unitsOf[i].some((u) => play.units[u].filter((j) => knownValue(j)).length >= play.per_unit);
+  }
+  function stepDone(step) {
+    const placed = step.place.every(([r, c]) => !!knownValue(r * n + c));
+    return placed && (step.place.length > 0 || step.clear.every(ruledOut));
+  }
+  function nextStep(after) {
+    for (let i = after + 1; i < steps.length; i++) if (!stepDone(steps[i])) return i;
+    return -1;
+  }
+  function clearHint() {
+    hintShown = -1;
+    document.body.classList.remove("hinting");    // letters shown while a hint names regions by them
+    overlay.replaceChildren();
+    why.textContent = "";
+    $("hintbox").classList.add("quiet");
+  }
+  function showHint() {
+    // Hint again while a step is shown: the one after it (so eliminations can be passed over).
+    const at = nextStep(hintShown >= 0 ? hintShown : -1);
+    const first = hintShown >= 0 && at < 0 ? nextStep(-1) : at;
+    clearHint();
+    $("hintbox").classList.remove("quiet");
+    if (first < 0) { why.textContent = say(steps.length ? "all_done" : "no_path", {}); return; }
+    hintShown = first;
+    document.body.classList.add("hinting");
+    const step = steps[first];
+    const svg = (tag, attrs) => {
+      const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      return el;
+    };
+    for (const unit of step.units) {            // the units it reasons about, outlined
+      const inside = new Set(unit), edges = [];
+      for (const i of unit) {
+        const r = Math.floor(i / n), c = i % n;
+        if (r === 0 || !inside.has(i - n)) edges.push(`M${c} ${r}h1`);
+        if (r === n - 1 || !inside.has(i + n)) edges.push(`M${c} ${r + 1}h1`);
+        if (c === 0 || !inside.has(i - 1)) edges.push(`M${c} ${r}v1`);
+        if (c === n - 1 || !inside.has(i + 1)) edges.push(`M${c + 1} ${r}v1`);
+      }
+      const d = edges.join("");
+      overlay.append(svg("path", { d, class: "unit-under", fill: "none", stroke: "#fff", "stroke-width": 7,
+                                   "vector-effect": "non-scaling-stroke", "stroke-linecap": "square" }),
+                     svg("path", { d, class: "unit", fill: "none", stroke: "#0072B2", "stroke-width": 4,
+                                   "stroke-dasharray": "8 5", "vector-effect": "non-scaling-stroke" }));
+    }
+    for (const [r, c, symbol] of step.clear) {  // what it clears: a struck-through mark
+      const g = svg("g", { class: "clear", "data-row": r, "data-col": c });
+      if (digits) {
+        const k = play.symbols.indexOf(String(symbol)), x = c + (k % 3 + .5) / 3, y = r + (Math.floor(k / 3) + .5) / 3;
+        g.append(svg("circle", { cx: x, cy: y, r: .15, fill: "#fff", stroke: "#B00020", "stroke-width": 2,
+                                 "vector-effect": "non-scaling-stroke" }),
+                 svg("path", { d: `M${x - .1} ${y - .1}l.2 .2M${x + .1} ${y - .1}l-.2 .2`, stroke: "#B00020",
+                               "stroke-width": 2, "vector-effect": "non-scaling-stroke" }));
+      } else {
+        g.append(svg("rect", { x: c + .12, y: r + .12, width: .76, height: .76, rx: .12, fill: "rgba(255,255,255,.55)",
+                               stroke: "#B00020", "stroke-width": 2, "stroke-dasharray": "4 3",
+                               "vector-effect": "non-scaling-stroke" }));
+      }
+      overlay.append(g);
+    }
+    for (const [r, c] of step.place) {          // what it places: a ring
+      overlay.append(svg("rect", { class: "place", "data-row": r, "data-col": c, x: c + .06, y: r + .06,
+                                   width: .88, height: .88, rx: .1, fill: "none", stroke: "#fff", "stroke-width": 7,
+                                   "vector-effect": "non-scaling-stroke" }),
+                     svg("rect", { x: c + .06, y: r + .06, width: .88, height: .88, rx: .1, fill: "none",
+                                   stroke: "#0072B2", "stroke-width": 4, "vector-effect": "non-scaling-stroke" }));
+    }
+    const head = document.createElement("b");
+    head.textContent = say("step", { i: first + 1, n: steps.length }) + ": ";
+    why.replaceChildren(head, document.createTextNode(step.why));
+  }
+
+  // --- the buttons ----------------------------------------------------------------------------------------
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("hint").addEventListener("click", showHint);
+  $("check").addEventListener("click", () => {
+    wrongs = new Set(cells.map((_, i) => i).filter((i) => digits
+      ? !isGiven(i) && !!value[i] && value[i] !== play.answer[i]
+      : (value[i] === 2 && !answerStars.has(i)) || (value[i] === 1 && answerStars.has(i))));
+    const wrong = wrongs.size;
+    draw();
+    if (!locked()) status.textContent = wrong === 1 ? say("wrong_one", {}) : wrong ? say("wrong_many", { n: wrong }) : say("no_mistakes", {});
+  });
+  $("reveal").addEventListener("click", () => {
+    if (locked()) return;
+    elapsed = time(); revealed = true;
+    value = value.map((_, i) => digits ? (isGiven(i) ? "" : play.answer[i]) : (answerStars.has(i) ? 2 : 0));
+    notes = notes.map(() => ""); wrongs = new Set();
+    clearHint(); showStatus();
+    why.textContent = say("locked", {}); $("hintbox").classList.remove("quiet");
+    draw(); save();
+  });
+  $("reset").addEventListener("click", () => {
+    value = new Array(N).fill(digits ? "" : 0); notes = new Array(N).fill("");
+    elapsed = 0; since = Date.now(); solved = false; revealed = false; undos = []; redos = [];
+    $("finish").hidden = true;
+    clearHint(); showStatus(); changed(); tick();
+  });
+  $("finish-close").addEventListener("click", () => { $("finish").hidden = true; grid.focus(); });
+  for (const name of ["letters", "autox"]) {
+    $(name).addEventListener("change", (event) => {
+      settings[name] = event.target.checked;
+      try { localStorage.setItem(settingsKey, JSON.stringify(settings)); } catch (e) { /* play on */ }
+      draw();
     });
-    if (!stopped) status.textContent = wrong ? `${wrong} wrong ${wrong === 1 ? "entry" : "entries"} marked.` : "No mistakes so far.";
+  }
+
+  // --- touch and mouse: a tap acts on release (no click delay on phones); in mark games a drag crosses
+  // out every empty cell it passes. A click with no press before it (assistive technology) taps too.
+  let press = null, pressed = false;        // press: {start, dragging, before}
+  const cellAt = (x, y) => {
+    const el = document.elementFromPoint(x, y);
+    const cell = el && el.closest ? el.closest("#grid .cell") : null;
+    return cell ? cells.indexOf(cell) : -1;
+  };
+  function tap(i) {
+    grid.focus({ preventScroll: true });
+    cursor = i;
+    if (!digits) cycle(i); else draw();
+  }
+  grid.addEventListener("pointerdown", (event) => {
+    const i = cellAt(event.clientX, event.clientY);
+    pressed = false;
+    if (i < 0 || (event.pointerType === "mouse" && event.button !== 0)) return;
+    press = { start: i, dragging: false, before: null };
+    pressed = true;
+    if (digits) { cursor = i; draw(); }
+  });
+  grid.addEventListener("pointermove", (event) => {
+    if (!press || digits || locked()) return;
+    if (event.pointerType === "mouse" && !(event.buttons & 1)) { press = null; return; }
+    const i = cellAt(event.clientX, event.clientY);
+    if (i < 0 || (i === press.start && !press.dragging)) return;
+    if (!press.dragging) {
+      press.dragging = true; press.before = snapshot();
+      if (value[press.start] === 0) value[press.start] = 1;
+    }
+    if (value[i] === 0) value[i] = 1;
+    cursor = i; draw();
+  });
+  const endPress = (event) => {
+    if (press && press.dragging) {
+      if (JSON.stringify(press.before) !== JSON.stringify(snapshot())) { undos.push(press.before); redos = []; changed(); }
+    } else if (press && event.type === "pointerup" && cellAt(event.clientX, event.clientY) === press.start) {
+      tap(press.start);
+    }
+    press = null;
+  };
+  window.addEventListener("pointerup", endPress);
+  window.addEventListener("pointercancel", endPress);
+  grid.addEventListener("click", (event) => {
+    const cell = event.target.closest(".cell");
+    if (pressed) { pressed = false; return; }      // the press already acted
+    if (cell) tap(cells.indexOf(cell));
   });
 
-  document.getElementById("reveal").addEventListener("click", () => {
-    revealed = true;
-    state = state.map((_, i) => digits ? (given(i) ? "" : play.answer[i]) : (answer.has(i) ? 2 : 0));
-    changed();
-  });
-
-  document.getElementById("reset").addEventListener("click", () => {
-    state = new Array(n * n).fill(digits ? "" : 0);
-    cursor = 0; started = Date.now(); stopped = null; revealed = false; hintAt = 0;
-    document.body.classList.remove("solved"); delete grid.dataset.solved; status.textContent = "";
-    changed(); tick();
-  });
-
-  document.getElementById("hint").addEventListener("click", () => {
-    const done = ([r, c]) => digits ? (given(r * n + c) || state[r * n + c] === play.answer[r * n + c])
-                                    : state[r * n + c] === 2;
-    while (hintAt < steps.length && steps[hintAt].cells.every(done)) hintAt++;
-    cells.forEach((cell) => cell.classList.remove("hint"));
-    if (hintAt >= steps.length) { why.textContent = steps.length ? "No more hints: every step is done." : "No solve path stored."; return; }
-    const step = steps[hintAt];
-    step.cells.forEach(([r, c]) => cells[r * n + c].classList.add("hint"));
-    why.textContent = `Step ${hintAt + 1} of ${steps.length}: ${step.why}`;
-  });
-
-  grid.addEventListener("keydown", (event) => {
-    const r = Math.floor(cursor / n), c = cursor % n;
+  // --- keys ---------------------------------------------------------------------------------------------------
+  document.addEventListener("keydown", (event) => {
+    const key = event.key;
+    if ((event.ctrlKey || event.metaKey) && !event.altKey) {
+      const k = key.toLowerCase();
+      if (k === "z" && !event.shiftKey) undo();
+      else if (k === "y" || (k === "z" && event.shiftKey)) redo();
+      else return;
+      event.preventDefault();
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (key === "Escape" && !$("finish").hidden) { $("finish").hidden = true; grid.focus(); return; }
+    const at = document.activeElement;
+    if (at !== grid && at !== document.body && !(at && at.closest && at.closest("#pad"))) return;
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (moves[event.key]) {
-      const [dr, dc] = moves[event.key];
+    const r = Math.floor(cursor / n), c = cursor % n;
+    if (moves[key]) {
+      const [dr, dc] = moves[key];
       cursor = Math.min(n - 1, Math.max(0, r + dr)) * n + Math.min(n - 1, Math.max(0, c + dc));
       draw();
-    } else if (event.key === " " || event.key === "Enter") {
-      if (!digits) act(cursor);
-    } else if (digits && event.key.length === 1 && play.symbols.includes(event.key)) {
-      act(cursor, event.key);
-    } else if (digits && (event.key === "0" || event.key === "Backspace" || event.key === "Delete")) {
-      act(cursor, "");
+    } else if (key === "Home" || key === "End") {
+      cursor = r * n + (key === "Home" ? 0 : n - 1); draw();
+    } else if (!digits && (key === " " || key === "Enter")) {
+      cycle(cursor);
+    } else if (!digits && (key === "Backspace" || key === "Delete")) {
+      setMark(cursor, 0);
+    } else if (!digits && (key === "x" || key === "X")) {
+      setMark(cursor, 1);
+    } else if (digits && key.length === 1 && play.symbols.includes(key)) {
+      enter(cursor, key);
+    } else if (digits && (key === "0" || key === "Backspace" || key === "Delete")) {
+      enter(cursor, "");
+    } else if (digits && (key === "n" || key === "N")) {
+      noteMode = !noteMode; draw();
     } else return;
     event.preventDefault();
   });
 
-  draw();
-  tick();
+  // A page reloaded mid-game picks up where it was: the board, the clock, undo, a finished or revealed state.
+  since = Date.now();
+  clearHint(); showStatus();
+  if (revealed) { why.textContent = say("locked", {}); $("hintbox").classList.remove("quiet"); }
+  draw(); tick();
 }());
