@@ -153,19 +153,28 @@ def describe(status: dict[str, Any]) -> str:
         f"rejected: {_reasons(status['rejected'])}",
         f"acceptance: {acceptance_line(status['stored'], status['rejected'])}",
         f"seconds: {status['seconds']:.2f} engine, {status['elapsed']:.2f} elapsed "
-        f"({status['stored'] / max(status['elapsed'], 1e-9):.1f} boards/s)",
+        f"({status['boards_per_second']:.1f} boards/s)",
     ]
     if status.get("error"):
         lines.append(f"error: {status['error']}")
     return "\n".join(lines)
 
 
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
 def table(jobs: list[dict[str, Any]]) -> str:
-    """The latest jobs, one line each."""
-    head = f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'seconds':>9}  rules"
-    rows = [f"{j['job']:>6}  {j['state']:<10} {str(j['stored']) + '/' + str(j['requested']):>15}  "
-            f"{j['attempts']:>8}  {sum(j['rejected'].values()):>8}  {j['elapsed']:>9.2f}  {j['rules']}"
-            for j in jobs]
+    """The latest jobs, one line each: progress, acceptance, the commonest rejection, speed."""
+    head = (f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'accepted':>8}  "
+            f"{'boards/s':>8}  {'seconds':>9}  {'most rejected':<18} rules")
+    rows = []
+    for j in jobs:
+        commonest = min(j["rejected"].items(), key=lambda item: (-item[1], item[0]), default=None)
+        rows.append(f"{j['job']:>6}  {j['state']:<10} {str(j['stored']) + '/' + str(j['requested']):>15}  "
+                    f"{j['attempts']:>8}  {sum(j['rejected'].values()):>8}  {_share(j['acceptance']):>8}  "
+                    f"{j['boards_per_second']:>8.1f}  {j['elapsed']:>9.2f}  "
+                    f"{'-' if commonest is None else f'{commonest[0]} {commonest[1]}':<18} {j['rules']}")
     return "\n".join([head, *rows]) if rows else "no jobs"
 
 
