@@ -107,13 +107,35 @@ def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = No
         db.dispose()
 
 
+STORE_PATIENCE = 300.0      # seconds `--wait` rides out a store it cannot read (the workers retry too)
+
+
 def follow(job_id: int, *, poll: float = 0.5, progress: bool = False, give_up_queued: float | None = None,
            db_url: str | None = None) -> dict[str, Any]:
     """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr; with
-    `give_up_queued`, raise NoWorker if it is still queued (no slot taken) after that many seconds."""
+    `give_up_queued`, raise NoWorker if it is still queued (no slot taken) after that many seconds.
+
+    A store that cannot be read (a database restart) is waited for, with one line on stderr, for up
+    to STORE_PATIENCE seconds; then its StoreError is raised."""
     started = time.monotonic()
+    unreadable_since: float | None = None
     while True:
-        status = job(job_id, db_url=db_url)
+        try:
+            status = job(job_id, db_url=db_url)
+        except StoreError as exc:
+            now = time.monotonic()
+            if unreadable_since is None:
+                unreadable_since = now
+                sys.stderr.write(("\n" if progress else "") + f"puzzlefleet: warning: {one_line(exc, 200)}; "
+                                 f"still waiting for job {job_id}\n")
+                sys.stderr.flush()
+            elif now - unreadable_since > STORE_PATIENCE:
+                raise
+            time.sleep(max(poll, 1.0))
+            continue
+        if unreadable_since is not None:
+            unreadable_since = None
+            sys.stderr.write(f"puzzlefleet: the store answers again; following job {job_id}\n")
         if status is None:
             raise FleetError(f"no job with id {job_id}")
         if (give_up_queued is not None and status["state"] == "queued"
