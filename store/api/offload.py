@@ -12,6 +12,7 @@ send from then on without asking the API.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import tempfile
 import threading
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 DRAWING_THREADS = 2
 KEPT = 512                 # drawings kept: a few MB at most (a 14x14 PNG is about 6 KB)
@@ -74,7 +76,10 @@ async def drawn(cache: Drawn, key: str, draw: Callable[[], T], *, file: Path | N
         def draw_and_keep() -> T:
             body = draw()
             if file is not None:
-                write_file(file, body)  # type: ignore[arg-type]
+                try:
+                    write_file(file, body)  # type: ignore[arg-type]
+                except OSError as exc:     # a full disk: the API still answers, the static server asks again
+                    log.warning("cannot keep %s: %s", file, exc.strerror or exc)
             return body
         found = await asyncio.get_running_loop().run_in_executor(_pool, draw_and_keep)
         cache.put(key, found)

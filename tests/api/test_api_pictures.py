@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import urllib.error
 import urllib.request
@@ -78,3 +80,13 @@ def test_nginx_sends_the_files_without_the_api(store_url, queens, pictures, tmp_
         assert _get(f"{front}/boards/{board}.svg")[0] == 200
         assert _get(f"{front}/boards/{board}")[0] == 502                  # JSON needs the API
         assert _get(f"{front}/boards/{board}.png?solution=1")[0] == 502   # so does a query
+
+
+def test_a_pictures_folder_that_cannot_be_written_is_one_line(store_url, tmp_path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {**os.environ, "PUZZLEFLEET_DB": store_url, "PUZZLEFLEET_PICTURES_DIR": str(blocker)}
+    out = subprocess.run([str(Path(sys.executable).with_name("puzzlefleet")), "serve", "--port", "1"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"puzzlefleet: error: PUZZLEFLEET_PICTURES_DIR={blocker}: cannot write pictures there (Not a directory)"
