@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -142,11 +143,41 @@ def alongside(json_base: str, png_base: str, ids: list[str], args: argparse.Name
     return board, pictures["png"]
 
 
-def static_pictures(base: str, ids: list[str], pictures: Path, folder: Path, args: argparse.Namespace
-                    ) -> list[tuple[str, float, float, float, bool]]:
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and of its children (nginx's workers), from /proc."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:       # fields: state, ppid, ..., utime, stime
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+COSTS: list[tuple[str, float, float]] = []      # (route, API CPU us per request, nginx CPU us per request)
+
+
+def costed(label: str, api_pid: int, nginx_pid: int, run: Callable[[], tuple[float, float, float]],
+           seconds: int) -> tuple[float, float, float]:
+    """Run one wrk load and note what each server spent on a request: CPU time, which the machine's
+    other work disturbs far less than requests per second."""
+    api, front = cpu_seconds(api_pid), cpu_seconds(nginx_pid)
+    result = run()
+    requests = max(1.0, result[0] * seconds)
+    COSTS.append((label, 1e6 * (cpu_seconds(api_pid) - api) / requests, 1e6 * (cpu_seconds(nginx_pid) - front) / requests))
+    return result
+
+
+def static_pictures(base: str, api_pid: int, ids: list[str], pictures: Path, folder: Path,
+                    args: argparse.Namespace) -> list[tuple[str, float, float, float, bool]]:
     """The mixed load with nginx in front: PNGs sent from the files the API wrote, flat out and at a
     pace of about 1,000 req/s in all; at that pace, for comparison, PNGs the API sends from its memory
-    (solution pictures, which are not files, through the same nginx)."""
+    (solution pictures, which are not files, through the same nginx). Notes each server's CPU time per
+    request of the routes alone (COSTS)."""
     rows: list[tuple[str, float, float, float, bool]] = []
     clients = args.connections
     pause = max(1, int(1000 * clients / (1.1 * TARGET_RPS)))    # each client's pause: a little over TARGET_RPS in all
@@ -155,11 +186,20 @@ def static_pictures(base: str, ids: list[str], pictures: Path, folder: Path, arg
             urllib.request.urlopen(f"{front}/boards/{i}.png").close()
             urllib.request.urlopen(f"{front}/boards/{i}.png?solution=1").close()
         assert len(list((pictures / "boards").glob("*.png"))) == len(ids)
+        nginx_pid = int((folder / "nginx.pid").read_text())
         paths = [f"/boards/{i}" for i in ids]
-        alone = wrk(front, paths, args.seconds, clients, args.threads)
+
+        def alone_on(label: str, route: list[str]) -> tuple[float, float, float]:
+            return costed(label, api_pid, nginx_pid, lambda: wrk(front, route, args.seconds, clients, args.threads),
+                          args.seconds)
+        alone = alone_on("GET /boards/{id} (JSON)", paths)
         rows.append(("GET /boards/{id} through nginx, alone", *alone, alone[0] >= TARGET_RPS))
-        png = wrk(front, [f"/boards/{i}.png" for i in ids], args.seconds, clients, args.threads)
+        png = alone_on("GET /boards/{id}.png (a file)", [f"/boards/{i}.png" for i in ids])
         rows.append(("GET /boards/{id}.png, files sent by nginx, alone", *png, png[0] >= TARGET_RPS))
+        memory = alone_on("GET /boards/{id}.png?solution=1 (the API's memory)",
+                          [f"/boards/{i}.png?solution=1" for i in ids])
+        rows.append(("GET /boards/{id}.png?solution=1, from the API's memory through nginx, alone", *memory,
+                     memory[0] >= TARGET_RPS))
 
         def mixed(label: str, png_label: str, **options: object) -> None:
             board, png = alongside(front, front, ids, args, **options)  # type: ignore[arg-type]
@@ -245,7 +285,7 @@ def main() -> int:
                       rps, p50, p99, rps >= MIXED_SHARE * alone),
                      ("GET /boards/{id}.png meanwhile", *png, png[0] >= TARGET_RPS)]
             if args.static:
-                mixed += static_pictures(base, ids, pictures, Path(folder), args)
+                mixed += static_pictures(base, server.pid, ids, pictures, Path(folder), args)
             for name, r, _, q, _ in mixed:
                 print(f"  {name}: {r:.0f} req/s, p99 {q:.1f} ms", file=sys.stderr, flush=True)
     finally:
@@ -265,6 +305,12 @@ def main() -> int:
         print(f"| {name} | {rps:,.0f} | {p50:.1f} | {p99:.1f} | {met} |")
     for name, rps, p50, p99, ok in mixed:
         print(f"| {name} | {rps:,.0f} | {p50:.1f} | {p99:.1f} | {'met' if ok else '**missed**'} |")
+    if COSTS:
+        print("\nCPU time per request, each route alone through nginx (the servers' own, from /proc):\n")
+        print("| route | API µs | nginx µs |")
+        print("| --- | ---: | ---: |")
+        for name, api, front in COSTS:
+            print(f"| {name} | {api:,.0f} | {front:,.0f} |")
     return 0
 
 
