@@ -1,6 +1,6 @@
 """Read API throughput and latency: one uvicorn worker (`puzzlefleet serve`) on a SQLite store.
 
-    .venv/bin/python bench/bench_api.py [--boards 200] [--seconds 10] [--connections 32] [--quick]
+    .venv/bin/python bench/bench_api.py [--boards 200] [--seconds 10] [--connections 32] [--quick] [--static]
 
 Fills a fresh SQLite store with generated Queens and Star Battle boards, starts `puzzlefleet serve`
 (one process, access log off), then loads it with `wrk` (or, when wrk is missing, a Python load
@@ -8,6 +8,10 @@ generator of threads on keep-alive connections) for each route: a listing page, 
 drawn at random), the steps, and the SVG. Prints a Markdown table: requests/s and p50/p99 latency,
 against the targets >= 1,000 req/s and p99 <= 20 ms; then (with wrk) board JSON while as many
 clients fetch PNGs, which must keep >= 80% of its rate alone while the PNGs keep >= 1,000 req/s.
+
+With --static the server writes its puzzle pictures to a folder (PUZZLEFLEET_PICTURES_DIR) and nginx,
+set up as deploy/nginx/puzzlefleet.conf, stands in front: the same mixed load is measured with the PNGs
+sent by nginx from those files, the JSON once through nginx and once straight to uvicorn.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.games.starbattle import Rules, generate  # noqa: E402
 from store import init_db, make_engine, save_board, session  # noqa: E402
 from machine import cpu_model  # noqa: E402
+from tests.serve_support import nginx_in_front  # noqa: E402
 
 TARGET_RPS, TARGET_P99_MS = 1000, 20.0
 
@@ -62,12 +68,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int) -> tuple[float, float, float]:
-    """requests/s, p50 ms, p99 ms; a Lua script draws one of `paths` per request."""
+def wrk(base: str, paths: list[str], seconds: int, connections: int, threads: int,
+        pause_ms: int | None = None) -> tuple[float, float, float]:
+    """requests/s, p50 ms, p99 ms; a Lua script draws one of `paths` per request. With `pause_ms`,
+    each connection waits that long after each answer (clients at a pace, not flat out)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write("paths = {" + ",".join(f'"{p}"' for p in paths) + "}\n"
                      "math.randomseed(7)\n"
-                     "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n")
+                     "request = function() return wrk.format('GET', paths[math.random(#paths)]) end\n"
+                     + (f"delay = function() return {pause_ms} end\n" if pause_ms else ""))
     try:
         out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
                               "-s", script.name, base], capture_output=True, text=True, check=True).stdout
@@ -120,6 +129,98 @@ def python_load(base: str, paths: list[str], seconds: int, connections: int) -> 
 MIXED_SHARE = 0.8     # board JSON keeps this share of its rate while as many clients fetch pictures
 
 
+def alongside(json_base: str, png_base: str, ids: list[str], args: argparse.Namespace, *, query: str = "",
+              pause_ms: int | None = None) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Board JSON from `json_base` while as many other clients fetch PNGs from `png_base` (wrk each),
+    flat out or, with `pause_ms`, each pausing that long between requests."""
+    pictures: dict[str, tuple[float, float, float]] = {}
+    loader = threading.Thread(target=lambda: pictures.setdefault("png", wrk(
+        png_base, [f"/boards/{i}.png{query}" for i in ids], args.seconds, args.connections, args.threads,
+        pause_ms)))
+    loader.start()
+    board = wrk(json_base, [f"/boards/{i}" for i in ids], args.seconds, args.connections, args.threads)
+    loader.join()
+    return board, pictures["png"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and of its children (nginx's workers), from /proc."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:       # fields: state, ppid, ..., utime, stime
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+COSTS: list[tuple[str, float, float]] = []      # (route, API CPU us per request, nginx CPU us per request)
+
+
+def costed(label: str, api_pid: int, nginx_pid: int, run: Callable[[], tuple[float, float, float]],
+           seconds: int) -> tuple[float, float, float]:
+    """Run one wrk load and note what each server spent on a request: CPU time, which the machine's
+    other work disturbs far less than requests per second."""
+    api, front = cpu_seconds(api_pid), cpu_seconds(nginx_pid)
+    result = run()
+    requests = max(1.0, result[0] * seconds)
+    COSTS.append((label, 1e6 * (cpu_seconds(api_pid) - api) / requests, 1e6 * (cpu_seconds(nginx_pid) - front) / requests))
+    return result
+
+
+def static_pictures(base: str, api_pid: int, ids: list[str], pictures: Path, folder: Path,
+                    args: argparse.Namespace) -> list[tuple[str, float, float, float, bool]]:
+    """The mixed load with nginx in front: PNGs sent from the files the API wrote, flat out and at a
+    pace of about 1,000 req/s in all; at that pace, for comparison, PNGs the API sends from its memory
+    (solution pictures, which are not files, through the same nginx). Notes each server's CPU time per
+    request of the routes alone (COSTS)."""
+    rows: list[tuple[str, float, float, float, bool]] = []
+    clients = args.connections
+    pause = max(1, int(1000 * clients / (1.1 * TARGET_RPS)))    # each client's pause: a little over TARGET_RPS in all
+    with nginx_in_front(base, pictures, folder) as front:
+        for i in ids:       # the first request of each picture draws it (and writes the puzzle's file)
+            urllib.request.urlopen(f"{front}/boards/{i}.png").close()
+            urllib.request.urlopen(f"{front}/boards/{i}.png?solution=1").close()
+        assert len(list((pictures / "boards").glob("*.png"))) == len(ids)
+        nginx_pid = int((folder / "nginx.pid").read_text())
+        paths = [f"/boards/{i}" for i in ids]
+
+        def alone_on(label: str, route: list[str]) -> tuple[float, float, float]:
+            return costed(label, api_pid, nginx_pid, lambda: wrk(front, route, args.seconds, clients, args.threads),
+                          args.seconds)
+        alone = alone_on("GET /boards/{id} (JSON)", paths)
+        rows.append(("GET /boards/{id} through nginx, alone", *alone, alone[0] >= TARGET_RPS))
+        png = alone_on("GET /boards/{id}.png (a file)", [f"/boards/{i}.png" for i in ids])
+        rows.append(("GET /boards/{id}.png, files sent by nginx, alone", *png, png[0] >= TARGET_RPS))
+        memory = alone_on("GET /boards/{id}.png?solution=1 (the API's memory)",
+                          [f"/boards/{i}.png?solution=1" for i in ids])
+        rows.append(("GET /boards/{id}.png?solution=1, from the API's memory through nginx, alone", *memory,
+                     memory[0] >= TARGET_RPS))
+
+        def mixed(label: str, png_label: str, **options: object) -> None:
+            board, png = alongside(front, front, ids, args, **options)  # type: ignore[arg-type]
+            rows.append((f"GET /boards/{{id}} through nginx while {clients} clients fetch {label} "
+                         f"({100 * board[0] / alone[0]:.0f}% of alone)", *board, board[0] >= MIXED_SHARE * alone[0]))
+            rows.append((f"{png_label} meanwhile", *png, png[0] >= TARGET_RPS))
+
+        mixed("PNG files flat out", "GET /boards/{id}.png (files, nginx)")
+        mixed(f"PNG files, {pause} ms between requests", "GET /boards/{id}.png (files, nginx)", pause_ms=pause)
+        mixed(f"PNGs from the API's memory, {pause} ms between requests",
+              "GET /boards/{id}.png?solution=1 (the API's memory)", query="?solution=1", pause_ms=pause)
+        direct = wrk(base, paths, args.seconds, clients, args.threads)
+        rows.append(("GET /boards/{id} straight to uvicorn, alone (again)", *direct, direct[0] >= TARGET_RPS))
+        board, png = alongside(base, front, ids, args)
+        rows.append((f"GET /boards/{{id}} straight to uvicorn while {clients} clients fetch PNG files from nginx "
+                     f"flat out ({100 * board[0] / direct[0]:.0f}% of alone)", *board,
+                     board[0] >= MIXED_SHARE * direct[0]))
+        rows.append(("GET /boards/{id}.png (files, nginx) meanwhile", *png, png[0] >= TARGET_RPS))
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200)
@@ -127,6 +228,8 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=1, help="wrk threads")
     parser.add_argument("--quick", action="store_true", help="50 boards, 3 s per route")
+    parser.add_argument("--static", action="store_true",
+                        help="also measure pictures sent as files by nginx (deploy/nginx/puzzlefleet.conf)")
     args = parser.parse_args()
     if args.quick:
         args.boards, args.seconds = 50, 3
@@ -136,8 +239,13 @@ def main() -> int:
     ids = fill(url, args.boards)
     port = free_port()
     exe = Path(sys.executable).with_name("puzzlefleet")
-    server = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"],
-                              env={**os.environ, "PUZZLEFLEET_DB": url},
+    pictures = Path(folder) / "pictures"
+    env = {**os.environ, "PUZZLEFLEET_DB": url}
+    if args.static:
+        os.chmod(folder, 0o755)               # nginx's workers run as another user
+        pictures.mkdir(mode=0o755)
+        env["PUZZLEFLEET_PICTURES_DIR"] = str(pictures)
+    server = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -170,17 +278,14 @@ def main() -> int:
             print(f"  {name}: {rps:.0f} req/s, p99 {p99:.1f} ms", file=sys.stderr, flush=True)
         if tool == "wrk":
             # Board JSON while as many other clients fetch PNGs: the pictures must not starve it.
-            pictures: dict[str, tuple[float, float, float]] = {}
-            loader = threading.Thread(target=lambda: pictures.setdefault("png", wrk(
-                base, [f"/boards/{i}.png" for i in ids], args.seconds, args.connections, args.threads)))
-            loader.start()
-            rps, p50, p99 = wrk(base, [f"/boards/{i}" for i in ids], args.seconds, args.connections, args.threads)
-            loader.join()
+            (rps, p50, p99), png = alongside(base, base, ids, args)
             alone = next(row[1] for row in rows if row[0].startswith("GET /boards/{id} "))
             mixed = [(f"GET /boards/{{id}} while {args.connections} clients fetch PNGs "
                       f"({100 * rps / alone:.0f}% of alone; target >= {100 * MIXED_SHARE:.0f}%)",
                       rps, p50, p99, rps >= MIXED_SHARE * alone),
-                     (f"GET /boards/{{id}}.png meanwhile", *pictures["png"], pictures["png"][0] >= TARGET_RPS)]
+                     ("GET /boards/{id}.png meanwhile", *png, png[0] >= TARGET_RPS)]
+            if args.static:
+                mixed += static_pictures(base, server.pid, ids, pictures, Path(folder), args)
             for name, r, _, q, _ in mixed:
                 print(f"  {name}: {r:.0f} req/s, p99 {q:.1f} ms", file=sys.stderr, flush=True)
     finally:
@@ -191,7 +296,8 @@ def main() -> int:
     print(f"Load: {tool}, {args.connections} connections"
           + (f", {args.threads} threads" if tool == "wrk" else "")
           + f", {args.seconds} s per route; machine: {cpu_model()}, {os.cpu_count()} CPUs; "
-          f"Python {platform.python_version()}. Targets: >= {TARGET_RPS} req/s, p99 <= {TARGET_P99_MS:g} ms.\n")
+          f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f} at the end. "
+          f"Targets: >= {TARGET_RPS} req/s, p99 <= {TARGET_P99_MS:g} ms.\n")
     print("| route | req/s | p50 ms | p99 ms | target |")
     print("| --- | ---: | ---: | ---: | --- |")
     for name, rps, p50, p99 in rows:
@@ -199,6 +305,12 @@ def main() -> int:
         print(f"| {name} | {rps:,.0f} | {p50:.1f} | {p99:.1f} | {met} |")
     for name, rps, p50, p99, ok in mixed:
         print(f"| {name} | {rps:,.0f} | {p50:.1f} | {p99:.1f} | {'met' if ok else '**missed**'} |")
+    if COSTS:
+        print("\nCPU time per request, each route alone through nginx (the servers' own, from /proc):\n")
+        print("| route | API µs | nginx µs |")
+        print("| --- | ---: | ---: |")
+        for name, api, front in COSTS:
+            print(f"| {name} | {api:,.0f} | {front:,.0f} |")
     return 0
 
 

@@ -107,13 +107,35 @@ def job_boards(job_id: int, *, limit: int | None = None, db_url: str | None = No
         db.dispose()
 
 
+STORE_PATIENCE = 300.0      # seconds `--wait` rides out a store it cannot read (the workers retry too)
+
+
 def follow(job_id: int, *, poll: float = 0.5, progress: bool = False, give_up_queued: float | None = None,
            db_url: str | None = None) -> dict[str, Any]:
     """Wait for a job to finish (done, incomplete or failed), showing a progress bar on stderr; with
-    `give_up_queued`, raise NoWorker if it is still queued (no slot taken) after that many seconds."""
+    `give_up_queued`, raise NoWorker if it is still queued (no slot taken) after that many seconds.
+
+    A store that cannot be read (a database restart) is waited for, with one line on stderr, for up
+    to STORE_PATIENCE seconds; then its StoreError is raised."""
     started = time.monotonic()
+    unreadable_since: float | None = None
     while True:
-        status = job(job_id, db_url=db_url)
+        try:
+            status = job(job_id, db_url=db_url)
+        except StoreError as exc:
+            now = time.monotonic()
+            if unreadable_since is None:
+                unreadable_since = now
+                sys.stderr.write(("\n" if progress else "") + f"puzzlefleet: warning: {one_line(exc, 200)}; "
+                                 f"still waiting for job {job_id}\n")
+                sys.stderr.flush()
+            elif now - unreadable_since > STORE_PATIENCE:
+                raise
+            time.sleep(max(poll, 1.0))
+            continue
+        if unreadable_since is not None:
+            unreadable_since = None
+            sys.stderr.write(f"puzzlefleet: the store answers again; following job {job_id}\n")
         if status is None:
             raise FleetError(f"no job with id {job_id}")
         if (give_up_queued is not None and status["state"] == "queued"
@@ -153,19 +175,28 @@ def describe(status: dict[str, Any]) -> str:
         f"rejected: {_reasons(status['rejected'])}",
         f"acceptance: {acceptance_line(status['stored'], status['rejected'])}",
         f"seconds: {status['seconds']:.2f} engine, {status['elapsed']:.2f} elapsed "
-        f"({status['stored'] / max(status['elapsed'], 1e-9):.1f} boards/s)",
+        f"({status['boards_per_second']:.1f} boards/s)",
     ]
     if status.get("error"):
         lines.append(f"error: {status['error']}")
     return "\n".join(lines)
 
 
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
 def table(jobs: list[dict[str, Any]]) -> str:
-    """The latest jobs, one line each."""
-    head = f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'seconds':>9}  rules"
-    rows = [f"{j['job']:>6}  {j['state']:<10} {str(j['stored']) + '/' + str(j['requested']):>15}  "
-            f"{j['attempts']:>8}  {sum(j['rejected'].values()):>8}  {j['elapsed']:>9.2f}  {j['rules']}"
-            for j in jobs]
+    """The latest jobs, one line each: progress, acceptance, the commonest rejection, speed."""
+    head = (f"{'job':>6}  {'state':<10} {'stored':>15}  {'attempts':>8}  {'rejected':>8}  {'accepted':>8}  "
+            f"{'boards/s':>8}  {'seconds':>9}  {'most rejected':<18} rules")
+    rows = []
+    for j in jobs:
+        commonest = min(j["rejected"].items(), key=lambda item: (-item[1], item[0]), default=None)
+        rows.append(f"{j['job']:>6}  {j['state']:<10} {str(j['stored']) + '/' + str(j['requested']):>15}  "
+                    f"{j['attempts']:>8}  {sum(j['rejected'].values()):>8}  {_share(j['acceptance']):>8}  "
+                    f"{j['boards_per_second']:>8.1f}  {j['elapsed']:>9.2f}  "
+                    f"{'-' if commonest is None else f'{commonest[0]} {commonest[1]}':<18} {j['rules']}")
     return "\n".join([head, *rows]) if rows else "no jobs"
 
 

@@ -329,10 +329,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn                          # the web stack loads only for this verb
 
     from store.api import create_app
+    from store.api.http import PICTURES_VARIABLE, pictures_dir
+    folder = pictures_dir()
+    if folder is not None:                  # a folder the pictures cannot be written to is a setup error
+        try:
+            (folder / "boards").mkdir(parents=True, exist_ok=True)
+            if not os.access(folder / "boards", os.W_OK | os.X_OK):
+                raise PermissionError(13, "not writable")
+        except OSError as exc:
+            raise UsageError(f"{PICTURES_VARIABLE}={folder}: cannot write pictures there ({exc.strerror})") from None
     db = make_engine(None)
     init_db(db)                             # the API only reads: migrate once, before serving
     db.dispose()
     print(f"serving http://{args.host}:{args.port}/ (API docs at /docs, player at /play/ID)", flush=True)
+    if folder is not None:
+        print(f"puzzle pictures kept as files in {folder / 'boards'}", flush=True)
     try:
         uvicorn.run(create_app(None), host=args.host, port=args.port, access_log=not args.no_access_log,
                     log_level="info")

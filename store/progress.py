@@ -14,7 +14,7 @@ import re
 import sqlite3
 import urllib.parse
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from store.errors import StoreError, one_line
@@ -29,6 +29,7 @@ FINAL_STATES = ("done", "incomplete", "failed")
 JOB_COLUMNS = ("id", "game", "rules", "band", "params", "seed", "requested", "stored", "failed", "attempts",
                "rejected", "seconds", "state", "error", "created_at", "updated_at")
 _SELECT = f"SELECT {', '.join(JOB_COLUMNS)} FROM job"
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"          # how SQLAlchemy writes a DateTime into SQLite
 
 
 def database_url() -> str:
@@ -44,17 +45,27 @@ def _moment(value: datetime | str) -> datetime:
 
 def job_dict(row: Mapping[str, Any]) -> dict[str, Any]:
     """A job row (its JOB_COLUMNS) as the dict `jobs` shows: requested, stored, failed, attempts,
-    rejected by reason, engine seconds, state, and seconds elapsed (until now, for an open job)."""
+    rejected by reason, acceptance (the share of candidates stored), engine seconds, state, seconds
+    elapsed (until now, for an open job) and boards stored per elapsed second."""
     created, updated = _moment(row["created_at"]), _moment(row["updated_at"])
     end = updated if row["state"] in FINAL_STATES else max(datetime.now(timezone.utc), updated)
+    elapsed = (end - created).total_seconds()
+    rejected = json.loads(row["rejected"])
     return {
         "job": row["id"], "game": row["game"], "rules": row["rules"], "band": row["band"],
         "params": json.loads(row["params"]), "seed": row["seed"], "requested": row["requested"],
         "stored": row["stored"], "failed": row["failed"], "attempts": row["attempts"],
-        "rejected": json.loads(row["rejected"]), "seconds": round(row["seconds"], 3), "state": row["state"],
+        "rejected": rejected, "acceptance": acceptance(row["stored"], rejected),
+        "seconds": round(row["seconds"], 3), "state": row["state"],
         "error": row["error"], "created_at": created.isoformat(), "updated_at": updated.isoformat(),
-        "elapsed": round((end - created).total_seconds(), 3),
+        "elapsed": round(elapsed, 3), "boards_per_second": round(row["stored"] / max(elapsed, 1e-3), 3),
     }
+
+
+def acceptance(accepted: int, rejected: Mapping[str, int]) -> float | None:
+    """The share (0..1) of candidate boards that were stored; None before the first candidate."""
+    total = accepted + sum(rejected.values())
+    return round(accepted / total, 4) if total else None
 
 
 def shown_url(url: str) -> str:
@@ -82,22 +93,36 @@ def describe_store(url: str | None = None) -> str:
     return shown_url(raw)
 
 
-def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int = 20) -> list[dict[str, Any]]:
+def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int = 20,
+              active_within: float | None = None) -> list[dict[str, Any]]:
     """One job (`job_id`), or the newest `limit` jobs first, as job dicts; [] when there are none.
+    With `active_within`, only the jobs still open (queued or running) or last changed within that
+    many seconds.
 
     Raises StoreError (one line) for a bad URL or an unreachable database."""
     raw = url or database_url()
     scheme, sep, rest = raw.partition("://")
     backend = scheme.split("+", 1)[0]
-    where, params = ("WHERE id = %s", [job_id]) if job_id is not None else ("ORDER BY id DESC LIMIT %s", [limit])
     if not sep:
         raise StoreError("bad database URL: cannot parse it; expected sqlite:///FILE "
                          "or postgresql://USER@HOST[:PORT]/DB")
+    if backend not in ("sqlite", "postgresql", "postgres"):
+        raise StoreError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+    params: list[Any]
+    if job_id is not None:
+        where, params = "WHERE id = %s", [job_id]
+    elif active_within is not None:
+        cutoff = datetime.now(timezone.utc) - timedelta(seconds=active_within)
+        # SQLite holds the naive UTC text SQLAlchemy writes, which compares as text in time order.
+        since: Any = cutoff.strftime(_SQLITE_TIME) if backend == "sqlite" else cutoff
+        open_states = ", ".join(f"'{state}'" for state in JOB_STATES if state not in FINAL_STATES)
+        where = f"WHERE state IN ({open_states}) OR updated_at >= %s ORDER BY id DESC LIMIT %s"
+        params = [since, limit]
+    else:
+        where, params = "ORDER BY id DESC LIMIT %s", [limit]
     if backend == "sqlite":
         return _read_sqlite(raw, rest, f"{_SELECT} {where.replace('%s', '?')}", params)
-    if backend in ("postgresql", "postgres"):
-        return _read_postgresql(raw, rest, f"{_SELECT} {where}", params)
-    raise StoreError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+    return _read_postgresql(raw, rest, f"{_SELECT} {where}", params)
 
 
 def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:

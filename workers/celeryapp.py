@@ -94,11 +94,13 @@ tolerant.install(_count_malformed)     # a malformed message is dropped, not the
 
 
 @signals.worker_init.connect
-def _worker_init(**_: Any) -> None:
-    # The worker's main process, before its pool starts: a clean metrics directory, then the server.
+def _worker_init(sender: Any = None, **_: Any) -> None:
+    # The worker's main process, before its pool starts: a clean metrics directory, then the server,
+    # whose per-job gauges cover the queues this worker consumes (-Q; all of them without it).
     from workers import metrics
     metrics.wipe()
-    metrics.serve()
+    consumed = sender.app.amqp.queues.consume_from if sender is not None else None
+    metrics.serve(None if consumed is None else set(consumed))
 
 
 @signals.worker_process_shutdown.connect

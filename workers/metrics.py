@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import time
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from workers.settings import settings
@@ -24,6 +26,11 @@ if _conf.metrics_port is not None and _conf.multiproc_dir:
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess  # noqa: E402
 from prometheus_client import start_http_server  # noqa: E402
 from prometheus_client import values as _values  # noqa: E402
+from prometheus_client.core import GaugeMetricFamily, Metric  # noqa: E402
+
+from store.errors import StoreError, one_line  # noqa: E402
+from store.progress import read_jobs  # noqa: E402
+from workers.params import FLEET_QUEUE, queue_of  # noqa: E402
 
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     # prometheus_client picks its value store once, when first imported, and the `celery` command may
@@ -50,6 +57,19 @@ JOBS_WAITING = Gauge("puzzlefleet_jobs_waiting", "Jobs queued past the stall tim
 # Labelled, so that its value (and its file) is made on first use, after the worker wipes the directory.
 MALFORMED = Counter("puzzlefleet_malformed_messages", "Messages on a queue that were not task messages, dropped",
                     ["reason"])
+
+
+# The per-job summary: gauges read from the store at each scrape (see JobSummaries).
+JOB_GAUGES = {
+    "puzzlefleet_job_requested_boards": "Boards the job asked for",
+    "puzzlefleet_job_stored_boards": "Boards the job has stored",
+    "puzzlefleet_job_acceptance_ratio": "Share of the job's candidate boards that were stored (0..1)",
+    "puzzlefleet_job_rejected_candidates": "The job's candidate boards turned away, by reason",
+    "puzzlefleet_job_boards_per_second": "The job's boards stored per second since it was sent",
+    "puzzlefleet_job_open": "1 while the job is queued or running, 0 once finished",
+}
+JOB_SUMMARY_UP = "puzzlefleet_job_summary_up"
+JOBS_SHOWN = 100           # at most this many jobs (the newest) have per-job gauges
 
 
 def observe_attempt(job: Any, seconds: float, reasons: dict[str, int], status: str) -> None:
@@ -87,14 +107,75 @@ def wipe() -> None:
                 pass
 
 
-def serve() -> None:
-    """Start the /metrics server in this (the worker's main) process, if a port is configured."""
+class JobSummaries:
+    """Per-job gauges (JOB_GAUGES, labels job_id and game; rejections also by reason), read from the
+    store when /metrics is scraped, for the jobs of the queues this worker consumes that are still
+    open or finished within PUZZLEFLEET_JOB_METRICS_SECONDS, at most JOBS_SHOWN of them (the newest).
+
+    Read at scrape time, not kept by the pool processes: a job leaves /metrics by itself once its
+    window has passed, so the label sets stay bounded, and every worker of a queue reports the same
+    values (aggregate with max by (job_id, game)). If the store cannot be read the job gauges are
+    left out and puzzlefleet_job_summary_up is 0."""
+
+    def __init__(self, queues: Collection[str] | None, window: float, limit: int = JOBS_SHOWN) -> None:
+        self.queues = None if queues is None else frozenset(queues)
+        self.window, self.limit = window, limit
+        self._last_warning = 0.0
+
+    def describe(self) -> list[Metric]:
+        return []           # no fixed samples: do not collect at registration
+
+    def collect(self) -> Iterator[Metric]:
+        up = GaugeMetricFamily(JOB_SUMMARY_UP, "1 when the per-job gauges could be read from the store")
+        try:
+            jobs = read_jobs(limit=self.limit, active_within=self.window)
+        except StoreError as exc:
+            if time.monotonic() - self._last_warning > 60:          # one line a minute, not per scrape
+                self._last_warning = time.monotonic()
+                log.warning("per-job metrics: cannot read the store: %s", one_line(exc))
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        families = {name: GaugeMetricFamily(name, text, labels=["job_id", "game", "reason"]
+                                            if name == "puzzlefleet_job_rejected_candidates"
+                                            else ["job_id", "game"])
+                    for name, text in JOB_GAUGES.items()}
+        for job in jobs:
+            if self.queues is not None and (queue_of(job["params"]) or FLEET_QUEUE) not in self.queues:
+                continue
+            labels = [str(job["job"]), job["game"]]
+            families["puzzlefleet_job_requested_boards"].add_metric(labels, job["requested"])
+            families["puzzlefleet_job_stored_boards"].add_metric(labels, job["stored"])
+            if job["acceptance"] is not None:
+                families["puzzlefleet_job_acceptance_ratio"].add_metric(labels, job["acceptance"])
+            for reason, n in job["rejected"].items():
+                families["puzzlefleet_job_rejected_candidates"].add_metric([*labels, reason], n)
+            families["puzzlefleet_job_boards_per_second"].add_metric(labels, job["boards_per_second"])
+            families["puzzlefleet_job_open"].add_metric(labels, int(job["state"] in ("queued", "running")))
+        yield from families.values()
+
+
+def exported_names() -> set[str]:
+    """Every sample name this module can put on /metrics (what a dashboard may query)."""
+    suffixes = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum"), "gauge": ("",)}
+    names = {family.name + suffix
+             for metric in (BOARDS_ACCEPTED, CANDIDATES_REJECTED, GENERATION_SECONDS, TASKS, JOBS_WAITING, MALFORMED)
+             for family in metric.describe() for suffix in suffixes[family.type]}
+    return names | set(JOB_GAUGES) | {JOB_SUMMARY_UP}
+
+
+def serve(queues: Collection[str] | None = None) -> None:
+    """Start the /metrics server in this (the worker's main) process, if a port is configured; the
+    per-job gauges cover the jobs of `queues` (None: every queue)."""
     conf = settings()
     if conf.metrics_port is None:
         return
     registry = CollectorRegistry()
     if _multiproc_dir():
         multiprocess.MultiProcessCollector(registry)
+    registry.register(JobSummaries(queues, conf.job_metrics_seconds))
     start_http_server(conf.metrics_port, addr=conf.metrics_addr, registry=registry)
     log.info("metrics at http://%s:%d/metrics", conf.metrics_addr, conf.metrics_port)
 

@@ -14,6 +14,7 @@ PUZZLEFLEET_STALL_SECONDS       a job with no progress this long, and nothing le
                                 its unfinished slots sent again (default visibility + hard limit + 60)
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
                                 untouched slots to a new task, for idle workers (default 2)
+PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
 
 The hard limit must stay below the visibility timeout: otherwise Redis hands a task that is still
 running to a second worker.
@@ -61,6 +62,7 @@ class Settings:
     resume_interval: float
     stall_seconds: float
     split_seconds: float
+    job_metrics_seconds: float
 
     @property
     def retry_backoff_max(self) -> float:
@@ -102,12 +104,14 @@ def load() -> Settings:
     resume = _number("PUZZLEFLEET_RESUME_INTERVAL", 300.0)
     stall = _number("PUZZLEFLEET_STALL_SECONDS", visibility + hard + 60.0)
     split = _number("PUZZLEFLEET_SPLIT_SECONDS", 2.0)
+    job_metrics = _number("PUZZLEFLEET_JOB_METRICS_SECONDS", 3600.0)
     assert resume is not None and stall is not None and per_child is not None and split is not None
+    assert job_metrics is not None
     return Settings(broker=broker, visibility_timeout=visibility, time_limit=hard, soft_time_limit=soft,
                     max_tasks_per_child=int(per_child), metrics_port=None if port is None else int(port),
                     metrics_addr=os.environ.get("PUZZLEFLEET_METRICS_ADDR", "").strip() or "127.0.0.1",
                     multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall,
-                    split_seconds=split)
+                    split_seconds=split, job_metrics_seconds=job_metrics)
 
 
 @lru_cache(maxsize=1)

@@ -12,6 +12,7 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
+from pathlib import Path
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any
 
@@ -24,7 +25,7 @@ from sqlmodel import col
 
 import store
 from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_of, games
-from store.api.http import FAVICON, HeadAsGet, cors_origins
+from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
 from store.db import make_engine, session
@@ -34,6 +35,9 @@ from store.render import RenderError, png, print_page, svg
 
 MAX_LIMIT = 200
 BOARD_CACHE = "public, max-age=300"      # a board changes only when re-graded; the ETag revalidates it
+# A picture shows the grid and the answer, which the board's id (its fingerprint) names: a re-grade
+# leaves it as it is, so browsers and CDNs may serve repeats for a day without asking.
+PICTURE_CACHE = "public, max-age=86400"
 LIST_CACHE = "public, max-age=30"
 _NAME = r"^[a-z][a-z0-9-]{0,31}$"
 
@@ -125,6 +129,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     """The app; it opens its engine (PUZZLEFLEET_DB when db_url is None) at start-up, or uses `db`."""
     state: dict[str, Engine] = {}
     pictures = Drawn()                       # drawings of this app's boards, by ETag
+    picture_files = pictures_dir()
+
+    def picture_file(board_id: str, kind: str, solution: bool) -> Path | None:
+        """Where a puzzle picture is kept for a static server (only the plain puzzle: the URL a static
+        server can map to a file without reading its query)."""
+        return None if picture_files is None or solution else picture_files / "boards" / f"{board_id}.{kind}"
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -225,20 +235,22 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         text = board_text(board_id)
         etag = _etag(text, "svg", str(solution))
         if fresh(request, etag):
-            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": BOARD_CACHE})
-        body = await drawn(pictures, etag, lambda: svg(json.loads(text), solution=solution))
-        return _cached(request, body, "image/svg+xml", etag, BOARD_CACHE)
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": PICTURE_CACHE})
+        body = await drawn(pictures, etag, lambda: svg(json.loads(text), solution=solution),
+                           file=picture_file(board_id, "svg", solution))
+        return _cached(request, body, "image/svg+xml", etag, PICTURE_CACHE)
 
     @app.get("/boards/{board_id}.png", tags=["pictures"], responses={
         **NOT_FOUND, 200: {"content": {"image/png": {}}, "description": "the board as PNG"}})
     async def board_png(request: Request, board_id: str, solution: bool = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "png", str(solution))
-        headers = {"ETag": etag, "Cache-Control": BOARD_CACHE,
+        headers = {"ETag": etag, "Cache-Control": PICTURE_CACHE,
                    "Content-Disposition": f'inline; filename="{board_id}-{"solution" if solution else "puzzle"}.png"'}
         if fresh(request, etag):
             return Response(status_code=304, headers=headers)
-        body = await drawn(pictures, etag, lambda: png(json.loads(text), solution=solution))
+        body = await drawn(pictures, etag, lambda: png(json.loads(text), solution=solution),
+                           file=picture_file(board_id, "png", solution))
         return Response(body, media_type="image/png", headers=headers)
 
     @app.get("/boards/{board_id}.pzpr", tags=["pictures"], responses={

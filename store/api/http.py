@@ -1,9 +1,10 @@
 """What any HTTP client may expect of the read API beyond its routes: HEAD wherever GET is served,
-CORS for the origins the operator lists, and a favicon."""
+CORS for the origins the operator lists, a favicon, and pictures kept as files for a static server."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -14,6 +15,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CORS_VARIABLE = "PUZZLEFLEET_CORS_ORIGINS"
+PICTURES_VARIABLE = "PUZZLEFLEET_PICTURES_DIR"
 
 # A star on a dark tile, 32x32: browsers ask for /favicon.ico on every first visit.
 FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" '
@@ -52,4 +54,11 @@ def cors_origins(text: str | None = None) -> list[str]:
     return [origin.strip().rstrip("/") for origin in raw.split(",") if origin.strip()]
 
 
-__all__ = ["CORS_VARIABLE", "FAVICON", "HeadAsGet", "cors_origins"]
+def pictures_dir(text: str | None = None) -> Path | None:
+    """Where the API keeps each board's puzzle pictures as files, DIR/boards/ID.png and ID.svg (the
+    paths of their URLs), for a static server to send: PUZZLEFLEET_PICTURES_DIR, unset by default."""
+    raw = (os.environ.get(PICTURES_VARIABLE, "") if text is None else text).strip()
+    return Path(raw) if raw else None
+
+
+__all__ = ["CORS_VARIABLE", "FAVICON", "HeadAsGet", "PICTURES_VARIABLE", "cors_origins", "pictures_dir"]

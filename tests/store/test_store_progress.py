@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
+from sqlmodel import col
 
 import store
-from store import StoreError, read_jobs
+from store import Job, StoreError, read_jobs
 
 
 def _job(engine: Engine, requested: int) -> int:
@@ -22,7 +24,7 @@ def _job(engine: Engine, requested: int) -> int:
 
 
 def _without_elapsed(job: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in job.items() if k != "elapsed"}       # an open job's elapsed runs on
+    return {k: v for k, v in job.items() if k not in ("elapsed", "boards_per_second")}   # an open job's run on
 
 
 def test_the_driver_reader_agrees_with_the_repository(db_url: str, engine: Engine, board: Any) -> None:
@@ -41,8 +43,27 @@ def test_the_driver_reader_agrees_with_the_repository(db_url: str, engine: Engin
     done = read_jobs(url=db_url, job_id=second)
     assert done == [expected[0]]        # a finished job's elapsed is fixed: the whole dict agrees
     assert done[0]["state"] == "done" and done[0]["rejected"] == {"ambiguous": 2, "timeout": 1}
+    assert done[0]["acceptance"] == 0.25 and listed[1]["acceptance"] is None     # 1 of 4; no candidate yet
+    assert done[0]["boards_per_second"] == pytest.approx(1 / done[0]["elapsed"], rel=0.02)   # elapsed is rounded
     assert read_jobs(url=db_url, job_id=second + 100) == []
     assert [j["job"] for j in read_jobs(url=db_url, limit=1)] == [second]
+
+
+def test_active_within_keeps_open_jobs_and_those_finished_lately(db_url: str, engine: Engine, board: Any) -> None:
+    """What the per-job metrics read: open jobs however old, finished ones only within the window."""
+    old_done, old_open, new_done = _job(engine, 1), _job(engine, 1), _job(engine, 1)
+    for job_id, key in ((old_done, "x"), (new_done, "y")):
+        with store.session(engine) as s:
+            store.record_attempts(session=s, job_id=job_id, max_attempts=3, attempts=[
+                store.Attempt(slot=0, attempt=0, seed=1, data=board(key)[0], fingerprint=board(key)[1],
+                              rejected={}, seconds=0.1)])
+    two_hours_ago = datetime.now(timezone.utc) - timedelta(hours=2)
+    with store.session(engine) as s:
+        s.execute(update(Job).where(col(Job.id).in_([old_done, old_open])).values(
+            created_at=two_hours_ago, updated_at=two_hours_ago))
+    assert [j["job"] for j in read_jobs(url=db_url, active_within=3600)] == [new_done, old_open]
+    assert [j["job"] for j in read_jobs(url=db_url, active_within=3 * 3600)] == [new_done, old_open, old_done]
+    assert [j["job"] for j in read_jobs(url=db_url, active_within=3600, limit=1)] == [new_done]
 
 
 def test_a_store_that_does_not_exist_yet_holds_no_jobs(tmp_path: Path) -> None:

@@ -126,6 +126,15 @@ def test_the_dashboard_charts_the_contract_metrics() -> None:
                    "puzzlefleet_generation_seconds_bucket"):
         assert metric in exprs
     assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+    # Every fleet metric a panel queries is one the workers export (a renamed metric fails here; the
+    # metrics test reads the per-job ones off a real worker's /metrics).
+    from workers.metrics import JOB_GAUGES, exported_names
+    queried = set(re.findall(r"puzzlefleet_\w+", exprs))
+    assert queried <= exported_names(), sorted(queried - exported_names())
+    # The per-job summary is charted: requested, stored, acceptance, rejections by reason, boards/s.
+    assert set(JOB_GAUGES) - {"puzzlefleet_job_open"} <= queried
+    by_job = [expr for expr in re.findall(r"max by \(([^)]*)\) \((puzzlefleet_job_\w+)", exprs)]
+    assert by_job and all({"job_id", "game"} <= set(map(str.strip, labels.split(","))) for labels, _ in by_job)
 
 
 def _consumed(command: list[str] | str) -> set[str]:

@@ -68,10 +68,15 @@ def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
     # the `jobs` and `export --job` verbs read the same job back
     shown = fleet.cli("jobs", str(status["job"]), "--json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["stored"] == 30
+    assert json.loads(shown.stdout)["acceptance"] == round(30 / (30 + sum(status["rejected"].values())), 4)
+    assert json.loads(shown.stdout)["boards_per_second"] > 0
     text = fleet.cli("jobs", str(status["job"]))
     assert "requested 30, stored 30" in text.stdout and "state done" in text.stdout
     listing = fleet.cli("jobs")
-    assert re.search(rf"^\s+{status['job']}\s+done\s+30/30\s", listing.stdout, re.M), listing.stdout
+    # requested and stored, attempts, rejected, acceptance %, boards/s, seconds, the commonest rejection
+    share = round(100 * json.loads(shown.stdout)["acceptance"])
+    assert re.search(rf"^\s+{status['job']}\s+done\s+30/30\s+{status['attempts']}\s+\d+\s+{share}%\s+\d+\.\d\s+"
+                     rf"\d+\.\d\d\s+(\S+ \d+|-)\s+queens 7$", listing.stdout, re.M), listing.stdout
     exported = fleet.cli("export", "--job", str(status["job"]))
     assert exported.returncode == 0
     assert [json.loads(line)["id"] for line in exported.stdout.splitlines()] == [b["id"] for b in boards]

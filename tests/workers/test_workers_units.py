@@ -21,7 +21,8 @@ from workers.params import BadTask, JobParams, check_ids
 def env(monkeypatch: pytest.MonkeyPatch) -> Any:
     for key in ("PUZZLEFLEET_VISIBILITY_TIMEOUT", "PUZZLEFLEET_TIME_LIMIT", "PUZZLEFLEET_SOFT_TIME_LIMIT",
                 "PUZZLEFLEET_METRICS_PORT", "PROMETHEUS_MULTIPROC_DIR", "PUZZLEFLEET_BROKER",
-                "PUZZLEFLEET_MAX_TASKS_PER_CHILD", "PUZZLEFLEET_STALL_SECONDS", "PUZZLEFLEET_SPLIT_SECONDS"):
+                "PUZZLEFLEET_MAX_TASKS_PER_CHILD", "PUZZLEFLEET_STALL_SECONDS", "PUZZLEFLEET_SPLIT_SECONDS",
+                "PUZZLEFLEET_JOB_METRICS_SECONDS"):
         monkeypatch.delenv(key, raising=False)
 
     def set_(**values: str) -> settings_mod.Settings:
@@ -37,6 +38,7 @@ def test_default_settings(env: Any) -> None:
     assert (conf.visibility_timeout, conf.time_limit, conf.soft_time_limit) == (3600, 660, 600)
     assert conf.metrics_port is None and conf.max_tasks_per_child == 1000
     assert conf.retry_backoff_max == 600 and conf.stall_seconds == 3600 + 660 + 60 and conf.split_seconds == 2
+    assert conf.job_metrics_seconds == 3600
 
 
 def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
@@ -54,6 +56,7 @@ def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     ({"PUZZLEFLEET_METRICS_PORT": "70000"}, "must be a port number"),
     ({"PUZZLEFLEET_MAX_TASKS_PER_CHILD": "1.5"}, "is not a whole number"),
     ({"PUZZLEFLEET_SPLIT_SECONDS": "0"}, "must be above 0"),
+    ({"PUZZLEFLEET_JOB_METRICS_SECONDS": "soon"}, "is not a number"),
 ])
 def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: str) -> None:
     with pytest.raises(settings_mod.ConfigError, match=message):

@@ -1,0 +1,144 @@
+"""A database outage mid-job: a PostgreSQL of the test's own (initdb into a temporary directory, on a free
+loopback port) is stopped while a real worker is storing a job's boards, and started again a few seconds
+later. The job must end with exactly the boards it asked for, none twice, and the worker carries on.
+
+PostgreSQL refuses to run as root, so under root its commands run as the `postgres` OS user. Under CI
+a machine without initdb is a failure, not a skip."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import store
+from tests.workers.conftest import BIN, Fleet, free_port, wait_for
+
+COUNT = 120          # Star Battle 10x10 2-star boards: several seconds of work for two pool processes
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class OwnPostgres:
+    """A throwaway PostgreSQL cluster: trust auth, loopback only, no fsync (nothing here must outlive
+    the test), its socket and data in one temporary directory."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin, self.port = bin_dir, free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="puzzlefleet-pg-"))
+        self.data, self.log = self.root / "data", self.root / "postgres.log"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        out = subprocess.run([*self.as_user, str(self.bin / tool), *args], capture_output=True, text=True,
+                             timeout=60)
+        if out.returncode != 0:
+            raise AssertionError(f"{tool} failed ({out.returncode}): {out.stdout}{out.stderr}")
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
+                   "-c full_page_writes=off")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "30", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def remove(self) -> None:
+        if self.running():
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    bin_dir = _pg_bin()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail("initdb is required under CI (Debian: the postgresql package)")
+        pytest.skip("initdb not found")
+    server = OwnPostgres(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
+
+
+def _metrics(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=15) as r:
+        return r.read().decode()
+
+
+def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_factory) -> None:
+    fleet: Fleet = fleet_factory(own_postgres.url)
+    metrics_port = free_port()
+    worker = fleet.worker("w1", concurrency=2, metrics_port=metrics_port, queues="starbattle,fleet")
+    # As a user follows a job: `enqueue --wait`, which must ride out the outage too.
+    waiting = subprocess.Popen([str(BIN / "puzzlefleet"), "enqueue", "--game", "starbattle", "--size", "10",
+                                "--stars", "2", "--count", str(COUNT), "--seed", "42", "--wait", "--json"],
+                               env=fleet.env, cwd=fleet.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        def progress() -> int | None:
+            jobs = store.read_jobs(url=own_postgres.url, limit=1)
+            return jobs[0]["stored"] if jobs and jobs[0]["stored"] >= 15 else None
+        stored_before = wait_for(progress, 60, "the job to store its first boards", interval=0.1)
+        own_postgres.stop("immediate")             # as a crash: every connection dropped mid-transaction
+        stopped = time.monotonic()
+        assert stored_before < COUNT, "the job finished before the outage: make it longer"
+        # While the store is down the worker's /metrics still answers, without the per-job gauges.
+        assert "puzzlefleet_job_summary_up 0.0" in _metrics(metrics_port)
+        time.sleep(max(0.0, 4 - (time.monotonic() - stopped)))
+        own_postgres.start()
+        out, err = waiting.communicate(timeout=60)
+    finally:
+        if waiting.poll() is None:
+            waiting.kill()
+            waiting.wait()
+    assert waiting.returncode == 0, err + worker.text()[-3000:]
+    assert "cannot read jobs from" in err and "still waiting for job" in err, err
+    status = json.loads(out)
+    job_id = status["job"]
+    assert (status["state"], status["requested"], status["stored"], status["failed"]) == ("done", COUNT, COUNT, 0)
+    boards = fleet.boards(job_id)
+    assert len(boards) == COUNT == len({b["id"] for b in boards})
+    db = store.make_engine(own_postgres.url)
+    try:
+        with store.session(db, read_only=True) as s:
+            assert store.count_job_boards(session=s, job_id=job_id) == COUNT
+            assert store.count_boards(session=s) == COUNT          # no board stored outside its slot
+    finally:
+        db.dispose()
+    # The outage was seen and retried (not waited out in silence), and the worker is still serving.
+    assert re.search(r"Retry in \d", worker.text()), worker.text()[-3000:]
+    assert worker.popen.poll() is None
+    text = _metrics(metrics_port)
+    assert "puzzlefleet_job_summary_up 1.0" in text
+    assert re.search(r'^puzzlefleet_slot_tasks_total\{game="starbattle",outcome="retry"\} [1-9]', text, re.M)
