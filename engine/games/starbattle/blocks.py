@@ -6,21 +6,52 @@ area are empty, and the cells every candidate of a block's part attacks are empt
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.ladder import Step
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           regions_first, stars_text)
+                                           cells_text, regions_first, removal_sets,
+                                           stars_text)
 
 
 
 def _cover(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    """Up to m 2x2 blocks covering the cells of `mask`, or None."""
+    """Up to m 2x2 blocks covering the cells of `mask`, or None. Remembered per board, since the same
+    areas come back position after position."""
+    if not mask:
+        return []
+    if m == 0 or mask.bit_count() > 4 * m:
+        return None
+    memo = geo.covers
+    key = (mask, m)
+    if key in memo:
+        return memo[key]
+    # cells no two of which share a block each need a block of their own: a quick lower bound
+    apart = 0
+    rest = mask
+    spread = 0
+    while rest:
+        low = rest & -rest
+        cell = low.bit_length() - 1
+        rest ^= low
+        if not spread & low:
+            apart += 1
+            spread |= geo.hit[cell]
+    found = None if apart > m else _cover_search(geo, mask, m)
+    if len(memo) > 100_000:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+def _cover_search(geo: Geometry, mask: int, m: int) -> list[int] | None:
     if not mask:
         return []
     if m == 0 or mask.bit_count() > 4 * m:
         return None
     low = mask & -mask
     for block in geo.cell_blocks[low.bit_length() - 1]:
-        rest = _cover(geo, mask & ~block, m - 1)
+        rest = _cover_search(geo, mask & ~block, m - 1)
         if rest is not None:
             return [block] + rest
     return None
@@ -117,3 +148,323 @@ def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
                 return _block_step(state, name, cost, (a, b), need, result)
     return None
 
+
+
+# --------------------------------------------------------------------------------------------------
+# areas with an exact need: windows of adjacent lines and what the regions leave of them
+#
+# Take W, a window of adjacent rows (or columns). The regions whose candidates all lie inside W put all
+# the stars they still need inside W, so the rest of W (its *remainder*) must hold exactly
+# need(W) - need(those regions). And every candidate of W lies in some region touching W, so the cells
+# of those regions outside W (their *excess*) must hold exactly need(touching regions) - need(W).
+# An area with an exact need m is empty when m = 0, gives one star to each of m 2x2 blocks covering it,
+# and rules out every cell that all its candidates attack when m = 1.
+
+
+class Area:
+    """A set of candidates that must hold exactly `need` more stars, with the words that say why."""
+
+    __slots__ = ("cells", "need", "units", "what", "because")
+
+    def __init__(self, cells: int, need: int, units: tuple[int, ...], what: str, because: str):
+        self.cells, self.need, self.units, self.what, self.because = cells, need, units, what, because
+
+
+def _region_candidates(state: StarState) -> list[int]:
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    found = memo.get("region-candidates")
+    if found is None:
+        geo, cand, n = state.geo, state.cand, state.geo.n
+        found = memo["region-candidates"] = [cand & geo.unit_mask[2 * n + r] for r in range(n)]
+    return found
+
+
+def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> list[Area]:
+    """The remainder ("remainder") or the excess ("excess") of every window of `size` adjacent rows
+    and of `size` adjacent columns, when it still has candidates."""
+    geo, cand, n = state.geo, state.cand, state.geo.n
+    regions = _region_candidates(state)
+    out = []
+    for base in (0, n):
+        for start in range(n - size + 1):
+            lines = tuple(range(base + start, base + start + size))
+            window = 0
+            need = 0
+            for u in lines:
+                window |= geo.unit_mask[u]
+                need += needs[u]
+            if need < 0 or not cand & window:
+                continue
+            inside: list[int] = []
+            touching: list[int] = []
+            for r, rc in enumerate(regions):
+                if rc & window:
+                    touching.append(r)
+                    if not rc & ~window:
+                        inside.append(r)
+            names = join_names(geo.names(lines))
+            if kind == "remainder":
+                cells = cand & window
+                for r in inside:
+                    cells &= ~regions[r]
+                inner = sum(needs[2 * n + r] for r in inside)
+                m = need - inner
+                if not cells or m < 0 or not inside:
+                    continue
+                regs = join_names(geo.names(2 * n + r for r in inside))
+                because = (f"{names} must still hold {stars_text(need)} and {regs}, which "
+                           f"{'lies' if len(inside) == 1 else 'lie'} inside, "
+                           f"{'needs' if len(inside) == 1 else 'need'} {inner}")
+                out.append(Area(cells, m, lines + tuple(2 * n + r for r in inside),
+                                f"the other cells of {names}", because))
+            else:
+                cells = 0
+                outer = 0
+                for r in touching:
+                    cells |= regions[r]
+                    outer += needs[2 * n + r]
+                cells &= ~window
+                m = outer - need
+                if not cells or m < 0:
+                    continue
+                regs = join_names(geo.names(2 * n + r for r in touching))
+                because = (f"every free cell of {names} lies in {regs}, which must still hold "
+                           f"{stars_text(outer)}, and {names} take {need}")
+                out.append(Area(cells, m, lines + tuple(2 * n + r for r in touching),
+                                f"the cells of {regs} outside {names}", because))
+    return out
+
+
+def area_deductions(state: StarState, area: Area, needs: list[int]) -> tuple[int, int, str] | None:
+    """(placements, eliminations, the argument's last words) from an area with an exact need."""
+    geo, cand = state.geo, state.cand
+    cells = area.cells & cand
+    if not cells:
+        return None
+    if area.need == 0:
+        return 0, cells, f"so {area.what} hold no star"
+    if area.need == 1:
+        common = cand & ~cells
+        f = cells
+        while f and common:
+            low = f & -f
+            common &= geo.attack[low.bit_length() - 1]
+            f ^= low
+        if common:
+            verb = "attacks" if geo.diagonals else "touches"
+            return 0, common, (f"so {area.what} hold exactly one star, and each of them {verb} "
+                               f"{cells_text(cells_of(common), geo)}")
+    result = _block_deductions(state, cells, area.need, needs)
+    if result is None:
+        return None
+    blocks, place, elim = result
+    return place, elim, (f"so {area.what} hold exactly {stars_text(area.need)}; they fit in "
+                         f"{len(blocks)} 2x2 blocks, so each block holds exactly one")
+
+
+def _area_step(state: StarState, name: str, cost: int, area: Area, found: tuple[int, int, str]) -> Step:
+    place, elim, tail = found
+    why = f"{area.because}, {tail}"
+    units = area.units
+    if place:
+        return place_step(state, name, cost, place, elim, units, why)
+    return Step(name, cost, (), cells_of(elim & state.cand), state.geo.names(units), why)
+
+
+def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tuple[int, ...]) -> Step | None:
+    """The remainder or excess of a window of adjacent lines, as an area with an exact need."""
+    needs = state.needs()
+    for size in sizes:
+        if size >= 4 and size > state.geo.n // 2:
+            break
+        for area in window_areas(state, needs, size, kind):
+            found = area_deductions(state, area, needs)
+            if found is not None:
+                return _area_step(state, name, cost, area, found)
+    return None
+
+
+def find_region_group(state: StarState, name: str, cost: int, *, size: int) -> Step | None:
+    """`size` touching regions together, as one area that must hold the sum of their needs (a block
+    argument on their union, when no single region gives one)."""
+    geo, n = state.geo, state.geo.n
+    needs = state.needs()
+    regions = _region_candidates(state)
+    live = [r for r in range(n) if regions[r] and needs[2 * n + r] > 0]
+    touching = _touching_regions(geo)
+    groups: list[tuple[int, ...]] = [(r,) for r in live]
+    for _ in range(size - 1):
+        groups = [g + (r,) for g in groups for r in live
+                  if r > g[-1] and any(r in touching[x] for x in g)]
+    for group in groups:
+        cells = 0
+        need = 0
+        for r in group:
+            cells |= regions[r]
+            need += needs[2 * n + r]
+        if cells.bit_count() > 4 * need:
+            continue
+        units = tuple(2 * n + r for r in group)
+        regs = join_names(geo.names(units))
+        area = Area(cells, need, units, f"the free cells of {regs}",
+                    f"{regs} must still hold {stars_text(need)} together")
+        result = _block_deductions(state, cells, need, needs)
+        if result is not None:
+            blocks, place, elim = result
+            return _area_step(state, name, cost, area, (place, elim, (
+                f"and their free cells fit in {len(blocks)} 2x2 blocks, so each block holds exactly one")))
+    return None
+
+
+def _touching_regions(geo: Geometry) -> tuple[frozenset[int], ...]:
+    return _touching_of(geo.n, geo.regions)
+
+
+@lru_cache(maxsize=64)
+def _touching_of(n: int, regions: tuple[int, ...]) -> tuple[frozenset[int], ...]:
+    """For each region, the regions it shares an edge with."""
+    found: list[set[int]] = [set() for _ in range(n)]
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        for rr, cc in ((r + 1, c), (r, c + 1)):
+            if rr < n and cc < n:
+                a, b = regions[cell], regions[rr * n + cc]
+                if a != b:
+                    found[a].add(b)
+                    found[b].add(a)
+    return tuple(frozenset(s) for s in found)
+
+
+# --------------------------------------------------------------------------------------------------
+# pressured cells: a star here would leave an area with an exact need too little room
+
+
+def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Step | None:
+    """A cell is empty if a star there (with every cell it rules out, and the rest of each unit that
+    needs just that star) leaves an area fewer 2x2 blocks than the stars it must still hold.
+    `areas`: "lines" (two adjacent rows or columns) or "remainders" (what regions leave of windows
+    of one or two lines, and what they spill outside them)."""
+    geo, cand = state.geo, state.cand
+    needs = state.needs()
+    removed = removal_sets(state, needs)
+    candidates: list[Area] = []
+    if areas == "lines":
+        n = geo.n
+        for base in (0, n):
+            for i in range(n - 1):
+                a, b = base + i, base + i + 1
+                if needs[a] > 0 and needs[b] > 0:
+                    pair = join_names(geo.names((a, b)))
+                    candidates.append(Area(cand & (geo.unit_mask[a] | geo.unit_mask[b]), needs[a] + needs[b],
+                                           (a, b), pair, f"{pair} must still hold {stars_text(needs[a] + needs[b])}"))
+    else:
+        for size in (1, 2):
+            for kind in ("remainder", "excess"):
+                candidates.extend(a for a in window_areas(state, needs, size, kind) if a.need >= 1)
+    for area in candidates:
+        cells = area.cells & cand
+        m = area.need
+        if m < 1 or cells.bit_count() > 4 * m + 4:
+            continue
+        near = 0
+        f = cells
+        while f:
+            low = f & -f
+            near |= removed[low.bit_length() - 1]
+            f ^= low
+        near &= cand
+        crowders = 0
+        while near:
+            low = near & -near
+            cell = low.bit_length() - 1
+            near ^= low
+            want = m - 1 if low & cells else m
+            if want <= 0:
+                continue
+            rest = cells & ~removed[cell]
+            if rest.bit_count() < want or _cover(geo, rest, want - 1) is not None:
+                crowders |= low
+        if crowders:
+            found = cells_of(crowders)
+            return Step(name, cost, (), found, geo.names(area.units),
+                        f"{area.because}; a star at {' or '.join(geo.cell_name[c] for c in found)} would leave "
+                        f"room for fewer (its free cells would fit in fewer 2x2 blocks), so "
+                        + ("it is" if len(found) == 1 else "they are") + " empty")
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# set differentials: a window of adjacent lines against a set of regions
+#
+# For a window W and any set G of regions, stars(W outside G) - stars(G outside W) = need(W) - need(G)
+# (both sides count the stars of W and G minus those they share). With the regions inside W and some
+# of those only partly inside as G, when the cells of W outside G fit in exactly need(W) - need(G)
+# 2x2 blocks, they hold that many stars at most, so the cells of G outside W hold none; and the other
+# way round. (G = the regions inside W is the remainder; G = every touching region is the excess.)
+
+DIFFERENTIAL_PARTS = 2      # regions only partly inside the window that one argument may take
+
+
+def find_differential(state: StarState, name: str, cost: int, *, sizes: tuple[int, ...]) -> Step | None:
+    from itertools import combinations
+    geo, cand, n = state.geo, state.cand, state.geo.n
+    needs = state.needs()
+    regions = _region_candidates(state)
+    for size in sizes:
+        if size >= 4 and size > n // 2:
+            break
+        for base in (0, n):
+            for start in range(n - size + 1):
+                lines = tuple(range(base + start, base + start + size))
+                window = 0
+                need_w = 0
+                for u in lines:
+                    window |= geo.unit_mask[u]
+                    need_w += needs[u]
+                if need_w <= 0 or not cand & window:
+                    continue
+                inside, partial = [], []
+                for r, rc in enumerate(regions):
+                    if rc & window:
+                        (partial if rc & ~window else inside).append(r)
+                for count in range(1, min(DIFFERENTIAL_PARTS, len(partial) - 1) + 1):
+                    for part in combinations(partial, count):
+                        group = inside + list(part)
+                        g_cells = 0
+                        need_g = 0
+                        for r in group:
+                            g_cells |= regions[r]
+                            need_g += needs[2 * n + r]
+                        diff = need_w - need_g
+                        w_only = cand & window & ~g_cells
+                        g_only = g_cells & ~window
+                        for more, fewer, m in ((w_only, g_only, diff), (g_only, w_only, -diff)):
+                            if m < 0 or not fewer or more.bit_count() > 4 * m:
+                                continue
+                            if m == 0:
+                                if more:
+                                    continue        # the remainder and excess arguments say this
+                                result = ([], 0, 0)
+                            else:
+                                result = _block_deductions(state, more, m, needs)
+                                if result is None:
+                                    continue
+                            blocks, place, elim = result
+                            elim |= fewer
+                            names = join_names(geo.names(lines))
+                            regs = join_names(geo.names(2 * n + r for r in group))
+                            if more is w_only:
+                                why = (f"{names} need {need_w} more stars and {regs} need {need_g}: the cells "
+                                       f"of {names} outside {regs} fit in {len(blocks)} 2x2 blocks, so they "
+                                       f"hold at most {m}, and the cells of {regs} outside {names} hold none")
+                            else:
+                                why = (f"{regs} need {need_g} more stars and {names} need {need_w}: the cells "
+                                       f"of {regs} outside {names} fit in {len(blocks)} 2x2 blocks, so they "
+                                       f"hold at most {m}, and the cells of {names} outside {regs} hold none")
+                            units = lines + tuple(2 * n + r for r in group)
+                            if place:
+                                return place_step(state, name, cost, place, elim, units, why)
+                            return Step(name, cost, (), cells_of(elim & cand), geo.names(units), why)
+    return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.games.starbattle.board import Board
-from engine.games.starbattle.techniques import HYPOTHESES, StarState, ladder_for
+from engine.games.starbattle.techniques import TRIALS, StarState, ladder_for
 from engine.ladder import Step, run
 from engine.ladder.grade import LadderGrade
 
@@ -42,9 +42,9 @@ def band_for(k: int, n: int, score: int, hardest_tier: int, used: Iterable[str])
         low, mid, high = STARBATTLE_CUTS
         return "easy" if score < low else "medium" if score < mid else "hard" if score < high else "expert"
     used = set(used)
-    if "deep-hypothesis" in used:
+    if "trial-deep" in used:
         return "expert"
-    if used & set(HYPOTHESES):
+    if used & set(TRIALS):
         return "expert" if score >= 10 * n else "hard"
     if hardest_tier <= 2 and score <= 2 * n + 4:
         return "easy"

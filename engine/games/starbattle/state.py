@@ -25,7 +25,7 @@ class Geometry:
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
                  "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "prober")
+                 "fits", "covers", "prober")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -75,6 +75,7 @@ class Geometry:
             cell_blocks.append(tuple(blocks[a] for a in anchors))
         self.cell_blocks = tuple(cell_blocks)
         self.fits: dict[tuple[int, int], bool] = {}   # can_place answers, shared by every state
+        self.covers: dict[tuple[int, int], list[int] | None] = {}   # 2x2 covers (blocks.py), likewise
         self.prober = None                             # the compiled probe, made on first use
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:
@@ -277,3 +278,21 @@ def _regions_first_order(n: int) -> tuple[int, ...]:
 def regions_first(geo: Geometry) -> tuple[int, ...]:
     """Every unit, regions first (a person looks at the coloured shapes before the lines)."""
     return _regions_first_order(geo.n)
+
+
+def removal_sets(state: StarState, needs: list[int]) -> list[int]:
+    """For every cell x, the cells a star on x takes away: x itself, the cells it attacks, and the rest
+    of each unit that needs just that one star. The relation is symmetric: y is in removed[x] exactly
+    when x is in removed[y]."""
+    geo = state.geo
+    hit, unit_mask, cell_units = geo.hit, geo.unit_mask, geo.cell_units
+    one = [unit_mask[u] if needs[u] == 1 else 0 for u in range(geo.nunits)]
+    out = [0] * (geo.n * geo.n)
+    c_mask = state.cand
+    while c_mask:
+        low = c_mask & -c_mask
+        cell = low.bit_length() - 1
+        c_mask ^= low
+        a, b, c = cell_units[cell]
+        out[cell] = hit[cell] | one[a] | one[b] | one[c]
+    return out

@@ -14,41 +14,45 @@ Every technique must be sound on *any* position, not only on positions the ladde
 rule out cells that no solution extending the position uses, and only place stars that every such
 solution has. The tests check each one against the compiled brute-force search.
 
-The ladder (order = position; tier = Queens difficulty tier):
+The ladder is the table at the end of this file (`_ENTRIES`): one line per technique, in the order
+the ladder tries them, with its tier (the Queens difficulty level), its cost per step on the Star
+Battle scale (1 for a touching cell up to 3,840 for the longest trial) and its finder's options. The
+families, in the words of human Star Battle guides:
 
-    tier 1  star-neighbours      cells attacked by a star are empty
-            unit-full            a unit with k stars has no other star
-            last-free-cells      a unit with exactly as many candidates as stars still needed
-    tier 2  confinement          one region whose candidates lie in lines that need exactly as many
-                                 stars as it does (or one line inside regions): the rest of those
-                                 lines (regions) is empty
-            shared-neighbour     a cell attacked by every candidate of a unit that needs one more star
-            crowding             a star here would leave some unit too little room
-    tier 3  2x2-bound            a unit's candidates covered by as many 2x2 blocks as it needs stars:
-                                 each block holds exactly one
-            pigeonhole           2-3 regions inside lines (lines inside regions) that need as many stars
-            squeeze              2x2-bound on two adjacent rows or columns together
-            fish                 2+ rows inside as many columns' worth of need (X-Wing at k = 1)
-            pigeonhole-large     4..n/2 regions inside lines, or lines inside regions
-    tier 4  hypothesis           a star here leads to a contradiction: the basic rules (tier 1) to a
-                                 fixed point, with up to PROBE_BUDGET tier-2 steps in between
-                                 (every candidate is tried with tier 1 alone before any with tier 2)
-            deep-hypothesis      ... with tier-2 and tier-3 steps in between
+    basic rules        star-neighbours, unit-full, last-free-cells
+    confinement        region-in-line, line-in-region: one unit's candidates inside one other unit
+    one-unit logic     shared-neighbour (every candidate attacks a cell), crowding (a star here leaves a
+                       unit no room), footprints (every way a unit can hold its stars agrees on a cell)
+    counting           undercount-N (N regions inside N lines), overcount-N (N lines inside N
+                       regions), x-wing / swordfish / fish-large (lines inside lines)
+    2x2 blocks         2x2-bound (one unit), squeeze (two adjacent lines), region-pair/-triple
+                       (touching regions together), remainder-N and excess-N (what the regions leave
+                       of N adjacent lines, and what they spill outside them: blocks.py),
+                       differential-N (N lines against regions partly inside them)
+    pressured cells    a star here leaves two adjacent lines, a remainder, or two units that cross or
+                       touch, too little room (pressured-lines, -remainder, -pair)
+    trial              a star here leads to a contradiction, by depth: the basic rules alone
+                       (trial-basic), with confinement/one-unit steps (trial-short), with the cheaper
+                       counting and block steps (trial-deep), with everything and a short trial inside
+                       (trial-long). Trials come last and only when nothing else moves.
 
-Speed: positions are Python ints used as bitsets; the probes of the hypothetical steps, where nearly
-all the time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
+Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
+time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
 confirmed by the Python probe, so the recorded steps never depend on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from engine.ladder import Ladder, Step, Technique, run
-from engine.games.starbattle.blocks import find_2x2_bound, find_squeeze
+from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
+                                            find_window)
 from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
-                                           join_names, place_step, regions_first, stars_text)
+                                           join_names, place_step, regions_first, removal_sets,
+                                           stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
@@ -133,12 +137,14 @@ def _span(geo: Geometry, mask: int, kind: int) -> int:
     return out
 
 
-def _counting(state: StarState, name: str, cost: int, pairs: Sequence[tuple[int, int]],
+def _counting(state: StarState, name: str, cost: int, *, pairs: Sequence[tuple[int, int]],
               sizes: Sequence[int]) -> Step | None:
     geo, cand = state.geo, state.cand
     n, k = geo.n, geo.k
     needs = state.needs()
     for size in sizes:
+        if size >= 4 and size > n // 2:
+            break               # a larger group is the complement of a smaller one
         for ykind, xkind in pairs:
             ys = _spans(state, needs, ykind, xkind)
             if len(ys) < size:
@@ -227,22 +233,6 @@ _REGION_LINE = ((REG, ROW), (REG, COL), (ROW, REG), (COL, REG))
 _LINE_LINE = ((ROW, COL), (COL, ROW))
 
 
-def find_confinement(state: StarState, name: str, cost: int) -> Step | None:
-    return _counting(state, name, cost, _REGION_LINE, (1,))
-
-
-def find_pigeonhole(state: StarState, name: str, cost: int) -> Step | None:
-    return _counting(state, name, cost, _REGION_LINE, (2, 3))
-
-
-def find_pigeonhole_large(state: StarState, name: str, cost: int) -> Step | None:
-    return _counting(state, name, cost, _REGION_LINE, tuple(range(4, state.geo.n // 2 + 1)))
-
-
-def find_fish(state: StarState, name: str, cost: int) -> Step | None:
-    return _counting(state, name, cost, _LINE_LINE, tuple(range(2, state.geo.n // 2 + 1)))
-
-
 # --------------------------------------------------------------------------------------------------
 # shared neighbour and crowding
 
@@ -271,31 +261,13 @@ def find_shared_neighbour(state: StarState, name: str, cost: int) -> Step | None
     return None
 
 
-def _removed(state: StarState, needs: list[int]) -> list[int]:
-    """For every cell x, the cells a star on x takes away: x itself, the cells it attacks, and the rest
-    of each unit that needs just that one star. The relation is symmetric: y is in removed[x] exactly
-    when x is in removed[y]."""
-    geo = state.geo
-    hit, unit_mask, cell_units = geo.hit, geo.unit_mask, geo.cell_units
-    one = [unit_mask[u] if needs[u] == 1 else 0 for u in range(geo.nunits)]
-    out = [0] * (geo.n * geo.n)
-    c_mask = state.cand
-    while c_mask:
-        low = c_mask & -c_mask
-        cell = low.bit_length() - 1
-        c_mask ^= low
-        a, b, c = cell_units[cell]
-        out[cell] = hit[cell] | one[a] | one[b] | one[c]
-    return out
-
-
 def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
     """A cell is empty if a star there (with the cells it rules out and the units it completes) would
     leave some unit unable to fit the stars it still needs."""
     geo, cand = state.geo, state.cand
     hit, unit_mask = geo.hit, geo.unit_mask
     needs = state.needs()
-    removed = _removed(state, needs)
+    removed = removal_sets(state, needs)
     fits_memo = geo.fits
     if len(fits_memo) > 200_000:
         fits_memo.clear()
@@ -364,6 +336,198 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
 
 
 
+def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, geo: Geometry, needs: Sequence[int],
+               memo: dict) -> bool:
+    """Whether exactly `wa` more stars fit among the cells `a` and exactly `wb` among `b` (the sets may
+    share cells, a star there counting for both): no two stars attacking, and no unit given more than
+    `needs` allows (`chosen`: the stars picked so far)."""
+    if wa < 0 or wb < 0:
+        return False
+    if wa == 0 and wb == 0:
+        return True
+    if a.bit_count() < wa or b.bit_count() < wb:
+        return False
+    key = (a, b, wa, wb, chosen)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    pick = a if wa else b
+    low = pick & -pick
+    cell = low.bit_length() - 1
+    in_a, in_b = bool(a & low), bool(b & low)
+    gone = geo.hit[cell]
+    now = chosen | low
+    for v in geo.cell_units[cell]:
+        mask = geo.unit_mask[v]
+        if (now & mask).bit_count() >= needs[v]:
+            gone |= mask
+    result = (_pair_fits(a & ~gone, b & ~gone, wa - in_a, wb - in_b, now, geo, needs, memo)
+              or _pair_fits(a & ~low, b & ~low, wa, wb, chosen, geo, needs, memo))
+    memo[key] = result
+    return result
+
+
+def _pairs_near(geo: Geometry) -> tuple[tuple[int, int], ...]:
+    return _pairs_of(geo.n, geo.regions)
+
+
+@lru_cache(maxsize=64)
+def _pairs_of(n: int, regions: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Pairs of units a person weighs together: any two that cross or touch (a cell of one on or
+    next to a cell of the other)."""
+    units_near: list[set[int]] = [set() for _ in range(3 * n)]
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        mine = (r, n + c, 2 * n + regions[cell])
+        for rr in range(max(0, r - 1), min(n, r + 2)):
+            for cc in range(max(0, c - 1), min(n, c + 2)):
+                theirs = (rr, n + cc, 2 * n + regions[rr * n + cc])
+                for u in mine:
+                    units_near[u].update(theirs)
+    return tuple((u, v) for u in range(3 * n) for v in sorted(units_near[u]) if v > u)
+
+
+def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
+    """Crowding on two units at once: a cell is empty if a star there (with the cells it rules out and
+    the units it completes) leaves two units that cross or touch unable to hold their stars together."""
+    geo, cand = state.geo, state.cand
+    unit_mask = geo.unit_mask
+    needs = state.needs()
+    removed = removal_sets(state, needs)
+    for u, v in _pairs_near(geo):
+        nu, nv = needs[u], needs[v]
+        if nu <= 0 or nv <= 0:
+            continue
+        fu, fv = cand & unit_mask[u], cand & unit_mask[v]
+        if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
+            continue                    # neither is cramped: a person looks where room is short
+        # the cells whose star takes room from both (or sits in one and takes room from the other)
+        near_u = near_v = 0
+        f = fu
+        while f:
+            low = f & -f
+            near_u |= removed[low.bit_length() - 1]
+            f ^= low
+        f = fv
+        while f:
+            low = f & -f
+            near_v |= removed[low.bit_length() - 1]
+            f ^= low
+        near = near_u & near_v & cand
+        crowders = 0
+        while near:
+            low = near & -near
+            cell = low.bit_length() - 1
+            near ^= low
+            keep = ~removed[cell]
+            after = list(needs)
+            for w in geo.cell_units[cell]:
+                after[w] -= 1
+            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, geo, after, {}):
+                crowders |= low
+        if crowders:
+            cells = cells_of(crowders)
+            pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
+            return Step(name, cost, (), cells, geo.names((u, v)),
+                        f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave {pair} no room "
+                        f"for the stars they still need, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# footprints: the ways a unit can still hold the stars it needs
+
+
+FOOTPRINT_CELLS = 12      # units with more free cells than this have too many ways to list by eye
+FOOTPRINT_SLACK = 5       # a way is checked against the units with at most this many spare cells
+
+
+def _placements(state: StarState, u: int, needs: list[int]) -> list[tuple[int, int]]:
+    """Every way to put the stars unit u still needs on its candidates: no two attacking, no unit
+    given more than it needs, and no unit left with fewer candidates than it needs. Each way is
+    (its stars, the candidates it rules out elsewhere)."""
+    geo, cand = state.geo, state.cand
+    cells = cells_of(cand & geo.unit_mask[u])
+    m = needs[u]
+    out: list[tuple[int, int]] = []
+    cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
+    # only units with little room to spare can be emptied by a few stars (a looser check is still sound)
+    tight = [v for v in range(geo.nunits)
+             if needs[v] > 0 and (cand & unit_mask[v]).bit_count() - needs[v] <= FOOTPRINT_SLACK]
+
+    def extend(start: int, chosen: int, blocked: int, got: dict[int, int], left: int) -> None:
+        if left == 0:
+            removed = blocked
+            for v, count in got.items():
+                if count == needs[v]:
+                    removed |= unit_mask[v] & ~chosen
+            removed &= cand & ~chosen
+            for v in tight:
+                if unit_mask[v] & removed:
+                    want = needs[v] - got.get(v, 0)
+                    if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
+                        return
+            out.append((chosen, removed))
+            return
+        for i in range(start, len(cells) - left + 1):
+            cell = cells[i]
+            if blocked >> cell & 1:
+                continue
+            units = cell_units[cell]
+            if any(got.get(v, 0) >= needs[v] for v in units if v != u):
+                continue
+            for v in units:
+                got[v] = got.get(v, 0) + 1
+            extend(i + 1, chosen | 1 << cell, blocked | attack[cell], got, left - 1)
+            for v in units:
+                got[v] -= 1
+
+    extend(0, 0, 0, {}, m)
+    return out
+
+
+def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Step | None:
+    """Every way a unit can still hold its stars puts a star on some cell (a star), leaves some of its
+    cells unused (empty), or rules out some cell outside it (empty): the shapes with a known star
+    footprint (1xn, L, T, plus) and the kissing shapes. `units`: "regions" or "lines"."""
+    geo, cand, n = state.geo, state.cand, state.geo.n
+    needs = state.needs()
+    order = range(2 * n, 3 * n) if units == "regions" else range(2 * n)
+    for u in order:
+        m = needs[u]
+        free = cand & geo.unit_mask[u]
+        if m < 2 or free.bit_count() > FOOTPRINT_CELLS - 2 * (m - 2) or free.bit_count() <= m:
+            continue
+        ways = _placements(state, u, needs)
+        if not ways:
+            continue
+        every = geo.full
+        used = 0
+        ruled = cand
+        for stars, removed in ways:
+            every &= stars
+            used |= stars
+            ruled &= removed
+        unused = free & ~used
+        ruled &= ~free
+        if not (every or unused or ruled):
+            continue
+        unit = geo.unit_name[u]
+        parts = []
+        if every:
+            parts.append(f"every one puts a star on {cells_text(cells_of(every), geo)}")
+        if unused:
+            parts.append(f"none uses {cells_text(cells_of(unused), geo)}")
+        if ruled:
+            parts.append(f"each rules out {cells_text(cells_of(ruled), geo)}")
+        why = (f"{unit} needs {stars_text(m)} and there are {len(ways)} ways to fit them in its free cells: "
+               + "; ".join(parts))
+        if every:
+            return place_step(state, name, cost, every, unused | ruled, (u,), why)
+        return Step(name, cost, (), cells_of(unused | ruled), (unit,), why)
+    return None
+
+
 # --------------------------------------------------------------------------------------------------
 # hypotheticals
 
@@ -384,6 +548,7 @@ def _probe_order(state: StarState) -> list[int]:
     return sorted(best, key=lambda c: (best[c], c))
 
 
+LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
 
@@ -457,8 +622,9 @@ def find_hypothesis(state: StarState, name: str, cost: int, *,
                     return _hypothesis_step(state, name, cost, cell, reached, used)
                 start += i + 1          # the compiled probe saw more than the ladder: not expected
             continue
+        depth_budget = budget if level < 4 else LONG_PROBE_BUDGET
         for cell in order:
-            found, reached, used = probe(state, cell, extra, base, budget)
+            found, reached, used = probe(state, cell, extra, base, depth_budget)
             if found:
                 return _hypothesis_step(state, name, cost, cell, reached, used)
     return None
@@ -479,26 +645,70 @@ def _hypothesis_step(state: StarState, name: str, cost: int, cell: int, reached:
 # --------------------------------------------------------------------------------------------------
 # the table
 
-# (name, finder, tier, Star Battle score). Queens charges by tier (1, 3, 6, 12 per step).
-_ENTRIES: tuple[tuple[str, Callable, int, int], ...] = (
-    ("star-neighbours", find_star_neighbours, 1, 1),
-    ("unit-full", find_unit_full, 1, 1),
-    ("last-free-cells", find_last_free_cells, 1, 2),
-    ("confinement", find_confinement, 2, 8),
-    ("shared-neighbour", find_shared_neighbour, 2, 12),
-    ("crowding", find_crowding, 2, 20),
-    ("2x2-bound", find_2x2_bound, 3, 30),
-    ("pigeonhole", find_pigeonhole, 3, 40),
-    ("squeeze", find_squeeze, 3, 60),
-    ("fish", find_fish, 3, 80),
-    ("pigeonhole-large", find_pigeonhole_large, 3, 100),
-    ("hypothesis", find_hypothesis, 4, 400),
-    ("deep-hypothesis", find_hypothesis, 4, 1500),
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One technique: its name, tier (the Queens difficulty level it belongs to), cost per step on the
+    Star Battle scale (1 = a touching cell ... 3,840 = a long chain of trial), finder and the options
+    the finder takes. The ladder tries entries in table order."""
+    name: str
+    tier: int
+    cost: int
+    finder: Callable[..., Step | None]
+    options: dict = field(default_factory=dict)
+    in_trials: bool = True      # whether the deepest trial may use it between its basic steps
+
+
+_LINES_IN_REGIONS = ((ROW, REG), (COL, REG))
+_REGIONS_IN_LINES = ((REG, ROW), (REG, COL))
+_LARGE = tuple(range(4, 13))           # groups of 4 or more (at most n/2 are ever needed)
+
+# Tier 2 is what the compiled probe mirrors (level 2 of a trial): change it in both or in neither.
+_ENTRIES: tuple[Entry, ...] = (
+    Entry("star-neighbours", 1, 1, find_star_neighbours),
+    Entry("unit-full", 1, 1, find_unit_full),
+    Entry("last-free-cells", 1, 2, find_last_free_cells),
+    Entry("region-in-line", 2, 6, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (1,)}),
+    Entry("line-in-region", 2, 8, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (1,)}),
+    Entry("shared-neighbour", 2, 12, find_shared_neighbour),
+    Entry("crowding", 2, 20, find_crowding),
+    Entry("2x2-bound", 3, 30, find_2x2_bound),
+    Entry("undercount-2", 3, 40, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (2,)}),
+    Entry("overcount-2", 3, 45, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (2,)}),
+    Entry("region-footprint", 3, 50, find_footprint, {"units": "regions"}, in_trials=False),
+    Entry("squeeze", 3, 60, find_squeeze),
+    Entry("x-wing", 3, 60, _counting, {"pairs": _LINE_LINE, "sizes": (2,)}),
+    Entry("remainder-1", 3, 60, find_window, {"kind": "remainder", "sizes": (1,)}),
+    Entry("line-footprint", 3, 70, find_footprint, {"units": "lines"}, in_trials=False),
+    Entry("excess-1", 3, 70, find_window, {"kind": "excess", "sizes": (1,)}),
+    Entry("region-pair", 3, 80, find_region_group, {"size": 2}, in_trials=False),
+    Entry("undercount-3", 3, 90, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (3,)}),
+    Entry("overcount-3", 3, 100, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (3,)}),
+    Entry("remainder-2", 3, 120, find_window, {"kind": "remainder", "sizes": (2,)}, in_trials=False),
+    Entry("swordfish", 3, 120, _counting, {"pairs": _LINE_LINE, "sizes": (3,)}),
+    Entry("excess-2", 3, 140, find_window, {"kind": "excess", "sizes": (2,)}, in_trials=False),
+    Entry("differential-1", 3, 150, find_differential, {"sizes": (1,)}, in_trials=False),
+    Entry("pressured-lines", 3, 160, find_pressured, {"areas": "lines"}, in_trials=False),
+    Entry("pressured-pair", 3, 200, find_pressured_pair, in_trials=False),
+    Entry("region-triple", 3, 180, find_region_group, {"size": 3}, in_trials=False),
+    Entry("undercount-large", 3, 200, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
+    Entry("overcount-large", 3, 220, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
+    Entry("fish-large", 3, 240, _counting, {"pairs": _LINE_LINE, "sizes": _LARGE}, in_trials=False),
+    Entry("remainder-3", 3, 240, find_window, {"kind": "remainder", "sizes": (3,)}, in_trials=False),
+    Entry("excess-3", 3, 260, find_window, {"kind": "excess", "sizes": (3,)}, in_trials=False),
+    Entry("differential-2", 3, 280, find_differential, {"sizes": (2,)}, in_trials=False),
+    Entry("pressured-remainder", 3, 320, find_pressured, {"areas": "remainders"}, in_trials=False),
+    Entry("remainder-large", 3, 400, find_window, {"kind": "remainder", "sizes": _LARGE}, in_trials=False),
+    Entry("excess-large", 3, 440, find_window, {"kind": "excess", "sizes": _LARGE}, in_trials=False),
+    Entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
+    Entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
+    Entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
+    Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
+    Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
+    Entry("trial-long", 4, 3840, find_hypothesis, {"levels": ("long",)}),
 )
 
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
-HYPOTHESES = ("hypothesis", "deep-hypothesis")
-TRIALS = HYPOTHESES
+TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder is find_hypothesis)
 
 
 @lru_cache(maxsize=8)
@@ -506,38 +716,35 @@ def ladder_for(stars: int) -> Ladder:
     """The technique table for k stars (Queens costs by tier, Star Battle per technique)."""
     entries: list[Technique] = []
     holder: dict[str, Ladder] = {}
+    in_trials = {entry.name for entry in _ENTRIES if entry.in_trials}
 
-    def sub(tier: int) -> Callable[[], Ladder]:
-        def get() -> Ladder:
-            key = f"upto{tier}"
-            if key not in holder:
-                holder[key] = Ladder(holder["ladder"].upto(tier))
-            return holder[key]
-        return get
+    def basic() -> Ladder:
+        if "basic" not in holder:
+            holder["basic"] = Ladder(holder["ladder"].upto(1))
+        return holder["basic"]
 
-    def only_tier(t: int) -> Callable[[], tuple[Technique, ...]]:
-        return lambda: tuple(x for x in holder["ladder"] if x.tier == t)
-
-    def tier_range(low: int, high: int) -> Callable[[], tuple[Technique, ...]]:
-        return lambda: tuple(x for x in holder["ladder"] if low <= x.tier <= high)
-
-    for order, (name, finder, tier, score) in enumerate(_ENTRIES, start=1):
-        cost = QUEENS_TIER_COST[tier] if stars == 1 else score
-        if name == "hypothesis":
-            find = partial(finder, name=name, cost=cost, basic=sub(1),
-                           levels=((1, lambda: ()), (2, only_tier(2))))
-        elif name == "deep-hypothesis":
-            find = partial(finder, name=name, cost=cost, basic=sub(1), levels=((3, tier_range(2, 3)),))
-        else:
-            find = partial(finder, name=name, cost=cost)
-        entries.append(Technique(name, order * 10, tier, cost, find))
+    # what a probe may use beyond the basic rules, per trial level (1, 2: screened by the compiled probe)
+    levels = {
+        "basic": (1, lambda: ()),
+        "short": (2, lambda: tuple(x for x in holder["ladder"] if x.tier == 2)),
+        "deep": (3, lambda: tuple(x for x in holder["ladder"] if 2 <= x.tier <= 3 and x.name in in_trials)),
+        # every technique, and a short trial inside the trial: a board that needs this lacks a technique
+        "long": (4, lambda: tuple(x for x in holder["ladder"] if 2 <= x.tier <= 3 or x.name == "trial-basic")),
+    }
+    for order, entry in enumerate(_ENTRIES, start=1):
+        cost = QUEENS_TIER_COST[entry.tier] if stars == 1 else entry.cost
+        options = dict(entry.options)
+        if entry.finder is find_hypothesis:
+            options = {"levels": tuple(levels[level] for level in options["levels"]), "basic": basic}
+        find = partial(entry.finder, name=entry.name, cost=cost, **options)
+        entries.append(Technique(entry.name, order * 10, entry.tier, cost, find))
     holder["ladder"] = Ladder(entries)
     return holder["ladder"]
 
 
 def technique_names() -> tuple[str, ...]:
-    return tuple(entry[0] for entry in _ENTRIES)
+    return tuple(entry.name for entry in _ENTRIES)
 
 
-__all__ = ["Geometry", "HYPOTHESES", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "can_place", "cells_of",
-           "geometry", "ladder_for", "probe", "technique_names"]
+__all__ = ["Entry", "Geometry", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "TRIALS", "can_place",
+           "cells_of", "geometry", "ladder_for", "probe", "technique_names"]
