@@ -5,12 +5,13 @@ restarting from the bottom after every step; the grade is that measurement, noth
 
 Queens (k = 1, with or without the diagonals), four tiers charged 1, 3, 6 and 12 per step:
     easy     tiers 1-2 finish it with a low total (at most 2n + 4)
-    medium   anything else without a hypothetical
-    hard     a tier-4 hypothetical is needed
-    expert   a deep hypothetical (tiers 2-3 inside the probe) is needed, or hypotheticals push the
-             total to 10n or more
+    medium   anything else without a trial
+    hard     a short trial (trial-basic or trial-short) is needed
+    expert   a deep trial (trial-deep, trial-long) is needed, or trials push the total to 10n or more
 
-Star Battle (k >= 2): the sum of per-technique scores, cut at 400 / 1,800 / 8,000.
+Star Battle (k >= 2): the sum of per-technique costs (1 .. 3,840), cut at 400 / 1,800 / 8,000. The
+cuts sit where the labelled 14x14 boards of bench/bench_calibration.py put them: most of one site's
+"medium" boards fall in medium, most of its "hard" ones in hard or expert (BENCHMARKS.md has the mix).
 
 A board the capped ladder cannot finish gets `solved=False` and no band (it needs more than the cap
 allows, or more than the ladder knows).
@@ -29,6 +30,7 @@ from engine.ladder.grade import LadderGrade
 
 BANDS = ("easy", "medium", "hard", "expert")
 STARBATTLE_CUTS = (400, 1800, 8000)          # upper bounds (exclusive) of easy, medium, hard
+DEEP_TRIALS = ("trial-deep", "trial-long")   # a Queens board that needs one is expert
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,7 +44,7 @@ def band_for(k: int, n: int, score: int, hardest_tier: int, used: Iterable[str])
         low, mid, high = STARBATTLE_CUTS
         return "easy" if score < low else "medium" if score < mid else "hard" if score < high else "expert"
     used = set(used)
-    if "trial-deep" in used:
+    if used & set(DEEP_TRIALS):
         return "expert"
     if used & set(TRIALS):
         return "expert" if score >= 10 * n else "hard"
