@@ -336,14 +336,21 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
 
 
 
-def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, geo: Geometry, needs: Sequence[int],
-               memo: dict) -> bool:
+def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo: Geometry,
+               needs: Sequence[int], others: tuple[int, Sequence[int]], memo: dict) -> bool:
     """Whether exactly `wa` more stars fit among the cells `a` and exactly `wb` among `b` (the sets may
-    share cells, a star there counting for both): no two stars attacking, and no unit given more than
-    `needs` allows (`chosen`: the stars picked so far)."""
+    share cells, a star there counting for both): no two stars attacking, no unit given more than
+    `needs` allows, and every unit of `others` (candidates, units) left room for what it needs
+    (`chosen`: the stars picked so far; `blocked`: the cells they rule out)."""
     if wa < 0 or wb < 0:
         return False
     if wa == 0 and wb == 0:
+        cand, units = others
+        for v in units:
+            mask = geo.unit_mask[v]
+            want = needs[v] - (chosen & mask).bit_count()
+            if want > 0 and (cand & mask & ~blocked & ~chosen).bit_count() < want:
+                return False
         return True
     if a.bit_count() < wa or b.bit_count() < wb:
         return False
@@ -361,8 +368,9 @@ def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, geo: Geometry, nee
         mask = geo.unit_mask[v]
         if (now & mask).bit_count() >= needs[v]:
             gone |= mask
-    result = (_pair_fits(a & ~gone, b & ~gone, wa - in_a, wb - in_b, now, geo, needs, memo)
-              or _pair_fits(a & ~low, b & ~low, wa, wb, chosen, geo, needs, memo))
+    result = (_pair_fits(a & ~gone, b & ~gone, wa - in_a, wb - in_b, now, blocked | gone, geo, needs, others,
+                         memo)
+              or _pair_fits(a & ~low, b & ~low, wa, wb, chosen, blocked, geo, needs, others, memo))
     memo[key] = result
     return result
 
@@ -394,6 +402,8 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     unit_mask = geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
+    tight = [w for w in range(geo.nunits)
+             if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
@@ -423,7 +433,8 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
             after = list(needs)
             for w in geo.cell_units[cell]:
                 after[w] -= 1
-            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, geo, after, {}):
+            others = (cand & keep, [w for w in tight if w != u and w != v and after[w] > 0])
+            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, 0, geo, after, others, {}):
                 crowders |= low
         if crowders:
             cells = cells_of(crowders)
@@ -442,11 +453,15 @@ FOOTPRINT_CELLS = 12      # units with more free cells than this have too many w
 FOOTPRINT_SLACK = 5       # a way is checked against the units with at most this many spare cells
 
 
-def _placements(state: StarState, u: int, needs: list[int]) -> list[tuple[int, int]]:
+def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None = None,
+                first_only: bool = False) -> list[tuple[int, int]]:
     """Every way to put the stars unit u still needs on its candidates: no two attacking, no unit
     given more than it needs, and no unit left with fewer candidates than it needs. Each way is
-    (its stars, the candidates it rules out elsewhere)."""
-    geo, cand = state.geo, state.cand
+    (its stars, the candidates it rules out elsewhere). `cand` overrides the position's candidates;
+    `first_only` stops at the first way found."""
+    geo = state.geo
+    if cand is None:
+        cand = state.cand
     cells = cells_of(cand & geo.unit_mask[u])
     m = needs[u]
     out: list[tuple[int, int]] = []
@@ -468,6 +483,8 @@ def _placements(state: StarState, u: int, needs: list[int]) -> list[tuple[int, i
                     if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
                         return
             out.append((chosen, removed))
+            return
+        if first_only and out:
             return
         for i in range(start, len(cells) - left + 1):
             cell = cells[i]
@@ -525,6 +542,44 @@ def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Ste
         if every:
             return place_step(state, name, cost, every, unused | ruled, (u,), why)
         return Step(name, cost, (), cells_of(unused | ruled), (unit,), why)
+    return None
+
+
+def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | None:
+    """A cell is empty if, with a star there, some unit close by has no way left to hold its stars
+    (no two attacking, no unit over its count, no unit left without room)."""
+    geo, cand = state.geo, state.cand
+    needs = state.needs()
+    removed = removal_sets(state, needs)
+    for u in regions_first(geo):
+        m = needs[u]
+        free = cand & geo.unit_mask[u]
+        if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
+            continue
+        near = 0
+        f = free
+        while f:
+            low = f & -f
+            near |= removed[low.bit_length() - 1]
+            f ^= low
+        near &= cand & ~free
+        crowders = 0
+        while near:
+            low = near & -near
+            cell = low.bit_length() - 1
+            near ^= low
+            after = list(needs)
+            for w in geo.cell_units[cell]:
+                after[w] -= 1
+            if not _placements(state, u, after, cand & ~removed[cell], first_only=True):
+                crowders |= low
+        if crowders:
+            cells = cells_of(crowders)
+            unit = geo.unit_name[u]
+            return Step(name, cost, (), cells, (unit,),
+                        f"with a star at {' or '.join(geo.cell_name[c] for c in cells)}, {unit} would have no "
+                        f"way left to hold its {stars_text(m)} without leaving some row, column or region too "
+                        f"little room, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
     return None
 
 
@@ -689,6 +744,7 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("differential-1", 3, 150, find_differential, {"sizes": (1,)}, in_trials=False),
     Entry("pressured-lines", 3, 160, find_pressured, {"areas": "lines"}, in_trials=False),
     Entry("pressured-pair", 3, 200, find_pressured_pair, in_trials=False),
+    Entry("pressured-footprint", 3, 220, find_pressured_footprint, in_trials=False),
     Entry("region-triple", 3, 180, find_region_group, {"size": 3}, in_trials=False),
     Entry("undercount-large", 3, 200, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
     Entry("overcount-large", 3, 220, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
