@@ -15,6 +15,8 @@ from sqlalchemy import Engine, event, inspect
 from sqlmodel import SQLModel
 
 import store
+import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata, whichever tests run)
+import store.jobmodels  # noqa: F401
 from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
 
 
