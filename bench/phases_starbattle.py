@@ -6,7 +6,8 @@ grading and the gates.
 
 Each seed runs `generate(rules, seed, timeout=T)` as the slot loop does, with the generator's steps
 wrapped in timers (the wrappers time the very functions the generator calls, so the board is the
-same). One Markdown row per seed: total seconds, seconds per phase, drawings, repair rounds and the
+same). One Markdown row per seed: total seconds (wall and CPU: on a loaded machine the CPU
+seconds are the fairer measure), seconds per phase, drawings, repair rounds and the
 rejections. With --profile S, a seed slower than S seconds is run again under cProfile and its top
 functions (by own time) are printed under the table.
 """
@@ -55,7 +56,7 @@ def run_seed(rules: Rules, seed: int, timeout: float) -> dict[str, Any]:
     originals = {name: getattr(generator, name) for name in PHASES.values()}
     for phase, name in PHASES.items():
         setattr(generator, name, timed(spent, phase, originals[name]))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     try:
         _board, stats = generator.generate(rules, seed, timeout=timeout)
         timed_out = False
@@ -64,7 +65,8 @@ def run_seed(rules: Rules, seed: int, timeout: float) -> dict[str, Any]:
     finally:
         for name, function in originals.items():
             setattr(generator, name, function)
-    return {"seed": seed, "seconds": time.perf_counter() - started, "timeout": timed_out, "spent": spent,
+    return {"seed": seed, "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu,
+            "timeout": timed_out, "spent": spent,
             "drawings": stats.drawings, "answers": stats.answers, "rounds": stats.repair_rounds,
             "rejected": stats.rejected}
 
@@ -100,21 +102,24 @@ def main() -> None:
     print(f"`{' '.join(sys.argv)}`; {cpu_model()}, {os.cpu_count()} cores, load "
           f"{os.getloadavg()[0]:.2f} at start\n")
     names = list(PHASES)
-    print("| seed | seconds | " + " | ".join(names) + " | answers | drawings | repair rounds | rejected |")
-    print("|---:|---:|" + "---:|" * len(names) + "---:|---:|---:|---|")
+    print("| seed | seconds | CPU seconds | " + " | ".join(names) + " | answers | drawings | repair rounds | rejected |")
+    print("|---:|---:|---:|" + "---:|" * len(names) + "---:|---:|---:|---|")
     rows = []
     for seed in range(args.first, args.first + args.seeds):
         row = run_seed(rules, seed, args.timeout)
         rows.append(row)
         rejected = ", ".join(f"{reason} {n}" for reason, n in row["rejected"].most_common())
         total = f"**{row['seconds']:.2f} (timeout)**" if row["timeout"] else f"{row['seconds']:.2f}"
-        print(f"| {seed} | {total} | " + " | ".join(f"{row['spent'][p]:.2f}" for p in names)
+        print(f"| {seed} | {total} | {row['cpu']:.2f} | " + " | ".join(f"{row['spent'][p]:.2f}" for p in names)
               + f" | {row['answers']} | {row['drawings']} | {row['rounds']} | {rejected} |", flush=True)
     times = sorted(row["seconds"] for row in rows)
     p90 = times[max(0, -(-9 * len(times) // 10) - 1)]
     spent = sum((row["spent"] for row in rows), Counter())
     whole = sum(times)
-    print(f"\nmedian {statistics.median(times):.2f} s, p90 {p90:.2f} s, worst {times[-1]:.2f} s "
+    cpu = sorted(row["cpu"] for row in rows)
+    print(f"\nCPU seconds: median {statistics.median(cpu):.2f}, p90 {cpu[max(0, -(-9 * len(cpu) // 10) - 1)]:.2f}, "
+          f"worst {cpu[-1]:.2f}; wall (the machine's load stretches it):")
+    print(f"median {statistics.median(times):.2f} s, p90 {p90:.2f} s, worst {times[-1]:.2f} s "
           f"(seed {max(rows, key=lambda r: r['seconds'])['seed']}), timeouts "
           f"{sum(row['timeout'] for row in rows)} of {len(rows)}")
     print("share of all time: " + ", ".join(f"{p} {spent[p] / whole:.0%}" for p in names))
