@@ -144,6 +144,12 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if proof.solutions != (answer,):       # never expected: repair and the proof disagree
                 stats.rejected["unproved"] += 1
                 continue
+            # The shape needs only the regions: judged before the grade, which can take seconds on
+            # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
+            shape = shape_score(rules.size, board.regions)
+            if shape.score < settings.min_shape:
+                stats.rejected["ugly"] += 1
+                continue
             graded = graded or grade(board)
             if not graded.solved:
                 stats.rejected["unsolvable"] += 1
@@ -152,16 +158,13 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 # only a near miss (the next band over) is worth climbing from
                 if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
                     board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
-                if graded.band != band:
-                    stats.rejected["wrong-band"] += 1
+                    shape = shape_score(rules.size, board.regions)      # the climb moved region borders
+                if graded.band != band or shape.score < settings.min_shape:
+                    stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
                     continue
             fun = fun_score(graded.tiers)
             if fun.score < settings.min_fun:
                 stats.rejected["dull"] += 1
-                continue
-            shape = shape_score(rules.size, board.regions)
-            if shape.score < settings.min_shape:
-                stats.rejected["ugly"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
             return _finished(board, graded, fun.to_json(), shape.to_json(), stats), stats
