@@ -1,10 +1,10 @@
 """Where a Star Battle board's time goes, seed by seed: planting, drawing, repair, the proving count,
 grading and the gates.
 
-    .venv/bin/python bench/phases_starbattle.py [--rules "starbattle 14 3"] [--seeds 20] [--first 0]
+    .venv/bin/python bench/phases_starbattle.py [--rules "starbattle 14 3"] [--band B] [--seeds 20] [--first 0]
                                                [--timeout 60] [--cpu N] [--profile SECONDS]
 
-Each seed runs `generate(rules, seed, timeout=T)` as the slot loop does, with the generator's steps
+Each seed runs `generate(rules, seed, band=B, timeout=T)` as the slot loop does, with the generator's steps
 wrapped in timers (the wrappers time the very functions the generator calls, so the board is the
 same). One Markdown row per seed: total seconds (wall and CPU: on a loaded machine the CPU
 seconds are the fairer measure), seconds per phase, drawings, repair rounds and the
@@ -51,14 +51,14 @@ def timed(spent: Counter, phase: str, function: Callable[..., Any]) -> Callable[
     return wrapper
 
 
-def run_seed(rules: Rules, seed: int, timeout: float) -> dict[str, Any]:
+def run_seed(rules: Rules, seed: int, timeout: float, band: str | None = None) -> dict[str, Any]:
     spent: Counter = Counter()
     originals = {name: getattr(generator, name) for name in PHASES.values()}
     for phase, name in PHASES.items():
         setattr(generator, name, timed(spent, phase, originals[name]))
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        _board, stats = generator.generate(rules, seed, timeout=timeout)
+        _board, stats = generator.generate(rules, seed, band=band, timeout=timeout)
         timed_out = False
     except DeadlineExceeded as exc:
         stats, timed_out = exc.args[1], True
@@ -71,11 +71,11 @@ def run_seed(rules: Rules, seed: int, timeout: float) -> dict[str, Any]:
             "rejected": stats.rejected}
 
 
-def profile_seed(rules: Rules, seed: int, timeout: float, top: int = 12) -> str:
+def profile_seed(rules: Rules, seed: int, timeout: float, band: str | None = None, top: int = 12) -> str:
     profiler = cProfile.Profile()
     profiler.enable()
     try:
-        generator.generate(rules, seed, timeout=timeout)
+        generator.generate(rules, seed, band=band, timeout=timeout)
     except DeadlineExceeded:
         pass
     profiler.disable()
@@ -89,6 +89,7 @@ def profile_seed(rules: Rules, seed: int, timeout: float, top: int = 12) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="starbattle 14 3")
+    parser.add_argument("--band", help="the band asked for (default: none)")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=60.0)
@@ -106,7 +107,7 @@ def main() -> None:
     print("|---:|---:|---:|" + "---:|" * len(names) + "---:|---:|---:|---|")
     rows = []
     for seed in range(args.first, args.first + args.seeds):
-        row = run_seed(rules, seed, args.timeout)
+        row = run_seed(rules, seed, args.timeout, args.band)
         rows.append(row)
         rejected = ", ".join(f"{reason} {n}" for reason, n in row["rejected"].most_common())
         total = f"**{row['seconds']:.2f} (timeout)**" if row["timeout"] else f"{row['seconds']:.2f}"
@@ -127,7 +128,7 @@ def main() -> None:
         for row in rows:
             if row["seconds"] > args.profile:
                 print(f"\ncProfile of seed {row['seed']} ({row['seconds']:.1f} s), top by own time:\n```")
-                print(profile_seed(rules, row["seed"], args.timeout))
+                print(profile_seed(rules, row["seed"], args.timeout, args.band))
                 print("```")
 
 
