@@ -43,6 +43,7 @@ from engine.errors import DeadlineExceeded, PuzzleError  # noqa: E402
 from engine.games.starbattle import Rules, Settings, count_solutions, generate  # noqa: E402
 from engine.games.starbattle.count import monotonic, new_search  # noqa: E402
 from engine.games.starbattle.draw import draw_regions, plant  # noqa: E402
+from engine.games.starbattle.generator import round_cap  # noqa: E402
 from engine.games.starbattle.repair import repair  # noqa: E402
 from machine import cpu_model  # noqa: E402
 
@@ -70,12 +71,10 @@ def default_drawings(n: int) -> int:
     return 2000 if n <= 9 else 300 if n <= 12 else 50
 
 
-def generator_max_rounds(n: int) -> int:
-    """The generator's default repair round cap (see generator.generate)."""
+def generator_max_rounds(rules: Rules) -> int:
+    """The generator's repair round cap (see generator.round_cap)."""
     settings = Settings()
-    if settings.max_rounds is not None:
-        return settings.max_rounds
-    return 40 if n <= 10 else 30 * n
+    return settings.max_rounds if settings.max_rounds is not None else round_cap(rules)
 
 
 # --- measurements -------------------------------------------------------------------------------
@@ -151,7 +150,7 @@ def measure_planted(res: Result, drawings: int, seed: int, budget: float, phase_
     so the drawings do not depend on how far a cut-short repair got."""
     rules = res.rules
     n, k1 = rules.size, rules.stars == 1
-    max_rounds = generator_max_rounds(n)
+    max_rounds = generator_max_rounds(rules)
     alternatives = Settings().alternatives
     rng = random.Random(f"bench-planted {rules} {seed}")
     res.planted_planned = drawings
@@ -294,7 +293,7 @@ def notes(results: list[Result], args, phase_cap: float) -> list[str]:
         "³ Fresh plant() + one draw_regions() per drawing, settings as the generator (spread uniform "
         "0.2..0.9, gifts 0/0/1/2 at k = 1). w/o repair: count_solutions(limit 2) finds exactly one "
         "solution; with repair: repair() makes the answer unique within the generator's round cap "
-        f"(40 if n ≤ 10 else 30 n, {Settings().alternatives} alternatives per round). Each phase has a "
+        f"(40, or 30 n for Queens above 10×10, {Settings().alternatives} alternatives per round). Each phase has a "
         f"{phase_cap:g} s deadline; a cut count or repair counts as not unique. Draw failures count as "
         f"not unique in both. No new drawing starts after {args.planted_budget:g} s per spec.",
         f"⁴ count_solutions(rules, regions, 2) on the generated boards (Search construction included): "

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from queue import Empty
 from typing import Any
 
+from sqlalchemy import Engine
+
 from store import (StoreError, create_job, get_job, init_db, list_job_boards, make_engine, session,
                    set_job_state)
 from workers.params import JobParams
@@ -114,17 +116,20 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
     with session(db) as s:
         job_id = create_job(session=s, game=params.game, rules=str(params.rules()), band=params.band,
                             params=data, seed=seed, requested=count)
-    db.dispose()                # no pooled connection inherited by the worker processes
     bar = Progress(count, progress)
     workers = max(1, min(jobs, count))
     per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (workers * RANGES_PER_PROCESS)))
     ranges = slot_ranges(range(count), per_range)
     try:
-        run_ranges = _in_this_process if workers == 1 else _in_processes
-        interrupted, error = run_ranges(db_url, job_id, data, seed, ranges, workers, bar)
+        if workers == 1:
+            interrupted, error = _in_this_process(db, job_id, data, seed, ranges, bar)
+        else:
+            db.dispose()        # no pooled connection inherited by the worker processes
+            interrupted, error = _in_processes(db_url, job_id, data, seed, ranges, workers, bar)
     finally:
         bar.close()
     if error is not None:
+        db.dispose()
         raise StoreError(error)
     with session(db) as s:
         if interrupted:         # ended here, so that no sweep of a fleet on this store resumes it
@@ -138,9 +143,10 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
                    interrupted=interrupted, first_ids=first_ids)
 
 
-def _in_this_process(db_url: str | None, job_id: int, params: dict[str, Any], seed: int,
-                     ranges: list[tuple[int, int]], _workers: int, bar: Progress) -> tuple[bool, str | None]:
-    """The ranges one after another here (no process to start: a small run stays quick). The first
+def _in_this_process(db: Engine, job_id: int, params: dict[str, Any], seed: int,
+                     ranges: list[tuple[int, int]], bar: Progress) -> tuple[bool, str | None]:
+    """The ranges one after another here, on the run's own engine (no process to start, no second
+    connection to open: a small run stays quick). The first
     Ctrl-C asks the slot loop to stop after its attempt, and interrupts that attempt after
     GRACE_SECONDS; a second interrupts at once. Returns (interrupted, error)."""
     stop = threading.Event()
@@ -157,7 +163,6 @@ def _in_this_process(db_url: str | None, job_id: int, params: dict[str, Any], se
         counts["rejected"] += sum(reasons.values())
         bar.update(counts["stored"], counts["rejected"])
 
-    db = make_engine(db_url)
     previous = signal.signal(signal.SIGINT, first_ctrl_c), signal.getsignal(signal.SIGALRM)
     try:
         for start, end in ranges:
@@ -171,7 +176,6 @@ def _in_this_process(db_url: str | None, job_id: int, params: dict[str, Any], se
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGINT, previous[0])
         signal.signal(signal.SIGALRM, previous[1])
-        db.dispose()
     return stop.is_set(), None
 
 

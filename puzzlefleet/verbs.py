@@ -1,6 +1,9 @@
 """The verbs that work on boards: generate (the embedded run), export, show, solve, regrade, daily
 and serve. Dispatched from puzzlefleet.cli, which parses the command line; the same one-line errors
-and exit codes (puzzlefleet.errors). Whatever depends on the game is asked of its Game object."""
+and exit codes (puzzlefleet.errors). Whatever depends on the game is asked of its Game object.
+
+What only one verb needs (pictures, the daily plan, the web stack) is imported by that verb, so that
+`generate` starts quickly."""
 
 from __future__ import annotations
 
@@ -20,8 +23,6 @@ from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT
 from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
                    make_engine, regrade_board, session)
 from store.progress import describe_store
-from store.render import RenderError, png as render_png, print_page, svg as render_svg
-from workers.daily import DailyError, make_daily, today
 from workers.params import BadTask, JobParams
 
 
@@ -87,6 +88,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
     elif args.format == "print":
+        from store.render import print_page
         text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
     elif args.format == "text":
         text = "".join(_plain(b) + "\n\n" for b in boards)
@@ -128,6 +130,7 @@ def _urls(boards: list[dict[str, Any]]) -> str:
 
 def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
     """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
+    from store.render import RenderError, png as render_png, svg as render_svg
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise UsageError(f"--format {fmt} writes two files per board: --out must be a folder, and {folder} is a file")
     try:
@@ -302,6 +305,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
+    from workers.daily import DailyError, make_daily, today
     day = args.date or today()
     db = make_engine(None)
     try:

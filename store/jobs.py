@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
@@ -25,6 +25,7 @@ from store.progress import FINAL_STATES, JOB_COLUMNS, JOB_STATES, job_dict
 from store.repo import save_board
 
 _INT32_MAX = 2**31 - 1
+_SLOT_WRITTEN = ("state", "attempts", "puzzle_id", "seed", "updated_at")   # what an attempt changes in a slot row
 
 
 class JobNotFound(StoreError):
@@ -146,46 +147,67 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
     outside = sorted(slot for slot in wanted if slot >= job.requested)
     if outside:
         raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {outside[0]}")
-    rows = {row.slot: row for row in session.scalars(
-        select(JobSlot).where(col(JobSlot.job_id) == job_id, col(JobSlot.slot).in_(wanted)))}
+    # The slot rows are plain dicts, written with one executemany per batch at the end (new rows
+    # inserted, known ones updated): ORM objects cost more per attempt than storing its board.
+    slots = JobSlot.__table__  # type: ignore[attr-defined]
+    rows: dict[int, dict[str, Any]] = {row.slot: dict(row._mapping) for row in session.execute(
+        select(slots.c.slot, slots.c.state, slots.c.attempts, slots.c.puzzle_id, slots.c.seed)
+        .where(slots.c.job_id == job_id, slots.c.slot.in_(wanted)))}
+    known = set(rows)
+    written: set[int] = set()
     total = Counter(json.loads(job.rejected))
+    # The job's counters, kept here and set on its row once.
+    stored, failed, counted, seconds, state = job.stored, job.failed, job.attempts, job.seconds, job.state
     outcomes = []
     for item in attempts:
         row = rows.get(item.slot)
-        if row is not None and row.state != "pending":
-            outcomes.append(AttemptOutcome("done", row.state, row.attempts, job.state))
+        if row is not None and row["state"] != "pending":
+            outcomes.append(AttemptOutcome("done", row["state"], row["attempts"], state))
             continue
-        if row is not None and item.attempt < row.attempts:
-            outcomes.append(AttemptOutcome("stale", row.state, row.attempts, job.state))
+        if row is not None and item.attempt < row["attempts"]:
+            outcomes.append(AttemptOutcome("stale", row["state"], row["attempts"], state))
             continue
         if row is None:
-            row = rows[item.slot] = JobSlot(job_id=job_id, slot=item.slot)
-            session.add(row)
+            row = rows[item.slot] = {"slot": item.slot, "state": "pending", "attempts": 0, "puzzle_id": None,
+                                     "seed": None}
         reasons: Counter[str] = Counter({str(k): int(v) for k, v in item.rejected.items() if v})
         status = "rejected"
         if item.data is not None:
             assert item.fingerprint is not None
             if save_board(session=session, data=item.data, fingerprint=item.fingerprint):
                 status = "stored"
-                row.state, row.puzzle_id, row.seed = "stored", item.data["id"], item.seed
-                job.stored += 1
+                row.update(state="stored", puzzle_id=item.data["id"], seed=item.seed)
+                stored += 1
             else:
                 status = "duplicate"
                 reasons["duplicate"] += 1
-        row.attempts = item.attempt + 1
-        row.updated_at = utcnow()
-        if status != "stored" and row.attempts >= max_attempts:
-            row.state = "failed"
-            job.failed += 1
+        row["attempts"] = item.attempt + 1
+        row["updated_at"] = utcnow()
+        written.add(item.slot)
+        if status != "stored" and row["attempts"] >= max_attempts:
+            row["state"] = "failed"
+            failed += 1
         total.update(reasons)
-        job.attempts += 1
-        job.seconds += max(0.0, float(item.seconds))
-        if job.state not in FINAL_STATES or job.state == "failed":
-            if job.stored + job.failed >= job.requested:
-                job.state = "done" if job.failed == 0 else "incomplete"
-            elif job.state == "queued":
-                job.state = "running"
-        outcomes.append(AttemptOutcome(status, row.state, row.attempts, job.state))
+        counted += 1
+        seconds += max(0.0, float(item.seconds))
+        if state not in FINAL_STATES or state == "failed":
+            if stored + failed >= job.requested:
+                state = "done" if failed == 0 else "incomplete"
+            elif state == "queued":
+                state = "running"
+        outcomes.append(AttemptOutcome(status, row["state"], row["attempts"], state))
+    connection = session.connection()
+    new = [{**rows[slot], "job_id": job_id} for slot in sorted(written - known)]
+    if new:
+        connection.execute(insert(slots), new)
+    # (bound names may not repeat the column names an UPDATE sets)
+    changed = [{"key_job": job_id, "key_slot": slot, **{f"new_{name}": rows[slot][name] for name in _SLOT_WRITTEN}}
+               for slot in sorted(written & known)]
+    if changed:
+        connection.execute(update(slots).where(slots.c.job_id == bindparam("key_job"),
+                                               slots.c.slot == bindparam("key_slot"))
+                           .values({name: bindparam(f"new_{name}") for name in _SLOT_WRITTEN}), changed)
+    job.stored, job.failed, job.attempts, job.seconds, job.state = stored, failed, counted, seconds, state
     job.rejected = json.dumps(dict(sorted(total.items())), separators=(",", ":"))
     job.updated_at = utcnow()
     session.flush()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from functools import cache
+from importlib import import_module
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
@@ -22,8 +22,21 @@ _ID = re.compile(r"[0-9a-f]{16}")
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 _INT32 = (-(2**31), 2**31 - 1)   # INTEGER columns on PostgreSQL
 _INT64 = (-(2**63), 2**63 - 1)   # BIGINT (seed)
-# Both dialects' inserts have on_conflict_do_nothing(); the generic insert has not.
-_INSERTS: dict[str, Callable[..., Any]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+_DIALECTS = ("sqlite", "postgresql")
+
+
+@cache
+def _insert_unless_stored(dialect: str) -> Any:
+    """INSERT INTO puzzle ... ON CONFLICT DO NOTHING for this dialect, built once: each board is then
+    only its parameters (building and caching the statement per board cost more than the write).
+
+    Both dialects' inserts have on_conflict_do_nothing(); the generic insert has not. Each is imported
+    when a store of its dialect writes (the PostgreSQL dialect alone takes a few hundredths of a second).
+    No conflict target: skip the row on a clash with any unique key, the fingerprint or the id. The
+    database decides, so racing writers cannot both store the same board. preserve_rowcount: psycopg's
+    count is otherwise gone once the row-less cursor closes."""
+    insert = import_module(f"sqlalchemy.dialects.{dialect}").insert
+    return insert(Puzzle).on_conflict_do_nothing().execution_options(preserve_rowcount=True)
 
 
 def _int(value: Any, what: str, bounds: tuple[int, int] = _INT32) -> int | None:
@@ -100,15 +113,10 @@ def save_board(*, session: Session, data: dict[str, Any], fingerprint: str) -> b
     Everything is checked before any SQL runs, and the row goes in with a single INSERT, so a bad
     board raises StoreError and leaves nothing behind."""
     row = _row(data, fingerprint)
-    insert = _INSERTS.get(session.get_bind().dialect.name)
-    if insert is None:
-        raise StoreError(f"unsupported database {session.get_bind().dialect.name!r}")
-    # No conflict target: skip the row on a clash with any unique key, the fingerprint or the id.
-    # The database decides, so racing writers cannot both store the same board. preserve_rowcount:
-    # psycopg's count is otherwise gone once the row-less cursor closes.
-    stmt = (insert(Puzzle).values(**row).on_conflict_do_nothing()
-            .execution_options(preserve_rowcount=True))
-    return session.connection().execute(stmt).rowcount == 1
+    dialect = session.get_bind().dialect.name
+    if dialect not in _DIALECTS:
+        raise StoreError(f"unsupported database {dialect!r}")
+    return session.connection().execute(_insert_unless_stored(dialect), row).rowcount == 1
 
 
 def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,8 @@ from sqlalchemy import Engine, event, inspect
 from sqlmodel import SQLModel
 
 import store
+import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata, whichever tests run)
+import store.jobmodels  # noqa: F401
 from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
 
 
@@ -125,6 +130,38 @@ def test_init_db_on_empty_database_is_idempotent(db_url: str) -> None:
             assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == [_head()]
             # The migrated schema is exactly what the models declare (what `alembic check` verifies).
             assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_the_schema_revision_init_db_checks_is_the_newest_migration() -> None:
+    assert store.db.SCHEMA_REVISION == _head()
+
+
+def _init_db_in_a_fresh_interpreter(url: str) -> str:
+    """Whether init_db, run in a new process on `url`, had to load Alembic."""
+    code = ("import sys, store; db = store.make_engine(sys.argv[1]); store.init_db(db); "
+            "print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_init_db_loads_alembic_only_when_a_migration_is_due(db_url: str) -> None:
+    """A new store is migrated (Alembic loaded); one at the newest revision costs one read; one a
+    revision behind is upgraded again."""
+    assert _init_db_in_a_fresh_interpreter(db_url) == "True"
+    engine = store.make_engine(db_url)
+    try:
+        assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION
+        assert _init_db_in_a_fresh_interpreter(db_url) == "False"
+        with engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
+            conn.exec_driver_sql("DROP INDEX ix_puzzle_created_at")
+        assert _init_db_in_a_fresh_interpreter(db_url) == "True"
+        assert "ix_puzzle_created_at" in {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
+        assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION
     finally:
         engine.dispose()
 

@@ -4,6 +4,7 @@ JSON (checked by the model in engine.games.starbattle.model: InvalidBoard, one l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.core.fingerprint import fingerprint
@@ -35,8 +36,9 @@ class Board:
     def game(self) -> str:
         return self.rules.game
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
+        # Kept once computed (the board is frozen): the id, the JSON and the store all ask for it.
         return fingerprint(str(self.rules), self.n, self.regions)
 
     @property

@@ -41,7 +41,7 @@ SPREAD = {None: (0.2, 0.9), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0
 class Settings:
     spread: float | None = None       # region-size spread; None draws one per drawing from 0.2..0.9
     gifts: int | None = None          # single-cell regions at k = 1; None: 1-2 gifts about half the time
-    max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
+    max_rounds: int | None = None     # repair rounds per drawing; None: round_cap(rules)
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
     count_budget: int = 300_000       # search nodes (0.1-0.2 s) one count may take before the
@@ -67,6 +67,18 @@ class GenerationStats:
                 "rejected": dict(self.rejected), "seconds": round(self.seconds, 6)}
 
 
+def round_cap(rules: Rules) -> int:
+    """Repair rounds a drawing gets by default: 40, or 30 n on one-star boards larger than 10x10.
+
+    Carrying on with repair is far cheaper than growing new regions on large one-star boards (Queens
+    16x16: 0.8 s -> 0.04 s median with 30 n), where a round is a count of microseconds. With two or
+    three stars a round is a count of a far larger search (about 0.1 s at 14x14 3-star), and repair
+    either works early or not at all: of 144 drawings at 14x14 3-star (bench/repair_rounds.py), every
+    one of the 83 made unique was unique within 38 rounds, while a drawing carried on to 420 rounds
+    cost 12-40 s and never became unique (BENCHMARKS.md)."""
+    return 30 * rules.size if rules.size > 10 and rules.stars == 1 else 40
+
+
 def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Settings = Settings(),
              timeout: float | None = None) -> tuple[Board, GenerationStats]:
     """A board whose only solution is the planted answer (proved twice: by repair and by a fresh
@@ -81,10 +93,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     rng = random.Random(seed)
     stats = GenerationStats()
     k1 = rules.stars == 1
-    # Carrying on with repair is far cheaper than growing new regions, so large boards get more rounds.
-    max_rounds = settings.max_rounds
-    if max_rounds is None:
-        max_rounds = 40 if rules.size <= 10 else 30 * rules.size
+    max_rounds = settings.max_rounds if settings.max_rounds is not None else round_cap(rules)
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -135,6 +144,12 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if proof.solutions != (answer,):       # never expected: repair and the proof disagree
                 stats.rejected["unproved"] += 1
                 continue
+            # The shape needs only the regions: judged before the grade, which can take seconds on
+            # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
+            shape = shape_score(rules.size, board.regions)
+            if shape.score < settings.min_shape:
+                stats.rejected["ugly"] += 1
+                continue
             graded = graded or grade(board)
             if not graded.solved:
                 stats.rejected["unsolvable"] += 1
@@ -143,16 +158,13 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 # only a near miss (the next band over) is worth climbing from
                 if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
                     board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
-                if graded.band != band:
-                    stats.rejected["wrong-band"] += 1
+                    shape = shape_score(rules.size, board.regions)      # the climb moved region borders
+                if graded.band != band or shape.score < settings.min_shape:
+                    stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
                     continue
             fun = fun_score(graded.tiers)
             if fun.score < settings.min_fun:
                 stats.rejected["dull"] += 1
-                continue
-            shape = shape_score(rules.size, board.regions)
-            if shape.score < settings.min_shape:
-                stats.rejected["ugly"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
             return _finished(board, graded, fun.to_json(), shape.to_json(), stats), stats

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.errors import InvalidBoard
@@ -104,8 +105,10 @@ class SudokuBoard:
                                "the board has several solutions")
         return found.solutions[0]
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
+        # Kept once computed (the board is frozen): the id, the JSON and the store all ask for it, and
+        # the canonical form costs about as much as a tenth of generating the board.
         form, _ = canonical(self.solved(), self.givens)
         return hashlib.sha256(f"{KIND}:{form}".encode()).hexdigest()
 
