@@ -21,7 +21,8 @@ from engine.games.starbattle.rules import Rules
 
 class Geometry:
     """Everything about a board that never changes while it is solved: unit masks, attack masks,
-    2x2 blocks. Built once per board (cached) and shared by every state and probe."""
+    2x2 blocks. Built once per board (cached) and shared by every state and probe; the parts that
+    depend only on the size and the diagonal rule come from one `Frame` shared by every board."""
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
                  "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
@@ -32,20 +33,37 @@ class Geometry:
         self.regions = tuple(regions)
         if len(self.regions) != n * n:
             raise ValueError("regions must list n*n cells")
-        self.full = (1 << (n * n)) - 1
-        self.rowbits = (1 << n) - 1
-        rows = [self.rowbits << (r * n) for r in range(n)]
-        cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+        frame = _frame(n, diagonals)
+        self.full, self.rowbits = frame.full, frame.rowbits
         regs = [0] * n
         for cell, label in enumerate(self.regions):
             regs[label] |= 1 << cell
-        self.unit_mask = rows + cols + regs
+        self.unit_mask = frame.lines + regs
         self.nunits = 3 * n
+        self.unit_name = frame.unit_name
+        self.region_of = self.regions
+        self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
+        self.cell_name = frame.cell_name
+        self.attack, self.hit, self.cell_blocks = frame.attack, frame.hit, frame.cell_blocks
+        self.fits = frame.fits          # can_place answers, shared by every state of every board
+        self.covers = frame.covers      # 2x2 covers (blocks.py), likewise
+        self.prober = None              # the compiled probe, made on first use
+
+    def names(self, units: Iterable[int]) -> tuple[str, ...]:
+        return tuple(self.unit_name[u] for u in units)
+
+
+class Frame:
+    """What a Geometry takes from the size and the diagonal rule alone."""
+
+    def __init__(self, n: int, diagonals: bool):
+        self.full = (1 << (n * n)) - 1
+        self.rowbits = (1 << n) - 1
+        self.lines = ([self.rowbits << (r * n) for r in range(n)]
+                      + [sum(1 << (r * n + c) for r in range(n)) for c in range(n)])
         # Words for people: rows and columns from 1, regions by the letter the grid shows.
         self.unit_name = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
                           + [f"region {region_letter(i)}" for i in range(n)])
-        self.region_of = self.regions
-        self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
         self.cell_name = tuple(f"r{c // n + 1}c{c % n + 1}" for c in range(n * n))
         attack = []
         for cell in range(n * n):
@@ -74,12 +92,13 @@ class Geometry:
             anchors = [ar * n + cc for cc in (c - 1, c) if 0 <= cc <= n - 2]
             cell_blocks.append(tuple(blocks[a] for a in anchors))
         self.cell_blocks = tuple(cell_blocks)
-        self.fits: dict[tuple[int, int], bool] = {}   # can_place answers, shared by every state
-        self.covers: dict[tuple[int, int], list[int] | None] = {}   # 2x2 covers (blocks.py), likewise
-        self.prober = None                             # the compiled probe, made on first use
+        self.fits: dict[tuple[int, int], bool] = {}
+        self.covers: dict[tuple[int, int], list[int] | None] = {}
 
-    def names(self, units: Iterable[int]) -> tuple[str, ...]:
-        return tuple(self.unit_name[u] for u in units)
+
+@lru_cache(maxsize=32)
+def _frame(n: int, diagonals: bool) -> Frame:
+    return Frame(n, diagonals)
 
 
 @lru_cache(maxsize=64)
