@@ -30,6 +30,46 @@ class Shape:
                 "tentacles": self.tentacles, "raggedness": round(self.raggedness, 3)}
 
 
+@dataclass(frozen=True, slots=True)
+class ShapeFeatures:
+    """What a region map looks like, in the terms that tell published boards from raw drawings."""
+    n: int
+    sizes: tuple[int, ...]        # region sizes, smallest first
+    tiny: int                     # regions of at most 3 cells
+    straight: int                 # regions of 2+ cells in a single row or column
+    boundary_per_row: float       # edges between two regions, per row
+    perimeter_per_cell: float     # mean over regions of perimeter / size
+    fill: float                   # mean over regions of size / bounding-box area
+    interior_per_row: float       # cells whose four neighbours are all in their region, per row
+
+
+def shape_features(n: int, regions: Sequence[int]) -> ShapeFeatures:
+    """The features of a region map (`regions`: flat, n * n labels)."""
+    cells: dict[int, list[int]] = {}
+    for cell, label in enumerate(regions):
+        cells.setdefault(label, []).append(cell)
+    boundary = interior = 0
+    for cell, label in enumerate(regions):
+        r, c = divmod(cell, n)
+        boundary += (c + 1 < n and regions[cell + 1] != label) + (r + 1 < n and regions[cell + n] != label)
+        interior += (0 < r < n - 1 and 0 < c < n - 1
+                     and all(regions[nb] == label for nb in (cell - 1, cell + 1, cell - n, cell + n)))
+    straight = 0
+    fills, perimeters = [], []
+    for members in cells.values():
+        rows = [cell // n for cell in members]
+        cols = [cell % n for cell in members]
+        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+        straight += len(members) >= 2 and (height == 1 or width == 1)
+        fills.append(len(members) / (height * width))
+        inside = set(members)
+        edges = sum(4 - sum(nb in inside for nb in orthogonal_neighbours(n)[cell]) for cell in members)
+        perimeters.append(edges / len(members))
+    sizes = tuple(sorted(len(members) for members in cells.values()))
+    return ShapeFeatures(n, sizes, sum(size <= 3 for size in sizes), straight, boundary / n,
+                         sum(perimeters) / len(perimeters), sum(fills) / len(fills), interior / n)
+
+
 def _least_perimeter(size: int) -> int:
     # the most compact polyomino of `size` cells has perimeter 2 * ceil(2 * sqrt(size))
     return 2 * math.ceil(2 * math.sqrt(size))

@@ -25,6 +25,7 @@ from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
 from engine.games.starbattle.draw import draw_regions, plant
+from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
@@ -46,8 +47,8 @@ class Settings:
     alternatives: int = 8             # alternatives collected per repair round
     count_budget: int = 300_000       # search nodes (0.1-0.2 s) one count may take before the
                                       # drawing is abandoned
-    min_fun: int = 75                 # boards whose solve path scores lower are dull
-    min_shape: int = 40               # boards whose regions score lower are ugly
+    min_fun: int | None = None        # boards whose solve path scores lower are dull; None: gates_for(rules)
+    min_shape: int | None = None      # boards whose regions score lower are ugly; None: gates_for(rules)
     # Boundary moves tried to bring a near miss into the asked band. Off by default: measured on
     # 9x9 Queens hard and 10x10 2-star expert, fresh drawings reach the band 5-7x sooner than climbing
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
@@ -81,6 +82,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     rng = random.Random(seed)
     stats = GenerationStats()
     k1 = rules.stars == 1
+    gates = gates_for(rules)
+    min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
+    min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
     # Carrying on with repair is far cheaper than growing new regions, so large boards get more rounds.
     max_rounds = settings.max_rounds
     if max_rounds is None:
@@ -147,11 +151,11 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                     stats.rejected["wrong-band"] += 1
                     continue
             fun = fun_score(graded.tiers)
-            if fun.score < settings.min_fun:
+            if fun.score < min_fun:
                 stats.rejected["dull"] += 1
                 continue
             shape = shape_score(rules.size, board.regions)
-            if shape.score < settings.min_shape:
+            if shape.score < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
             stats.seconds = time.perf_counter() - started

@@ -1,0 +1,22 @@
+"""The bars a Star Battle family board must clear to be kept: the fun of its solve path and the shape of
+its regions. One table for the generator and for `solve` (`StarFamily.gates`).
+
+Calibrated so that at least 90% of published boards pass both (bench/bench_gates.py, BENCHMARKS.md,
+"Gates and region shape"); re-run that bench whenever the ladder or the scores change.
+"""
+
+from __future__ import annotations
+
+from engine.games.base import Gates
+from engine.games.starbattle.rules import Rules
+
+_BY_STARS = {1: Gates(min_fun=75, min_shape=40), 2: Gates(min_fun=75, min_shape=40),
+             3: Gates(min_fun=75, min_shape=40)}
+
+
+def gates_for(rules: Rules) -> Gates:
+    """The gates for boards of these rules (by star count; more stars than measured take the last)."""
+    return _BY_STARS.get(rules.stars, _BY_STARS[max(_BY_STARS)])
+
+
+__all__ = ["gates_for"]
