@@ -62,7 +62,7 @@ def published_row(rules: Rules, maps: list[tuple[int, ...]]) -> tuple[list[dict[
         board = Board(rules, regions)
         graded = grade(board)
         unfinished += not graded.solved
-        fun, shape = fun_score(graded.tiers).score, shape_score(rules.size, regions).score
+        fun, shape = fun_score(graded.tiers).score, shape_score(rules.size, regions, rules.stars).score
         funs.append(fun)
         shapes.append(shape)
         verdicts.append(measure(board, fun, shape))

@@ -172,6 +172,7 @@ def main() -> None:
                         "(a third of it at 14x14 and above)")
     parser.add_argument("--calibration", type=Path, default=DEFAULT_CALIBRATION)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per generated board")
+    parser.add_argument("--only", nargs="*", default=None, help='rules to run, e.g. "queens 8"')
     parser.add_argument("--cpu", type=int, default=0, help="pin to this core (-1: no pinning)")
     args = parser.parse_args()
     if args.cpu >= 0:
@@ -183,6 +184,8 @@ def main() -> None:
     rows, means = [], []
     for (n, k), published in sorted(load_collections(args.calibration).items()):
         rules = Rules(n, k)
+        if args.only and str(rules) not in args.only:
+            continue
         count = args.boards if n < 14 else max(2, args.boards // 3)
         ours, seconds, timeouts = generated(rules, count, args.timeout)
         pub_features = [shape_features(n, regions) for regions in published]

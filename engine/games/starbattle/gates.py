@@ -10,8 +10,8 @@ from __future__ import annotations
 from engine.games.base import Gates
 from engine.games.starbattle.rules import Rules
 
-_BY_STARS = {1: Gates(min_fun=75, min_shape=40), 2: Gates(min_fun=75, min_shape=40),
-             3: Gates(min_fun=75, min_shape=40)}
+_BY_STARS = {1: Gates(min_fun=75, min_shape=70), 2: Gates(min_fun=75, min_shape=70),
+             3: Gates(min_fun=75, min_shape=70)}
 
 
 def gates_for(rules: Rules) -> Gates:

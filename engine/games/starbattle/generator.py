@@ -24,7 +24,7 @@ from engine.core.shape import shape_score
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
-from engine.games.starbattle.draw import draw_regions, plant
+from engine.games.starbattle.draw import draw_regions, pick_style, plant
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
@@ -34,14 +34,14 @@ from engine.version import ENGINE_VERSION
 
 # Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
 # even sizes interlock (hard). Without a band, the whole range.
-SPREAD = {None: (0.2, 0.9), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
+SPREAD = {None: (0.2, 0.6), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
           "expert": (0.05, 0.35)}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     spread: float | None = None       # region-size spread; None draws one per drawing from 0.2..0.9
-    gifts: int | None = None          # single-cell regions at k = 1; None: 1-2 gifts about half the time
+    gifts: int | None = None          # single-cell regions at k = 1; None: one gift one time in eight
     max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
@@ -108,9 +108,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             spread = settings.spread if settings.spread is not None else rng.uniform(low, high)
             gifts = settings.gifts
             if gifts is None:
-                gifts = (rng.choice((1, 2)) if band == "easy" else 0 if band else rng.choice((0, 0, 1, 2))
-                         ) if k1 else 0
-            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts)
+                # published boards almost never have a single-cell region: one gift, and rarely
+                gifts = (1 if band == "easy" else 0 if band else rng.choice((0,) * 7 + (1,))) if k1 else 0
+            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts, style=pick_style(rules, rng))
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
@@ -154,7 +154,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if fun.score < min_fun:
                 stats.rejected["dull"] += 1
                 continue
-            shape = shape_score(rules.size, board.regions)
+            shape = shape_score(rules.size, board.regions, rules.stars)
             if shape.score < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
@@ -167,7 +167,7 @@ def describe(board: Board) -> dict:
     board must be unique; the ladder's path is its proof when it finishes)."""
     graded = grade(board)
     return _fields(board, graded, fun_score(graded.tiers).to_json(),
-                   shape_score(board.n, board.regions).to_json())
+                   shape_score(board.n, board.regions, board.rules.stars).to_json())
 
 
 def _fields(board: Board, graded: Grade, fun: dict, shape: dict) -> dict:

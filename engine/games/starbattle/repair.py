@@ -38,6 +38,7 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     seed gives the same board on any machine.)
     """
     answer_cells = set(answer)
+    k = len(answer) // n
     for rounds in range(max_rounds + 1):
         found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
                                        count_budget)
@@ -51,17 +52,31 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
             break
         shared = Counter(cell for sol in others for cell in sol if cell not in answer_cells)
         ranked = sorted(shared, key=lambda cell: (-shared[cell], rng.random()))
-        for cell in ranked:
-            move = _move_out(n, regions, cell, answer_cells, rng)
-            if move is not None:
-                path, target = move
-                for moved in path:
-                    regions[moved] = target
-                search.set_regions(regions)
-                break
-        else:
+        moves = (move for move in (_move_out(n, regions, cell, answer_cells, rng) for cell in ranked)
+                 if move is not None)
+        # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
+        # regions: take the first move that leaves its region more than 2k cells, else the first
+        # that leaves more than 2k - 1, else the first of all.
+        best, best_rank = None, 3
+        for move in moves:
+            left = _left_behind(regions, move[0])
+            rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
+            if rank < best_rank:
+                best, best_rank = move, rank
+                if rank == 0:
+                    break
+        if best is None:
             return RepairOutcome(False, rounds, "stuck")
+        path, target = best
+        for moved in path:
+            regions[moved] = target
+        search.set_regions(regions)
     return RepairOutcome(False, max_rounds, "ambiguous")
+
+
+def _left_behind(regions: list[int], path: list[int]) -> int:
+    """How many cells the donor region keeps once `path` leaves it."""
+    return regions.count(regions[path[0]]) - len(path)
 
 
 def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
@@ -92,6 +107,8 @@ def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
             path.append(parent[path[-1]])
         kept = reachable(n, members - set(path), next(iter(stars)))
         if stars <= kept:
-            return sorted(members - kept), rng.choice(targets)
+            # the smallest neighbour takes the cells: repair should not grow one region into a sprawl
+            sizes = {label: regions.count(label) for label in targets}
+            return sorted(members - kept), min(targets, key=lambda label: (sizes[label], rng.random()))
     return None
 
