@@ -20,6 +20,9 @@ from engine.core.regions import reachable
 from engine.games.starbattle.count import Search, monotonic
 
 
+LOOK = 4        # legal moves weighed for their shape before the most shared one is taken anyway
+
+
 @dataclass(slots=True)
 class RepairOutcome:
     unique: bool
@@ -55,16 +58,17 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
         moves = (move for move in (_move_out(n, regions, cell, answer_cells, rng) for cell in ranked)
                  if move is not None)
         # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
-        # regions: take the first move that leaves its region more than 2k cells, else the first
-        # that leaves more than 2k - 1, else the first of all.
+        # regions: among the first LOOK legal moves (the impostors most alternatives share), take the
+        # first that leaves its region more than 2k cells; else the first that leaves more than
+        # 2k - 1; else the first of all.
         best, best_rank = None, 3
-        for move in moves:
+        for looked, move in enumerate(moves):
             left = _left_behind(regions, move[0])
             rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
             if rank < best_rank:
                 best, best_rank = move, rank
-                if rank == 0:
-                    break
+            if best_rank == 0 or (best_rank == 1 and looked + 1 >= LOOK):
+                break
         if best is None:
             return RepairOutcome(False, rounds, "stuck")
         path, target = best
