@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.games.base import Gates
 from engine.games.starbattle.rules import Rules
 
-_BY_STARS = {1: Gates(min_fun=75, min_shape=70), 2: Gates(min_fun=75, min_shape=70),
+_BY_STARS = {1: Gates(min_fun=55, min_shape=75), 2: Gates(min_fun=60, min_shape=70),
              3: Gates(min_fun=75, min_shape=70)}
 
 

@@ -41,7 +41,7 @@ SPREAD = {None: (0.2, 0.6), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0
 @dataclass(frozen=True, slots=True)
 class Settings:
     spread: float | None = None       # region-size spread; None draws one per drawing from 0.2..0.9
-    gifts: int | None = None          # single-cell regions at k = 1; None: one gift one time in eight
+    gifts: int | None = None          # single-cell regions at k = 1; None: one for easy Queens, else 0
     max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
@@ -108,8 +108,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             spread = settings.spread if settings.spread is not None else rng.uniform(low, high)
             gifts = settings.gifts
             if gifts is None:
-                # published boards almost never have a single-cell region: one gift, and rarely
-                gifts = (1 if band == "easy" else 0 if band else rng.choice((0,) * 7 + (1,))) if k1 else 0
+                # published boards have no single-cell regions: one gift, for easy Queens only
+                gifts = 1 if band == "easy" and k1 else 0
             regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts, style=pick_style(rules, rng))
             if regions is None:
                 stats.rejected["draw-failed"] += 1

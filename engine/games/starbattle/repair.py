@@ -20,9 +20,6 @@ from engine.core.regions import reachable
 from engine.games.starbattle.count import Search, monotonic
 
 
-LOOK = 4        # legal moves weighed for their shape before the most shared one is taken anyway
-
-
 @dataclass(slots=True)
 class RepairOutcome:
     unique: bool
@@ -55,20 +52,23 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
             break
         shared = Counter(cell for sol in others for cell in sol if cell not in answer_cells)
         ranked = sorted(shared, key=lambda cell: (-shared[cell], rng.random()))
-        moves = (move for move in (_move_out(n, regions, cell, answer_cells, rng) for cell in ranked)
-                 if move is not None)
         # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
-        # regions: among the first LOOK legal moves (the impostors most alternatives share), take the
-        # first that leaves its region more than 2k cells; else the first that leaves more than
-        # 2k - 1; else the first of all.
-        best, best_rank = None, 3
-        for looked, move in enumerate(moves):
+        # regions: among the legal moves of the impostors shared by the most alternatives (ties are
+        # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
+        # that makes a gift only when every legal move does.
+        best, best_rank, best_shared = None, 3, 0
+        for cell in ranked:
+            if best_rank < 2 and shared[cell] < best_shared:
+                break
+            move = _move_out(n, regions, cell, answer_cells, rng)
+            if move is None:
+                continue
             left = _left_behind(regions, move[0])
             rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
             if rank < best_rank:
-                best, best_rank = move, rank
-            if best_rank == 0 or (best_rank == 1 and looked + 1 >= LOOK):
-                break
+                best, best_rank, best_shared = move, rank, shared[cell]
+                if rank == 0:
+                    break
         if best is None:
             return RepairOutcome(False, rounds, "stuck")
         path, target = best
