@@ -39,26 +39,34 @@ TESTS_DATA = ROOT / "tests" / "data" / "starbattle_published.json"
 OPEN_GATES = Settings(min_fun=0, min_shape=0)
 
 
-def published(calibration: Path) -> dict[tuple[str, Rules], list[tuple[int, ...]]]:
-    """Region maps by (collection, rules)."""
-    out: dict[tuple[str, Rules], list[tuple[int, ...]]] = {}
+def published(calibration: Path) -> list[tuple[str, Rules | None, list[tuple[Rules, tuple[int, ...]]]]]:
+    """(collection, rules or None when mixed, boards): the calibration file by rules, then the boards
+    of tests/data (sizes 6 to 15) as one collection."""
+    by_rules: dict[Rules, list[tuple[Rules, tuple[int, ...]]]] = {}
     with open(calibration, encoding="utf-8") as fh:
-        items = [("calibration", json.loads(line)) for line in fh if line.strip()]
-    items += [("tests/data", item) for item in json.loads(TESTS_DATA.read_text())]
-    for collection, item in items:
-        rules = item["rules"]
-        key = (collection, Rules(rules["size"], rules["stars"], rules.get("diagonals", False)))
-        out.setdefault(key, []).append(tuple(label for row in item["regions"] for label in row))
+        for line in fh:
+            if line.strip():
+                rules, regions = _board(json.loads(line))
+                by_rules.setdefault(rules, []).append((rules, regions))
+    out: list[tuple[str, Rules | None, list[tuple[Rules, tuple[int, ...]]]]] = [
+        ("calibration", rules, boards) for rules, boards in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars))]
+    out.append(("tests/data", None, [_board(item) for item in json.loads(TESTS_DATA.read_text())]))
     return out
+
+
+def _board(item: dict) -> tuple[Rules, tuple[int, ...]]:
+    rules = item["rules"]
+    return (Rules(rules["size"], rules["stars"], rules.get("diagonals", False)),
+            tuple(label for row in item["regions"] for label in row))
 
 
 def measure(board: Board, fun: int, shape: int) -> dict[str, bool]:
     return game_named(board.game).gates(board).verdict(fun=fun, shape=shape)
 
 
-def published_row(rules: Rules, maps: list[tuple[int, ...]]) -> tuple[list[dict[str, bool]], list[int], list[int], int]:
+def published_row(boards: list[tuple[Rules, tuple[int, ...]]]) -> tuple[list[dict[str, bool]], list[int], list[int], int]:
     verdicts, funs, shapes, unfinished = [], [], [], 0
-    for regions in maps:
+    for rules, regions in boards:
         board = Board(rules, regions)
         graded = grade(board)
         unfinished += not graded.solved
@@ -97,7 +105,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200, help="raw drawings per rules (a fifth of it "
                         "at 14x14 and above)")
-    parser.add_argument("--every", type=int, default=1, help="grade every Nth published board (quick runs)")
+    parser.add_argument("--every", type=int, default=1, help="grade every Nth board of the calibration "
+                        "file (quick runs)")
     parser.add_argument("--calibration", type=Path, default=DEFAULT_CALIBRATION)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per raw drawing")
     parser.add_argument("--cpu", type=int, default=0, help="pin to this core (-1: no pinning)")
@@ -110,20 +119,20 @@ def main() -> None:
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print("| boards | rules | gates (fun, shape) | count | fun gate | shape gate | both | unfinished ¹ "
           "| fun p10 | shape p10 |\n|---|---|---|---:|---|---|---|---:|---:|---:|")
-    groups = published(args.calibration)
-    raw_done: set[Rules] = set()
-    for (collection, rules), maps in sorted(groups.items(), key=lambda kv: (kv[0][1].size, kv[0][1].stars, kv[0][0])):
-        gates = game_named(rules.game).gates(Board(rules, maps[0]))
-        thresholds = f"{gates.min_fun}, {gates.min_shape}"
-        verdicts, funs, shapes, unfinished = published_row(rules, maps[::args.every])
-        print(f"| published, {collection} | {rules} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
+    for collection, rules, boards in published(args.calibration):
+        if rules is None:
+            label, thresholds = "sizes 6-15, 1-3 stars", "by rules"
+        else:
+            gates = game_named(rules.game).gates(Board(rules, boards[0][1]))
+            label, thresholds = str(rules), f"{gates.min_fun}, {gates.min_shape}"
+        verdicts, funs, shapes, unfinished = published_row(boards[::args.every] if rules else boards)
+        print(f"| published, {collection} | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
               f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {unfinished} | {_p10(funs)} "
               f"| {_p10(shapes)} |", flush=True)
-        if collection == "calibration" and rules not in raw_done:
-            raw_done.add(rules)
+        if rules is not None:
             count = args.boards if rules.size < 14 else max(2, args.boards // 5)
             verdicts, funs, shapes, timeouts = raw_row(rules, count, args.timeout)
-            print(f"| raw drawings ² | {rules} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
+            print(f"| raw drawings ² | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
                   f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {timeouts} timeouts "
                   f"| {_p10(funs)} | {_p10(shapes)} |", flush=True)
     print("\n- ¹ Published boards the ladder does not finish; their fun is scored on the steps it found.\n"

@@ -42,8 +42,9 @@ if str(ROOT) not in sys.path:          # the repo is not installed into the venv
 from engine.errors import DeadlineExceeded, PuzzleError  # noqa: E402
 from engine.games.starbattle import Rules, Settings, count_solutions, generate  # noqa: E402
 from engine.games.starbattle.count import monotonic, new_search  # noqa: E402
-from engine.games.starbattle.draw import draw_regions, plant  # noqa: E402
+from engine.games.starbattle.draw import draw_regions, pick_style, plant  # noqa: E402
 from engine.games.starbattle.repair import repair  # noqa: E402
+from engine.games.starbattle.generator import SPREAD  # noqa: E402
 from machine import cpu_model  # noqa: E402
 
 DEFAULT_SPECS = ["queens 8", "queens 9", "queens 12", "queens 16", "queens 20",
@@ -150,7 +151,7 @@ def measure_planted(res: Result, drawings: int, seed: int, budget: float, phase_
     `budget` s have passed no new drawing starts. Repair gets its own RNG (seeded from the main one),
     so the drawings do not depend on how far a cut-short repair got."""
     rules = res.rules
-    n, k1 = rules.size, rules.stars == 1
+    n = rules.size
     max_rounds = generator_max_rounds(n)
     alternatives = Settings().alternatives
     rng = random.Random(f"bench-planted {rules} {seed}")
@@ -161,9 +162,8 @@ def measure_planted(res: Result, drawings: int, seed: int, budget: float, phase_
             res.planted_stopped_early = True
             break
         answer = plant(rules, rng)
-        spread = rng.uniform(0.2, 0.9)
-        gifts = rng.choice((0, 0, 1, 2)) if k1 else 0
-        regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts)
+        spread = rng.uniform(*SPREAD[None])
+        regions = draw_regions(rules, answer, rng, spread=spread, gifts=0, style=pick_style(rules, rng))
         repair_seed = rng.getrandbits(64)
         res.planted += 1
         if regions is None:
@@ -291,8 +291,8 @@ def notes(results: list[Result], args, phase_cap: float) -> list[str]:
         "Seeds are consecutive from --seed.",
         "² A drawing is one region growth plus up to max_rounds repair rounds; acceptance = boards / "
         "drawings (GenerationStats.drawings), summed over every seed, timed-out ones included.",
-        "³ Fresh plant() + one draw_regions() per drawing, settings as the generator (spread uniform "
-        "0.2..0.9, gifts 0/0/1/2 at k = 1). w/o repair: count_solutions(limit 2) finds exactly one "
+        "³ Fresh plant() + one draw_regions() per drawing, settings as the generator without a band "
+        f"(spread uniform {SPREAD[None][0]}..{SPREAD[None][1]}, no gifts, a style from pick_style). w/o repair: count_solutions(limit 2) finds exactly one "
         "solution; with repair: repair() makes the answer unique within the generator's round cap "
         f"(40 if n ≤ 10 else 30 n, {Settings().alternatives} alternatives per round). Each phase has a "
         f"{phase_cap:g} s deadline; a cut count or repair counts as not unique. Draw failures count as "

@@ -8,7 +8,7 @@ map leaves the range of published boards (each bound lets about 97% of them thro
 - largest: the largest region beyond 2.5 times the mean size (n cells), 40 per mean size;
 - blobby: interior cells (all four neighbours in the region) beyond 12% of the grid, 4 per percent;
 - compact / stringy: region boundary edges per row below 0.6 n or above 0.85 n, 3 per 0.01 n;
-- straight: regions in a single row or column beyond 2, 12 each (published boards use stripes often);
+- straight: regions in a single row or column beyond 3, 8 each (published boards use stripes often);
 - tiny: regions of at most 3 cells beyond 3, 12 each.
 Stored with its features, so a reader can see why a board was called ugly.
 """
@@ -95,7 +95,7 @@ def shape_penalties(features: ShapeFeatures, stars: int) -> dict[str, int]:
         "blobby": round(400 * max(0.0, features.interior_per_row / n - 0.12)),
         "compact": round(300 * max(0.0, 0.6 - boundary)),
         "stringy": round(300 * max(0.0, boundary - 0.85)),
-        "straight": 12 * max(0, features.straight - 2),
+        "straight": 8 * max(0, features.straight - 3),
         "tiny": 12 * max(0, features.tiny - 3),
     }
 

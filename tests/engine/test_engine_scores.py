@@ -47,14 +47,14 @@ def test_each_penalty_starts_where_published_boards_end():
     sprawl = replace(even, sizes=(2, 2, 2, 3, 5, 6, 14, 30), tiny=4)
     assert shape_penalties(sprawl, 1)["largest"] == round(40 * (30 / 8 - 2.5))
     assert shape_penalties(sprawl, 1)["tiny"] == 12
-    assert shape_penalties(replace(even, straight=4), 1)["straight"] == 24
+    assert shape_penalties(replace(even, straight=5), 1)["straight"] == 16
 
 
 def test_tidy_boxes_and_full_stripes_score_low():
     boxes = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]      # Sudoku's nine boxes
     stripes = [r for r in range(8) for _ in range(8)]                        # every row a region
     assert shape_score(9, boxes).score < 60 and shape_penalties(shape_features(9, boxes), 1)["compact"]
-    assert shape_score(8, stripes).straight == 8 and shape_score(8, stripes).score < 40
+    assert shape_score(8, stripes).straight == 8 and shape_score(8, stripes).score < 60
 
 
 def test_features_count_what_they_say():
