@@ -46,7 +46,7 @@ def pick_style(rules: Rules, rng: random.Random) -> Style:
     (bench/bench_shape_classifier.py): at k = 1 small regions are compact and large ones wander, with
     a stripe or two on most boards; at k >= 2 every region is thin now and then; about one board in
     three has a large region."""
-    large = rng.uniform(2.0, 2.6) if rng.random() < 0.35 else 0.0
+    large = rng.uniform(1.8, 2.4) if rng.random() < 0.25 else 0.0
     if rules.stars == 1:
         return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size, stripes=rng.choice((0, 1, 2, 2, 3)),
                      large=large)

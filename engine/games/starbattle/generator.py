@@ -34,7 +34,7 @@ from engine.version import ENGINE_VERSION
 
 # Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
 # even sizes interlock (hard). Without a band, the whole range.
-SPREAD = {None: (0.2, 0.6), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
+SPREAD = {None: (0.15, 0.5), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
           "expert": (0.05, 0.35)}
 
 
