@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from engine.core.grid import orthogonal_neighbours
 
 UNASSIGNED = -1
+TRIES = 4
 
 
 def reachable(n: int, cells: set[int], start: int) -> set[int]:
@@ -43,14 +44,16 @@ def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]
 
 
 def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random, *,
-         closed: frozenset[int] = frozenset(), thin: float = 0.0, thin_from: int = 0) -> list[int]:
+         closed: frozenset[int] = frozenset(), thin: float = 0.0, thin_from: int = 0,
+         tries: int = 2) -> list[int]:
     """Grow labelled regions in place until every cell is assigned; returns `regions`.
 
     `regions` holds region numbers for seed cells and UNASSIGNED elsewhere; `targets[label]` is the size
     that region grows toward. Each step picks a region still short of its target, weighted by how short
-    it is, and gives it one random cell of its frontier. Once a region has `thin_from` cells, with
-    probability `thin` the step draws two frontier cells and takes the one touching fewer cells of the
-    region: thinner, more ragged regions (0 grows blobs). `closed` regions take no left-over cells (single-cell gifts and stripes keep their
+    it is, and gives it one random cell of its frontier. With probability `thin` the step draws
+    `tries` frontier cells instead and keeps, once the region has `thin_from` cells, the one touching
+    fewest cells of the region (thinner, more ragged regions), before that the one touching most (small
+    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (single-cell gifts and stripes keep their
     shape) unless a cell has no other neighbour.
     """
     neighbours = orthogonal_neighbours(n)
@@ -69,11 +72,13 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
             growing.remove(label)
             continue
         if thin and rng.random() < thin:
-            other = _take_free(edge, regions, rng)
-            if other != UNASSIGNED:
+            wander = sizes[label] >= thin_from        # small regions fill in, large ones wander
+            for _ in range(tries - 1):
+                other = _take_free(edge, regions, rng)
+                if other == UNASSIGNED:
+                    break
                 inside = [sum(regions[nb] == label for nb in neighbours[c]) for c in (cell, other)]
-                # small regions fill in, large ones wander
-                if (inside[1] < inside[0]) == (sizes[label] >= thin_from) and inside[1] != inside[0]:
+                if (inside[1] < inside[0]) == wander and inside[1] != inside[0]:
                     cell, other = other, cell
                 edge.append(other)
         regions[cell] = label

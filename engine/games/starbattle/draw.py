@@ -26,14 +26,15 @@ class Style:
     """How a drawing's regions look, after the boards people play (published boards have thinner,
     more ragged regions than free growth makes, some straight stripes, now and then one large region).
 
-    thin: the share of growth steps that compare two frontier cells: a region of at least
-    `thin_from` cells takes the one touching fewer of its cells (it wanders), a smaller one the other
-    (it fills in);
+    thin: the share of growth steps that compare `tries` frontier cells: a region of at least
+    `thin_from` cells takes the one touching fewest of its cells (it wanders), a smaller one the one
+    touching most (it fills in);
     stripes: regions (k = 1 only) drawn first as straight runs through their star, 2 to n cells;
     large: one region grown to about `large` times the mean size (0: none).
     """
     thin: float = 0.0
     thin_from: int = 0
+    tries: int = 2
     stripes: int = 0
     large: float = 0.0
 
@@ -44,13 +45,14 @@ PLAIN = Style()          # free growth: the drawing before styles
 def pick_style(rules: Rules, rng: random.Random) -> Style:
     """A style for one drawing, drawn by the seeded RNG, as measured on published boards
     (bench/bench_shape_classifier.py): at k = 1 small regions are compact and large ones wander, with
-    a stripe or two on most boards; at k >= 2 every region is thin now and then; about one board in
-    three has a large region."""
+    a stripe or two on most boards; at k >= 2 every region wanders, more so with 3 stars; about one
+    board in four has a large region."""
     large = rng.uniform(1.8, 2.4) if rng.random() < 0.25 else 0.0
     if rules.stars == 1:
         return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size, stripes=rng.choice((0, 1, 2, 2, 3)),
                      large=large)
-    return Style(thin=rng.uniform(0.4, 1.0), large=large)
+    # published boards grow more ragged with the stars: 14x14 3-star regions wander most
+    return Style(thin=rng.uniform(0.4 if rules.stars == 2 else 0.8, 1.0), tries=4, large=large)
 
 
 def plant(rules: Rules, rng: random.Random, deadline: float = 0.0) -> tuple[int, ...]:
@@ -105,7 +107,7 @@ def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
             targets[label] = _stripe(n, regions, answer[label], label, rng)
             closed.add(label)
     return grow(n, regions, targets, rng, closed=frozenset(closed), thin=style.thin,
-                thin_from=style.thin_from)
+                thin_from=style.thin_from, tries=style.tries)
 
 
 def _enlarge_one(targets: list[int], minimums: list[int], factor: float, rng: random.Random) -> None:
