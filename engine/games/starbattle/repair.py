@@ -56,14 +56,17 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
         # regions: among the legal moves of the impostors shared by the most alternatives (ties are
         # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
         # that makes a gift only when every legal move does.
+        members_of: dict[int, set[int]] = {}
+        for i, label in enumerate(regions):
+            members_of.setdefault(label, set()).add(i)
         best, best_rank, best_shared = None, 3, 0
         for cell in ranked:
             if best_rank < 2 and shared[cell] < best_shared:
                 break
-            move = _move_out(n, regions, cell, answer_cells, rng)
+            move = _move_out(n, regions, cell, answer_cells, rng, members_of)
             if move is None:
                 continue
-            left = _left_behind(regions, move[0])
+            left = len(members_of[regions[cell]]) - len(move[0])
             rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
             if rank < best_rank:
                 best, best_rank, best_shared = move, rank, shared[cell]
@@ -78,22 +81,18 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     return RepairOutcome(False, max_rounds, "ambiguous")
 
 
-def _left_behind(regions: list[int], path: list[int]) -> int:
-    """How many cells the donor region keeps once `path` leaves it."""
-    return regions.count(regions[path[0]]) - len(path)
-
-
-def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
-              rng: random.Random) -> tuple[list[int], int] | None:
+def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int], rng: random.Random,
+              members_of: dict[int, set[int]]) -> tuple[list[int], int] | None:
     """The cells to hand over and the region to receive them, or None when there is no legal move.
 
     The nearest cell of the impostor's region that borders another region is found breadth-first
     through non-answer cells; the path to it is handed over, together with any part of the region that
     the path would cut off from the region's answer stars (so the donor stays one piece).
+    `members_of` gives each region's cells.
     """
     neighbours = orthogonal_neighbours(n)
     own = regions[cell]
-    members = {i for i, lab in enumerate(regions) if lab == own}
+    members = members_of[own]
     stars = members & answer_cells
     parent = {cell: -1}
     queue = deque([cell])
@@ -112,7 +111,6 @@ def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
         kept = reachable(n, members - set(path), next(iter(stars)))
         if stars <= kept:
             # the smallest neighbour takes the cells: repair should not grow one region into a sprawl
-            sizes = {label: regions.count(label) for label in targets}
-            return sorted(members - kept), min(targets, key=lambda label: (sizes[label], rng.random()))
+            return sorted(members - kept), min(targets, key=lambda label: (len(members_of[label]), rng.random()))
     return None
 
