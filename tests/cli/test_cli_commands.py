@@ -173,7 +173,8 @@ def test_solve_file_reports_the_generator_gates(env, tmp_path):
     published = json.loads(sample.read_text().splitlines()[0])
     ugly, _ = generate(Rules(8), 3, settings=Settings(min_fun=0, min_shape=0, gifts=3))
     boards = tmp_path / "boards.jsonl"
-    boards.write_text(json.dumps(published) + "\n" + json.dumps(
+    board = {key: published[key] for key in ("game", "rules", "regions")}     # its id is the site's own
+    boards.write_text(json.dumps(board) + "\n" + json.dumps(
         {"game": "queens", "rules": {"size": 8}, "regions": ugly.region_rows()}) + "\n")
     result = run(env, "solve", str(boards))
     assert result.returncode == 0, result.stderr
