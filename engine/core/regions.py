@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from engine.core.grid import orthogonal_neighbours
 
 UNASSIGNED = -1
-TRIES = 4
 
 
 def reachable(n: int, cells: set[int], start: int) -> set[int]:
@@ -53,8 +52,8 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
     it is, and gives it one random cell of its frontier. With probability `thin` the step draws
     `tries` frontier cells instead and keeps, once the region has `thin_from` cells, the one touching
     fewest cells of the region (thinner, more ragged regions), before that the one touching most (small
-    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (single-cell gifts and stripes keep their
-    shape) unless a cell has no other neighbour.
+    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (single-cell
+    gifts and stripes keep their shape) unless a cell has no other neighbour.
     """
     neighbours = orthogonal_neighbours(n)
     sizes = [0] * len(targets)

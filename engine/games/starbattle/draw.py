@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-
 from dataclasses import dataclass
 
 from engine.core.grid import orthogonal_neighbours
@@ -49,8 +48,8 @@ def pick_style(rules: Rules, rng: random.Random) -> Style:
     board in four has a large region."""
     large = rng.uniform(1.8, 2.4) if rng.random() < 0.25 else 0.0
     if rules.stars == 1:
-        return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size, stripes=rng.choice((0, 1, 2, 2, 3)),
-                     large=large)
+        return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size,
+                     stripes=rng.choice((0, 1, 2, 2, 3)), large=large)
     # published boards grow more ragged with the stars: 14x14 3-star regions wander most
     return Style(thin=rng.uniform(0.4 if rules.stars == 2 else 0.8, 1.0), tries=4, large=large)
 

@@ -33,14 +33,14 @@ from engine.ladder.fun import fun_score
 from engine.version import ENGINE_VERSION
 
 # Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
-# even sizes interlock (hard). Without a band, the whole range.
+# even sizes interlock (hard). Without a band, about the size profile of published boards.
 SPREAD = {None: (0.15, 0.5), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
           "expert": (0.05, 0.35)}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    spread: float | None = None       # region-size spread; None draws one per drawing from 0.2..0.9
+    spread: float | None = None       # region-size spread; None draws one per drawing from SPREAD[band]
     gifts: int | None = None          # single-cell regions at k = 1; None: one for easy Queens, else 0
     max_rounds: int | None = None     # repair rounds per drawing; None: 40 up to 10x10, else 30 n
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
@@ -110,7 +110,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if gifts is None:
                 # published boards have no single-cell regions: one gift, for easy Queens only
                 gifts = 1 if band == "easy" and k1 else 0
-            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts, style=pick_style(rules, rng))
+            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts,
+                                   style=pick_style(rules, rng))
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
@@ -151,11 +152,11 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                     stats.rejected["wrong-band"] += 1
                     continue
             fun = fun_score(graded.tiers)
-            if fun.score < min_fun:
+            if min_fun is not None and fun.score < min_fun:
                 stats.rejected["dull"] += 1
                 continue
             shape = shape_score(rules.size, board.regions, rules.stars)
-            if shape.score < min_shape:
+            if min_shape is not None and shape.score < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
             stats.seconds = time.perf_counter() - started

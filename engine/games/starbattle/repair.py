@@ -5,8 +5,10 @@ Moving cell c out of region R kills every alternative with a star on c: R now ho
 alternative's stars. The answer's stars never move, so the answer survives every move; the donor region
 must stay one piece. An impostor inside its region, with no other region beside it, moves together with
 the shortest path of non-answer cells that leads from it to another region, and whatever that path
-would cut off from the region's answer stars. The impostor chosen is the one shared by the most
-alternatives found.
+would cut off from the region's answer stars, into the smallest region beside it. The impostor chosen
+is one shared by the most alternatives found; among those, one whose move leaves its region more than
+2k cells (published boards have few tiny regions), and never one that leaves a gift (2k - 1 cells, its
+stars forced) while another legal move does not.
 """
 
 from __future__ import annotations
@@ -111,6 +113,7 @@ def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int], rng
         kept = reachable(n, members - set(path), next(iter(stars)))
         if stars <= kept:
             # the smallest neighbour takes the cells: repair should not grow one region into a sprawl
-            return sorted(members - kept), min(targets, key=lambda label: (len(members_of[label]), rng.random()))
+            smallest = min(targets, key=lambda label: (len(members_of[label]), rng.random()))
+            return sorted(members - kept), smallest
     return None
 
