@@ -42,9 +42,10 @@ if str(ROOT) not in sys.path:          # the repo is not installed into the venv
 from engine.errors import DeadlineExceeded, PuzzleError  # noqa: E402
 from engine.games.starbattle import Rules, Settings, count_solutions, generate  # noqa: E402
 from engine.games.starbattle.count import monotonic, new_search  # noqa: E402
-from engine.games.starbattle.draw import draw_regions, plant  # noqa: E402
+from engine.games.starbattle.draw import draw_regions, pick_style, plant  # noqa: E402
 from engine.games.starbattle.generator import round_cap  # noqa: E402
 from engine.games.starbattle.repair import repair  # noqa: E402
+from engine.games.starbattle.generator import SPREAD  # noqa: E402
 from machine import cpu_model  # noqa: E402
 
 DEFAULT_SPECS = ["queens 8", "queens 9", "queens 12", "queens 16", "queens 20",
@@ -160,9 +161,8 @@ def measure_planted(res: Result, drawings: int, seed: int, budget: float, phase_
             res.planted_stopped_early = True
             break
         answer = plant(rules, rng)
-        spread = rng.uniform(0.2, 0.9)
-        gifts = rng.choice((0, 0, 1, 2)) if k1 else 0
-        regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts)
+        spread = rng.uniform(*SPREAD[None])
+        regions = draw_regions(rules, answer, rng, spread=spread, gifts=0, style=pick_style(rules, rng))
         repair_seed = rng.getrandbits(64)
         res.planted += 1
         if regions is None:
@@ -290,8 +290,8 @@ def notes(results: list[Result], args, phase_cap: float) -> list[str]:
         "Seeds are consecutive from --seed.",
         "² A drawing is one region growth plus up to max_rounds repair rounds; acceptance = boards / "
         "drawings (GenerationStats.drawings), summed over every seed, timed-out ones included.",
-        "³ Fresh plant() + one draw_regions() per drawing, settings as the generator (spread uniform "
-        "0.2..0.9, gifts 0/0/1/2 at k = 1). w/o repair: count_solutions(limit 2) finds exactly one "
+        "³ Fresh plant() + one draw_regions() per drawing, settings as the generator without a band "
+        f"(spread uniform {SPREAD[None][0]}..{SPREAD[None][1]}, no gifts, a style from pick_style). w/o repair: count_solutions(limit 2) finds exactly one "
         "solution; with repair: repair() makes the answer unique within the generator's round cap "
         f"(40, or 30 n for Queens above 10×10, {Settings().alternatives} alternatives per round). Each phase has a "
         f"{phase_cap:g} s deadline; a cut count or repair counts as not unique. Draw failures count as "

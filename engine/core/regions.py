@@ -43,13 +43,17 @@ def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]
 
 
 def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random, *,
-         closed: frozenset[int] = frozenset()) -> list[int]:
+         closed: frozenset[int] = frozenset(), thin: float = 0.0, thin_from: int = 0,
+         tries: int = 2) -> list[int]:
     """Grow labelled regions in place until every cell is assigned; returns `regions`.
 
     `regions` holds region numbers for seed cells and UNASSIGNED elsewhere; `targets[label]` is the size
     that region grows toward. Each step picks a region still short of its target, weighted by how short
-    it is, and gives it one random cell of its frontier. `closed` regions take no left-over cells
-    (single-cell gifts stay single) unless a cell has no other neighbour.
+    it is, and gives it one random cell of its frontier. With probability `thin` the step draws
+    `tries` frontier cells instead and keeps, once the region has `thin_from` cells, the one touching
+    fewest cells of the region (thinner, more ragged regions), before that the one touching most (small
+    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (single-cell
+    gifts and stripes keep their shape) unless a cell has no other neighbour.
     """
     neighbours = orthogonal_neighbours(n)
     sizes = [0] * len(targets)
@@ -62,17 +66,20 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
     while growing:
         label = rng.choices(growing, weights=[targets[g] - sizes[g] for g in growing])[0]
         edge = frontier[label]
-        cell = UNASSIGNED
-        while edge:
-            i = rng.randrange(len(edge))
-            edge[i], edge[-1] = edge[-1], edge[i]
-            candidate = edge.pop()
-            if regions[candidate] == UNASSIGNED:
-                cell = candidate
-                break
+        cell = _take_free(edge, regions, rng)
         if cell == UNASSIGNED:          # walled in: this region stops here
             growing.remove(label)
             continue
+        if thin and rng.random() < thin:
+            wander = sizes[label] >= thin_from        # small regions fill in, large ones wander
+            for _ in range(tries - 1):
+                other = _take_free(edge, regions, rng)
+                if other == UNASSIGNED:
+                    break
+                inside = [sum(regions[nb] == label for nb in neighbours[c]) for c in (cell, other)]
+                if (inside[1] < inside[0]) == wander and inside[1] != inside[0]:
+                    cell, other = other, cell
+                edge.append(other)
         regions[cell] = label
         sizes[label] += 1
         edge.extend(nb for nb in neighbours[cell] if regions[nb] == UNASSIGNED)
@@ -80,6 +87,17 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
             growing.remove(label)
     _absorb_leftovers(n, regions, sizes, rng, closed)
     return regions
+
+
+def _take_free(edge: list[int], regions: list[int], rng: random.Random) -> int:
+    """Remove and return a random unassigned cell of a frontier (UNASSIGNED when none is left)."""
+    while edge:
+        i = rng.randrange(len(edge))
+        edge[i], edge[-1] = edge[-1], edge[i]
+        candidate = edge.pop()
+        if regions[candidate] == UNASSIGNED:
+            return candidate
+    return UNASSIGNED
 
 
 def _absorb_leftovers(n: int, regions: list[int], sizes: list[int], rng: random.Random,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Options, Picture, PlaySpec
+from engine.games.base import Game, Gates, Options, Picture, PlaySpec
 from engine.games.model import board_schema as _board_schema
 
 BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku")
@@ -113,6 +113,6 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "Game", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
+__all__ = ["BUILTIN", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
            "board_from_json", "board_schema", "board_schema_text", "game_named", "game_of", "games", "names", "parse_rules",
            "register", "unregister"]

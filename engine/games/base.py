@@ -36,6 +36,22 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class Gates:
+    """The bars a generated board must clear to be kept, on its fun and shape scores (0-100); None: the
+    game's generator has no such gate. The generator and `solve` read them from the same `Game.gates`."""
+    min_fun: int | None = None
+    min_shape: int | None = None
+
+    def verdict(self, *, fun: int | None, shape: int | None) -> dict[str, bool]:
+        """Per gate the game has, whether scores like these pass it (a missing score fails)."""
+        out = {}
+        for gate, minimum, score in (("fun", self.min_fun, fun), ("shape", self.min_shape, shape)):
+            if minimum is not None:
+                out[gate] = score is not None and score >= minimum
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Picture:
     """What to draw, in grid terms: `areas` gives each cell's area (a region, or a Sudoku box; thick
     lines run between areas), `coloured` fills areas with the palette (else paper white), `stars`
@@ -170,9 +186,14 @@ class Game(ABC):
     def describe(self, board: Any) -> dict[str, Any]:
         """The grade, fun (and shape) and solve path of a proved board, as board JSON fields."""
 
+    def gates(self, board: Any) -> Gates:
+        """The bars the generator sets for boards like this one (its rules); none by default."""
+        return Gates()
+
     def solve(self, board: Any) -> tuple[str, dict[str, Any]]:
         """Count to 2 and, when unique, grade: ("unique" | "several" | "none", the board's JSON filled
-        in with its solution, status, difficulty, fun and solve path)."""
+        in with its solution, status, difficulty, fun, shape, solve path and `gates`: per gate of the
+        game's generator, whether it would accept the board)."""
         found = self.solutions(board, 2)
         out = (self.with_solution(board, found[0]) if len(found) == 1 else board).to_json()
         out["solution"] = self.solution_json(board, found[0] if found else None)
@@ -180,6 +201,7 @@ class Game(ABC):
         out["status"] = status
         if status == "unique":
             out.update(self.describe(self.with_solution(board, found[0])))
+            out["gates"] = self.gates(board).verdict(fun=_score(out, "fun"), shape=_score(out, "shape"))
         return status, out
 
     def to_url(self, board: Any) -> str:
@@ -211,6 +233,10 @@ class Game(ABC):
         return f"{self.title} {n}×{n}"
 
 
+def _score(described: Mapping[str, Any], name: str) -> int | None:
+    return (described.get(name) or {}).get("score")
+
+
 def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) -> tuple[dict[str, Any], ...]:
     """The solve path (a board model's steps) as the player teaches it: every step, eliminations
     included, with the cells it places and clears ([row, column], plus the symbol where the game
@@ -221,4 +247,4 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) 
                  for step in steps)
 
 
-__all__ = ["Game", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]
+__all__ = ["Game", "Gates", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]

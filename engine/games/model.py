@@ -50,6 +50,8 @@ class BoardModel(_Open):
     id: Id | None = None
     seed: StrictInt | None = Field(None, ge=0, lt=2**63)
     status: StrictStr | None = Field(None, description="solve's verdict: unique, several or none")
+    gates: dict[str, bool] | None = Field(None, description="solve's verdict, per gate of the game's "
+                                          "generator (fun, shape): whether it would keep the board")
     difficulty: Difficulty | None = None
     fun: Fun | None = None
     shape: Shape | None = None

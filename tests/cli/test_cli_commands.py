@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cli_support import exported, run
@@ -160,3 +161,23 @@ def test_solve_refuses_bad_boards_with_one_line(env, stdin, message):
 def test_a_bad_database_url_is_one_line(env):
     result = run({**env, "PUZZLEFLEET_DB": "mysql://nobody@127.0.0.1/x"}, "export")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_solve_file_reports_the_generator_gates(env, tmp_path):
+    """The README's `puzzlefleet solve FILE`: per unique board, whether the generator's gates (the
+    game's own, as `generate` applies them) would keep it; a published board passes, a drawing with
+    three gift cells fails the shape gate."""
+    from engine.games.starbattle.generator import Settings, generate
+
+    sample = Path(__file__).parents[1] / "data" / "starbattle_calibration_sample.jsonl"
+    published = json.loads(sample.read_text().splitlines()[0])
+    ugly, _ = generate(Rules(8), 3, settings=Settings(min_fun=0, min_shape=0, gifts=3))
+    boards = tmp_path / "boards.jsonl"
+    board = {key: published[key] for key in ("game", "rules", "regions")}     # its id is the site's own
+    boards.write_text(json.dumps(board) + "\n" + json.dumps(
+        {"game": "queens", "rules": {"size": 8}, "regions": ugly.region_rows()}) + "\n")
+    result = run(env, "solve", str(boards))
+    assert result.returncode == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["gates"] == {"fun": True, "shape": True}
+    assert second["gates"]["shape"] is False and second["shape"]["gifts"] >= 3

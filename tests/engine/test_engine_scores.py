@@ -1,6 +1,8 @@
 """Fun and shape scores: each part moves the score the way its docstring says."""
 
-from engine.core.shape import shape_score
+from dataclasses import replace
+
+from engine.core.shape import ShapeFeatures, shape_features, shape_penalties, shape_score
 from engine.ladder.fun import fun_score
 
 
@@ -29,15 +31,38 @@ def _grid(rows):
     return [int(ch) for row in rows for ch in row]
 
 
-def test_rectangles_and_slivers_are_penalised():
-    boxes = _grid(["0011", "0011", "2233", "2233"])            # four 2x2 squares
-    ragged = _grid(["0001", "0211", "2213", "2333"])
-    stripes = _grid(["0000", "1111", "2222", "3333"])
-    box, rag, stripe = shape_score(4, boxes), shape_score(4, ragged), shape_score(4, stripes)
-    assert box.rectangles == 4 and stripe.slivers == 4 and rag.rectangles == rag.slivers == 0
-    assert rag.score > box.score and rag.score > stripe.score
+def test_gifts_depend_on_the_stars():
+    """A region whose stars its size forces: a single cell at k = 1, a run of three at k = 2."""
+    single = _grid(["0111", "2111", "2333", "2333"])
+    run_of_three = _grid(["0111", "0221", "0221", "3333"])
+    assert shape_score(4, single, 1).gifts == 1
+    assert shape_score(4, run_of_three, 1).gifts == 0 and shape_score(4, run_of_three, 2).gifts == 1
+    assert shape_score(4, run_of_three, 1).score - shape_score(4, run_of_three, 2).score == 25
 
 
-def test_a_long_tentacle_is_counted():
-    snake = _grid(["00000", "11110", "22220", "33330", "44444"])
-    assert shape_score(5, snake).tentacles >= 1
+def test_each_penalty_starts_where_published_boards_end():
+    even = ShapeFeatures(8, (5, 6, 7, 8, 8, 9, 10, 11), tiny=0, straight=1, boundary_per_row=5.5,
+                         perimeter_per_cell=2.0, fill=0.7, interior_per_row=0.4)
+    assert sum(shape_penalties(even, 1).values()) == 0
+    sprawl = replace(even, sizes=(2, 2, 2, 3, 5, 6, 14, 30), tiny=4)
+    assert shape_penalties(sprawl, 1)["largest"] == round(40 * (30 / 8 - 2.5))
+    assert shape_penalties(sprawl, 1)["tiny"] == 12
+    assert shape_penalties(replace(even, straight=5), 1)["straight"] == 16
+
+
+def test_tidy_boxes_and_full_stripes_score_low():
+    boxes = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]      # Sudoku's nine boxes
+    stripes = [r for r in range(8) for _ in range(8)]                        # every row a region
+    assert shape_score(9, boxes).score < 60 and shape_penalties(shape_features(9, boxes), 1)["compact"]
+    assert shape_score(8, stripes).straight == 8 and shape_score(8, stripes).score < 60
+
+
+def test_features_count_what_they_say():
+    regions = _grid(["0001", "0211", "2213", "2333"])
+    features = shape_features(4, regions)
+    assert features.sizes == (4, 4, 4, 4) and features.tiny == 0 and features.straight == 0
+    # each edge between two regions once
+    boundary = sum(regions[i] != regions[i + 1] for i in range(16) if i % 4 < 3) + \
+        sum(regions[i] != regions[i + 4] for i in range(12))
+    assert features.boundary_per_row == boundary / 4
+    assert features.interior_per_row == 0

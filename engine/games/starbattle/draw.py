@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import dataclass
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, grow, target_sizes
@@ -17,6 +18,40 @@ from engine.games.starbattle.count import monotonic, new_search
 from engine.games.starbattle.rules import Rules
 
 PLANT_NODE_BUDGET = 20_000     # a random layout is found in tens of nodes when the order is lucky
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a drawing's regions look, after the boards people play (published boards have thinner,
+    more ragged regions than free growth makes, some straight stripes, now and then one large region).
+
+    thin: the share of growth steps that compare `tries` frontier cells: a region of at least
+    `thin_from` cells takes the one touching fewest of its cells (it wanders), a smaller one the one
+    touching most (it fills in);
+    stripes: regions (k = 1 only) drawn first as straight runs through their star, 2 to n cells;
+    large: one region grown to about `large` times the mean size (0: none).
+    """
+    thin: float = 0.0
+    thin_from: int = 0
+    tries: int = 2
+    stripes: int = 0
+    large: float = 0.0
+
+
+PLAIN = Style()          # free growth: the drawing before styles
+
+
+def pick_style(rules: Rules, rng: random.Random) -> Style:
+    """A style for one drawing, drawn by the seeded RNG, as measured on published boards
+    (bench/bench_shape_classifier.py): at k = 1 small regions are compact and large ones wander, with
+    a stripe or two on most boards; at k >= 2 every region wanders, more so with 3 stars; about one
+    board in four has a large region."""
+    large = rng.uniform(1.8, 2.4) if rng.random() < 0.25 else 0.0
+    if rules.stars == 1:
+        return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size,
+                     stripes=rng.choice((0, 1, 2, 2, 3)), large=large)
+    # published boards grow more ragged with the stars: 14x14 3-star regions wander most
+    return Style(thin=rng.uniform(0.4 if rules.stars == 2 else 0.8, 1.0), tries=4, large=large)
 
 
 def plant(rules: Rules, rng: random.Random, deadline: float = 0.0) -> tuple[int, ...]:
@@ -38,11 +73,12 @@ def plant(rules: Rules, rng: random.Random, deadline: float = 0.0) -> tuple[int,
 
 
 def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
-                 spread: float = 0.5, gifts: int = 0) -> list[int] | None:
+                 spread: float = 0.5, gifts: int = 0, style: Style = PLAIN) -> list[int] | None:
     """Regions (flat list of labels) for `answer`, or None when the stars could not be grouped.
 
     Each region starts from k of the answer's stars joined by a short path, then grows toward a target
-    size drawn with `spread`. At k = 1, `gifts` regions are left as single cells (a free first move).
+    size drawn with `spread`, in the given `style`. At k = 1, `gifts` regions are left as single cells
+    (a free first move).
     """
     n, k = rules.size, rules.stars
     regions = [UNASSIGNED] * (n * n)
@@ -55,13 +91,58 @@ def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
         if grouped is None:
             return None
         cores = grouped
-    targets = target_sizes(n * n, cores, spread, rng)
-    closed: frozenset[int] = frozenset()
+    # a region aims for at least 2k cells, the smallest published regions (fewer are gifts: their
+    # stars are forced; single cells at k = 1 are asked for below)
+    targets = target_sizes(n * n, [max(2 * k, core) for core in cores], spread, rng)
+    if style.large:
+        _enlarge_one(targets, cores, style.large, rng)
+    closed: set[int] = set()
     if k == 1 and gifts:
-        closed = frozenset(rng.sample(range(n), min(gifts, n - 1)))
+        closed.update(rng.sample(range(n), min(gifts, n - 1)))
         for label in closed:
             targets[label] = 1
-    return grow(n, regions, targets, rng, closed=closed)
+    if k == 1 and style.stripes:
+        for label in rng.sample(sorted(set(range(n)) - closed), min(style.stripes, n - len(closed))):
+            targets[label] = _stripe(n, regions, answer[label], label, rng)
+            closed.add(label)
+    return grow(n, regions, targets, rng, closed=frozenset(closed), thin=style.thin,
+                thin_from=style.thin_from, tries=style.tries)
+
+
+def _enlarge_one(targets: list[int], minimums: list[int], factor: float, rng: random.Random) -> None:
+    """Make one region about `factor` times the mean size, shrinking the others to keep the total."""
+    total = sum(targets)
+    mean = total / len(targets)
+    big = rng.randrange(len(targets))
+    targets[big] = max(targets[big], round(factor * mean))
+    rest = total - targets[big]
+    others = sum(t for i, t in enumerate(targets) if i != big)
+    for i, t in enumerate(targets):
+        if i != big:
+            targets[i] = max(minimums[i], round(t * rest / others))
+
+
+def _stripe(n: int, regions: list[int], star: int, label: int, rng: random.Random) -> int:
+    """Claim a straight run of free cells through `star` (along its row or its column, 2 to n cells
+    long) for `label`; returns the run's length."""
+    r, c = divmod(star, n)
+    step = 1 if rng.random() < 0.5 else n
+    along = c if step == 1 else r
+    length = rng.randint(2, n)
+    low = high = star
+    while high - low + step <= (length - 1) * step:
+        ends = []
+        if along - (star - low) // step > 0 and regions[low - step] == UNASSIGNED:
+            ends.append(low - step)
+        if along + (high - star) // step < n - 1 and regions[high + step] == UNASSIGNED:
+            ends.append(high + step)
+        if not ends:
+            break
+        end = rng.choice(ends)
+        low, high = min(low, end), max(high, end)
+    for cell in range(low, high + 1, step):
+        regions[cell] = label
+    return (high - low) // step + 1
 
 
 def _group_stars(n: int, k: int, answer: tuple[int, ...], regions: list[int],

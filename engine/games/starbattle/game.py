@@ -10,9 +10,10 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
+from engine.games.base import Game, Gates, Options, Picture, PlaySpec, hints_from_steps
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.generator import describe, generate
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
@@ -91,6 +92,9 @@ class StarFamily(Game):
 
     def describe(self, board: Board) -> dict[str, Any]:
         return describe(board)
+
+    def gates(self, board: Board) -> Gates:
+        return gates_for(board.rules)
 
     def to_url(self, board: Board) -> str:
         if board.rules.diagonals:

@@ -24,7 +24,8 @@ from engine.core.shape import shape_score
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
-from engine.games.starbattle.draw import draw_regions, plant
+from engine.games.starbattle.draw import draw_regions, pick_style, plant
+from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
@@ -32,22 +33,22 @@ from engine.ladder.fun import fun_score
 from engine.version import ENGINE_VERSION
 
 # Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
-# even sizes interlock (hard). Without a band, the whole range.
-SPREAD = {None: (0.2, 0.9), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
+# even sizes interlock (hard). Without a band, about the size profile of published boards.
+SPREAD = {None: (0.15, 0.5), "easy": (0.7, 1.2), "medium": (0.4, 0.8), "hard": (0.15, 0.5),
           "expert": (0.05, 0.35)}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    spread: float | None = None       # region-size spread; None draws one per drawing from 0.2..0.9
-    gifts: int | None = None          # single-cell regions at k = 1; None: 1-2 gifts about half the time
+    spread: float | None = None       # region-size spread; None draws one per drawing from SPREAD[band]
+    gifts: int | None = None          # single-cell regions at k = 1; None: one for easy Queens, else 0
     max_rounds: int | None = None     # repair rounds per drawing; None: round_cap(rules)
     drawings_per_answer: int = 4      # region drawings tried on one planted answer before planting again
     alternatives: int = 8             # alternatives collected per repair round
     count_budget: int = 300_000       # search nodes (0.1-0.2 s) one count may take before the
                                       # drawing is abandoned
-    min_fun: int = 75                 # boards whose solve path scores lower are dull
-    min_shape: int = 40               # boards whose regions score lower are ugly
+    min_fun: int | None = None        # boards whose solve path scores lower are dull; None: gates_for(rules)
+    min_shape: int | None = None      # boards whose regions score lower are ugly; None: gates_for(rules)
     # Boundary moves tried to bring a near miss into the asked band. Off by default: measured on
     # 9x9 Queens hard and 10x10 2-star expert, fresh drawings reach the band 5-7x sooner than climbing
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
@@ -94,6 +95,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     stats = GenerationStats()
     k1 = rules.stars == 1
     max_rounds = settings.max_rounds if settings.max_rounds is not None else round_cap(rules)
+    gates = gates_for(rules)
+    min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
+    min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -113,9 +117,10 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             spread = settings.spread if settings.spread is not None else rng.uniform(low, high)
             gifts = settings.gifts
             if gifts is None:
-                gifts = (rng.choice((1, 2)) if band == "easy" else 0 if band else rng.choice((0, 0, 1, 2))
-                         ) if k1 else 0
-            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts)
+                # published boards have no single-cell regions: one gift, for easy Queens only
+                gifts = 1 if band == "easy" and k1 else 0
+            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts,
+                                   style=pick_style(rules, rng))
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
@@ -146,8 +151,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 continue
             # The shape needs only the regions: judged before the grade, which can take seconds on
             # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
-            shape = shape_score(rules.size, board.regions)
-            if shape.score < settings.min_shape:
+            shape = shape_score(rules.size, board.regions, rules.stars)
+            if min_shape is not None and shape.score < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
             graded = graded or grade(board)
@@ -158,12 +163,12 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 # only a near miss (the next band over) is worth climbing from
                 if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
                     board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
-                    shape = shape_score(rules.size, board.regions)      # the climb moved region borders
-                if graded.band != band or shape.score < settings.min_shape:
+                    shape = shape_score(rules.size, board.regions, rules.stars)   # the climb moved borders
+                if graded.band != band or (min_shape is not None and shape.score < min_shape):
                     stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
                     continue
             fun = fun_score(graded.tiers)
-            if fun.score < settings.min_fun:
+            if min_fun is not None and fun.score < min_fun:
                 stats.rejected["dull"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
@@ -175,7 +180,7 @@ def describe(board: Board) -> dict:
     board must be unique; the ladder's path is its proof when it finishes)."""
     graded = grade(board)
     return _fields(board, graded, fun_score(graded.tiers).to_json(),
-                   shape_score(board.n, board.regions).to_json())
+                   shape_score(board.n, board.regions, board.rules.stars).to_json())
 
 
 def _fields(board: Board, graded: Grade, fun: dict, shape: dict) -> dict:

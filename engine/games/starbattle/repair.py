@@ -5,8 +5,10 @@ Moving cell c out of region R kills every alternative with a star on c: R now ho
 alternative's stars. The answer's stars never move, so the answer survives every move; the donor region
 must stay one piece. An impostor inside its region, with no other region beside it, moves together with
 the shortest path of non-answer cells that leads from it to another region, and whatever that path
-would cut off from the region's answer stars. The impostor chosen is the one shared by the most
-alternatives found.
+would cut off from the region's answer stars, into the smallest region beside it. The impostor chosen
+is one shared by the most alternatives found; among those, one whose move leaves its region more than
+2k cells (published boards have few tiny regions), and never one that leaves a gift (2k - 1 cells, its
+stars forced) while another legal move does not.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     seed gives the same board on any machine.)
     """
     answer_cells = set(answer)
+    k = len(answer) // n
     for rounds in range(max_rounds + 1):
         found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
                                        count_budget)
@@ -51,30 +54,47 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
             break
         shared = Counter(cell for sol in others for cell in sol if cell not in answer_cells)
         ranked = sorted(shared, key=lambda cell: (-shared[cell], rng.random()))
+        # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
+        # regions: among the legal moves of the impostors shared by the most alternatives (ties are
+        # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
+        # that makes a gift only when every legal move does.
+        members_of: dict[int, set[int]] = {}
+        for i, label in enumerate(regions):
+            members_of.setdefault(label, set()).add(i)
+        best, best_rank, best_shared = None, 3, 0
         for cell in ranked:
-            move = _move_out(n, regions, cell, answer_cells, rng)
-            if move is not None:
-                path, target = move
-                for moved in path:
-                    regions[moved] = target
-                search.set_regions(regions)
+            if best_rank < 2 and shared[cell] < best_shared:
                 break
-        else:
+            move = _move_out(n, regions, cell, answer_cells, rng, members_of)
+            if move is None:
+                continue
+            left = len(members_of[regions[cell]]) - len(move[0])
+            rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
+            if rank < best_rank:
+                best, best_rank, best_shared = move, rank, shared[cell]
+                if rank == 0:
+                    break
+        if best is None:
             return RepairOutcome(False, rounds, "stuck")
+        path, target = best
+        for moved in path:
+            regions[moved] = target
+        search.set_regions(regions)
     return RepairOutcome(False, max_rounds, "ambiguous")
 
 
-def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
-              rng: random.Random) -> tuple[list[int], int] | None:
+def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int], rng: random.Random,
+              members_of: dict[int, set[int]]) -> tuple[list[int], int] | None:
     """The cells to hand over and the region to receive them, or None when there is no legal move.
 
     The nearest cell of the impostor's region that borders another region is found breadth-first
     through non-answer cells; the path to it is handed over, together with any part of the region that
     the path would cut off from the region's answer stars (so the donor stays one piece).
+    `members_of` gives each region's cells.
     """
     neighbours = orthogonal_neighbours(n)
     own = regions[cell]
-    members = {i for i, lab in enumerate(regions) if lab == own}
+    members = members_of[own]
     stars = members & answer_cells
     parent = {cell: -1}
     queue = deque([cell])
@@ -92,6 +112,8 @@ def _move_out(n: int, regions: list[int], cell: int, answer_cells: set[int],
             path.append(parent[path[-1]])
         kept = reachable(n, members - set(path), next(iter(stars)))
         if stars <= kept:
-            return sorted(members - kept), rng.choice(targets)
+            # the smallest neighbour takes the cells: repair should not grow one region into a sprawl
+            smallest = min(targets, key=lambda label: (len(members_of[label]), rng.random()))
+            return sorted(members - kept), smallest
     return None
 

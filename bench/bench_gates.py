@@ -1,0 +1,145 @@
+"""Do published boards pass the generator's gates, and do raw drawings still fail them?
+
+    .venv/bin/python bench/bench_gates.py [--boards 200] [--every 1] [--calibration PATH] [--cpu N]
+
+For every published collection (the calibration file, one collection per size and star count, and the
+boards of tests/data/starbattle_published.json) and for raw generated drawings of the same rules, the
+share passing the fun gate, the shape gate and both, with the thresholds the generator uses (the game's
+`gates(rules)`, the one place that holds them). Fun is scored on the ladder's solve path
+(`grade(board)`, `fun_score(tiers)`); a board the ladder cannot finish is scored on the part it solves
+and counted under "unfinished". Raw drawings are the generator's boards with the gates open
+(plant, draw, repair, prove, grade: everything but the fun and shape gates). The last columns give the
+10th percentile of each score: the threshold that would let 90% through. Prints Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import DeadlineExceeded, game_named  # noqa: E402
+from engine.core.shape import shape_score  # noqa: E402
+from engine.games.starbattle import Rules  # noqa: E402
+from engine.games.starbattle.board import Board  # noqa: E402
+from engine.games.starbattle.generator import Settings, generate  # noqa: E402
+from engine.games.starbattle.grade import grade  # noqa: E402
+from engine.ladder.fun import fun_score  # noqa: E402
+from machine import cpu_model  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CALIBRATION = ROOT / ".." / "shared" / "calibration" / "starbattle-labelled.jsonl"
+TESTS_DATA = ROOT / "tests" / "data" / "starbattle_published.json"
+OPEN_GATES = Settings(min_fun=0, min_shape=0)
+
+
+def published(calibration: Path) -> list[tuple[str, Rules | None, list[tuple[Rules, tuple[int, ...]]]]]:
+    """(collection, rules or None when mixed, boards): the calibration file by rules, then the boards
+    of tests/data (sizes 6 to 15) as one collection."""
+    by_rules: dict[Rules, list[tuple[Rules, tuple[int, ...]]]] = {}
+    with open(calibration, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                rules, regions = _board(json.loads(line))
+                by_rules.setdefault(rules, []).append((rules, regions))
+    out: list[tuple[str, Rules | None, list[tuple[Rules, tuple[int, ...]]]]] = [
+        ("calibration", rules, boards) for rules, boards in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars))]
+    out.append(("tests/data", None, [_board(item) for item in json.loads(TESTS_DATA.read_text())]))
+    return out
+
+
+def _board(item: dict) -> tuple[Rules, tuple[int, ...]]:
+    rules = item["rules"]
+    return (Rules(rules["size"], rules["stars"], rules.get("diagonals", False)),
+            tuple(label for row in item["regions"] for label in row))
+
+
+def measure(board: Board, fun: int, shape: int) -> dict[str, bool]:
+    return game_named(board.game).gates(board).verdict(fun=fun, shape=shape)
+
+
+def published_row(boards: list[tuple[Rules, tuple[int, ...]]]) -> tuple[list[dict[str, bool]], list[int], list[int], int]:
+    verdicts, funs, shapes, unfinished = [], [], [], 0
+    for rules, regions in boards:
+        board = Board(rules, regions)
+        graded = grade(board)
+        unfinished += not graded.solved
+        fun, shape = fun_score(graded.tiers).score, shape_score(rules.size, regions, rules.stars).score
+        funs.append(fun)
+        shapes.append(shape)
+        verdicts.append(measure(board, fun, shape))
+    return verdicts, funs, shapes, unfinished
+
+
+def raw_row(rules: Rules, count: int, timeout: float) -> tuple[list[dict[str, bool]], list[int], list[int], int]:
+    verdicts, funs, shapes, timeouts = [], [], [], 0
+    for seed in range(count):
+        try:
+            board, _ = generate(rules, 80_000 + seed, settings=OPEN_GATES, timeout=timeout)
+        except DeadlineExceeded:
+            timeouts += 1
+            continue
+        fun, shape = board.extra["fun"]["score"], board.extra["shape"]["score"]
+        funs.append(fun)
+        shapes.append(shape)
+        verdicts.append(measure(board, fun, shape))
+    return verdicts, funs, shapes, timeouts
+
+
+def _share(verdicts: list[dict[str, bool]], gate: str | None) -> str:
+    passed = sum(all(v.values()) if gate is None else v[gate] for v in verdicts)
+    return f"{100 * passed / len(verdicts):.1f}% ({passed}/{len(verdicts)})" if verdicts else "—"
+
+
+def _p10(values: list[int]) -> str:
+    return str(sorted(values)[len(values) // 10]) if values else "—"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=200, help="raw drawings per rules (a fifth of it "
+                        "at 14x14 and above)")
+    parser.add_argument("--every", type=int, default=1, help="grade every Nth board of the calibration "
+                        "file (quick runs)")
+    parser.add_argument("--calibration", type=Path, default=DEFAULT_CALIBRATION)
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per raw drawing")
+    parser.add_argument("--cpu", type=int, default=0, help="pin to this core (-1: no pinning)")
+    args = parser.parse_args()
+    if args.cpu >= 0:
+        os.sched_setaffinity(0, {args.cpu})
+    started = time.perf_counter()
+    print(f"```sh\n.venv/bin/python bench/bench_gates.py --boards {args.boards} --every {args.every}\n```\n")
+    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
+          f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
+    print("| boards | rules | gates (fun, shape) | count | fun gate | shape gate | both | unfinished ¹ "
+          "| fun p10 | shape p10 |\n|---|---|---|---:|---|---|---|---:|---:|---:|")
+    for collection, rules, boards in published(args.calibration):
+        if rules is None:
+            label, thresholds = "sizes 6-15, 1-3 stars", "by rules"
+        else:
+            gates = game_named(rules.game).gates(Board(rules, boards[0][1]))
+            label, thresholds = str(rules), f"{gates.min_fun}, {gates.min_shape}"
+        verdicts, funs, shapes, unfinished = published_row(boards[::args.every] if rules else boards)
+        print(f"| published, {collection} | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
+              f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {unfinished} | {_p10(funs)} "
+              f"| {_p10(shapes)} |", flush=True)
+        if rules is not None:
+            count = args.boards if rules.size < 14 else max(2, args.boards // 5)
+            verdicts, funs, shapes, timeouts = raw_row(rules, count, args.timeout)
+            print(f"| raw drawings ² | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
+                  f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {timeouts} timeouts "
+                  f"| {_p10(funs)} | {_p10(shapes)} |", flush=True)
+    print("\n- ¹ Published boards the ladder does not finish; their fun is scored on the steps it found.\n"
+          "- ² The generator with the gates open (seeds 80,000 + i): planted, drawn, repaired, proved "
+          "unique, finished by the ladder.")
+    print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
+
+
+if __name__ == "__main__":
+    main()

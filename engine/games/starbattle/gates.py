@@ -1,0 +1,26 @@
+"""The bars a Star Battle family board must clear to be kept: the fun of its solve path and the shape of
+its regions. One table for the generator and for `solve` (`StarFamily.gates`).
+
+Calibrated on published boards (bench/bench_gates.py, BENCHMARKS.md "Gates and region shape"): 95-97%
+of Queens 8x8 and Star Battle 10x10 boards pass both; re-run that bench whenever the ladder or the
+scores change, since the fun score stands on the ladder's tiers.
+"""
+
+from __future__ import annotations
+
+from engine.games.base import Gates
+from engine.games.starbattle.rules import Rules
+
+# Fun: about the 7th percentile of published boards of that star count (the ladder's tiers; boards it
+# does not finish are left out, their paths being partial). Shape: 70, where one gift (some published
+# boards have one) passes with little else wrong.
+_BY_STARS = {1: Gates(min_fun=55, min_shape=70), 2: Gates(min_fun=60, min_shape=70),
+             3: Gates(min_fun=60, min_shape=70)}
+
+
+def gates_for(rules: Rules) -> Gates:
+    """The gates for boards of these rules (by star count; more stars than measured take the last)."""
+    return _BY_STARS.get(rules.stars, _BY_STARS[max(_BY_STARS)])
+
+
+__all__ = ["gates_for"]
