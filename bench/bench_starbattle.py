@@ -150,7 +150,7 @@ def measure_planted(res: Result, drawings: int, seed: int, budget: float, phase_
     `budget` s have passed no new drawing starts. Repair gets its own RNG (seeded from the main one),
     so the drawings do not depend on how far a cut-short repair got."""
     rules = res.rules
-    n, k1 = rules.size, rules.stars == 1
+    n = rules.size
     max_rounds = generator_max_rounds(rules)
     alternatives = Settings().alternatives
     rng = random.Random(f"bench-planted {rules} {seed}")
