@@ -8,7 +8,9 @@ published boards of tests/data, and prints Markdown for BENCHMARKS.md, per size:
 - the share the ladder finishes, and the share that needs a trial step (any "contradiction" rung);
 - AUC: the chance that a board the site calls hard scores above one it calls medium (ties count half);
 - the band mix per label, the median score per label, and grading time (median and p90);
-- which techniques the solves used, and how often each was the hardest.
+- which techniques the solves used, and how often each was the hardest;
+- the share that passes the generator's fun and shape gates (a board the ladder does not finish fails
+  the fun gate).
 `--json OUT` also writes one line per board (id, label, score, band, trial, seconds) for further study.
 """
 
@@ -30,7 +32,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.board import Board  # noqa: E402
+from engine.core.shape import shape_score  # noqa: E402
+from engine.games.starbattle.gates import gates_for  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
+from engine.ladder.fun import fun_score  # noqa: E402
 from engine.games.starbattle.techniques import TRIALS  # noqa: E402
 from machine import cpu_model  # noqa: E402
 
@@ -52,7 +57,10 @@ def measure(item: dict) -> dict:
     graded = grade(board)
     seconds = time.perf_counter() - start
     used = Counter(step.technique for step in graded.steps)
+    gates = gates_for(board.rules).verdict(fun=fun_score(graded.tiers).score if graded.solved else None,
+                                          shape=shape_score(board.n, board.regions, board.rules.stars).score)
     return {"id": item.get("id") or item.get("name"), "label": item.get("label", "published"),
+            "fun": gates.get("fun", False), "shape": gates.get("shape", False),
             "size": board.n, "stars": board.rules.stars, "solved": graded.solved, "score": graded.score,
             "band": graded.band, "hardest": graded.hardest, "seconds": seconds,
             "trial": any(name in TRIALS for name in used), "used": dict(used)}
@@ -75,8 +83,8 @@ def report(rows: list[dict]) -> str:
     for row in rows:
         by_kind[(row["size"], row["stars"])].append(row)
     out.append("| board | boards | finished | needs trial | AUC hard > medium | median score medium / hard"
-               " | grade median / p90 |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|")
+               " | grade median / p90 | pass fun / shape / both gates |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for (n, k), group in sorted(by_kind.items()):
         finished = sum(r["solved"] for r in group) / len(group)
         trial = sum(r["trial"] for r in group) / len(group)
@@ -89,7 +97,9 @@ def report(rows: list[dict]) -> str:
         out.append(f"| {n}×{n} {k}★ | {len(group)} | {finished:.1%} | {trial:.1%} | "
                    + ("–" if area != area else f"{area:.3f}")
                    + f" | {med} | {1000 * statistics.median(times):.1f} ms / "
-                   f"{1000 * times[int(0.9 * (len(times) - 1))]:.1f} ms |")
+                   f"{1000 * times[int(0.9 * (len(times) - 1))]:.1f} ms | "
+                   f"{sum(r['fun'] for r in group) / len(group):.1%} / {sum(r['shape'] for r in group) / len(group):.1%}"
+                   f" / {sum(r['fun'] and r['shape'] for r in group) / len(group):.1%} |")
     out.append("")
     out.append("Band mix per label (easy / medium / hard / expert / unfinished):")
     out.append("")
