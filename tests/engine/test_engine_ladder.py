@@ -191,16 +191,14 @@ def test_grade_with_a_cap():
 
 
 def test_bands():
-    assert band_for(2, 10, 399, 2, ["crowding"]) == "easy"
-    assert band_for(2, 10, 400, 2, ["crowding"]) == "medium"
-    assert band_for(2, 10, 1800, 4, ["trial-basic"]) == "hard"
-    assert band_for(2, 10, 8000, 4, ["trial-basic"]) == "expert"
-    assert band_for(1, 9, 20, 2, ["region-in-line"]) == "easy"
-    assert band_for(1, 9, 30, 2, ["region-in-line"]) == "medium"
-    assert band_for(1, 9, 30, 3, ["undercount-2"]) == "medium"
-    assert band_for(1, 9, 40, 4, ["trial-basic"]) == "hard"
-    assert band_for(1, 9, 40, 4, ["trial-deep"]) == "expert"
-    assert band_for(1, 9, 90, 4, ["trial-basic"]) == "expert"
+    assert band_for(2, 10, 399, 2) == "easy"
+    assert band_for(2, 10, 400, 2) == "medium"
+    assert band_for(2, 10, 1800, 4) == "hard"
+    assert band_for(2, 10, 8000, 3) == "expert"
+    assert band_for(1, 9, 22, 2) == "easy"
+    assert band_for(1, 9, 23, 2) == "medium"
+    assert band_for(1, 9, 30, 3) == "hard"
+    assert band_for(1, 9, 40, 4) == "expert"
 
 
 def test_technique_table():

@@ -5,9 +5,9 @@ restarting from the bottom after every step; the grade is that measurement, noth
 
 Queens (k = 1, with or without the diagonals), four tiers charged 1, 3, 6 and 12 per step:
     easy     tiers 1-2 finish it with a low total (at most 2n + 4)
-    medium   anything else without a trial
-    hard     a short trial (trial-basic or trial-short) is needed
-    expert   a deep trial (trial-deep, trial-long) is needed, or trials push the total to 10n or more
+    medium   tiers 1-2 finish it
+    hard     a tier-3 technique (counting, blocks, footprints, pressured cells) is needed
+    expert   a trial is needed
 
 Star Battle (k >= 2): the sum of per-technique costs (1 .. 3,840), cut at 400 / 1,800 / 8,000. The
 cuts sit where the labelled 14x14 boards of bench/bench_calibration.py put them: most of one site's
@@ -19,18 +19,17 @@ allows, or more than the ladder knows).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.games.starbattle.board import Board
-from engine.games.starbattle.techniques import TRIALS, StarState, ladder_for
+from engine.games.starbattle.techniques import StarState, ladder_for
 from engine.ladder import Step, run
 from engine.ladder.grade import LadderGrade
 
 BANDS = ("easy", "medium", "hard", "expert")
 STARBATTLE_CUTS = (400, 1800, 8000)          # upper bounds (exclusive) of easy, medium, hard
-DEEP_TRIALS = ("trial-deep", "trial-long")   # a Queens board that needs one is expert
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,17 +37,16 @@ class Grade(LadderGrade):
     stars: tuple[int, ...]       # the stars the ladder placed (the solution when solved)
 
 
-def band_for(k: int, n: int, score: int, hardest_tier: int, used: Iterable[str]) -> str:
+def band_for(k: int, n: int, score: int, hardest_tier: int) -> str:
     """The band of a finished solve."""
     if k >= 2:
         low, mid, high = STARBATTLE_CUTS
         return "easy" if score < low else "medium" if score < mid else "hard" if score < high else "expert"
-    used = set(used)
-    if used & set(DEEP_TRIALS):
+    if hardest_tier >= 4:
         return "expert"
-    if used & set(TRIALS):
-        return "expert" if score >= 10 * n else "hard"
-    if hardest_tier <= 2 and score <= 2 * n + 4:
+    if hardest_tier == 3:
+        return "hard"
+    if score <= 2 * n + 4:
         return "easy"
     return "medium"
 
@@ -62,8 +60,7 @@ def grade(board: Board, cap: str | int | None = None) -> Grade:
     result = run(state, ladder, cap)
     band = None
     if result.solved:
-        band = band_for(rules.stars, rules.size, result.total_cost, result.hardest_tier,
-                        (step.technique for step in result.steps))
+        band = band_for(rules.stars, rules.size, result.total_cost, result.hardest_tier)
     return Grade.measured(result, ladder, band, stars=state.star_cells())
 
 
