@@ -448,9 +448,12 @@ def find_differential(state: StarState, name: str, cost: int, *, sizes: tuple[in
                                     continue        # the remainder and excess arguments say this
                                 result = ([], 0, 0)
                             else:
-                                result = _block_deductions(state, more, m, needs)
-                                if result is None:
+                                # the cover alone bounds `more` by m and so empties `fewer`; what the
+                                # blocks themselves show comes on top
+                                cover = _cover(geo, more, m)
+                                if cover is None:
                                     continue
+                                result = _block_deductions(state, more, m, needs) or (cover, 0, 0)
                             blocks, place, elim = result
                             elim |= fewer
                             names = join_names(geo.names(lines))
