@@ -49,7 +49,7 @@ from functools import lru_cache, partial
 
 from engine.ladder import Ladder, Step, Technique, run
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
-                                            find_window)
+                                            find_window, window_areas)
 from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
                                            join_names, place_step, regions_first, removal_sets,
                                            stars_text)
@@ -459,18 +459,26 @@ def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None
     given more than it needs, and no unit left with fewer candidates than it needs. Each way is
     (its stars, the candidates it rules out elsewhere). `cand` overrides the position's candidates;
     `first_only` stops at the first way found."""
-    geo = state.geo
     if cand is None:
         cand = state.cand
-    cells = cells_of(cand & geo.unit_mask[u])
-    m = needs[u]
+    return _ways(state, cand & state.geo.unit_mask[u], needs[u], needs, cand, first_only) or []
+
+
+def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, first_only: bool = False,
+          limit: int = 0) -> list[tuple[int, int]] | None:
+    """Every way to put m stars on the cells of `area`, checked as in `_placements`; None when there
+    are more than `limit` (0: no limit)."""
+    geo = state.geo
+    cells = cells_of(area)
     out: list[tuple[int, int]] = []
     cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
     # only units with little room to spare can be emptied by a few stars (a looser check is still sound)
     tight = [v for v in range(geo.nunits)
              if needs[v] > 0 and (cand & unit_mask[v]).bit_count() - needs[v] <= FOOTPRINT_SLACK]
+    too_many = False
 
     def extend(start: int, chosen: int, blocked: int, got: dict[int, int], left: int) -> None:
+        nonlocal too_many
         if left == 0:
             removed = blocked
             for v, count in got.items():
@@ -483,15 +491,16 @@ def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None
                     if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
                         return
             out.append((chosen, removed))
+            too_many = bool(limit) and len(out) > limit
             return
-        if first_only and out:
+        if (first_only and out) or too_many:
             return
         for i in range(start, len(cells) - left + 1):
             cell = cells[i]
             if blocked >> cell & 1:
                 continue
             units = cell_units[cell]
-            if any(got.get(v, 0) >= needs[v] for v in units if v != u):
+            if any(got.get(v, 0) >= needs[v] for v in units):
                 continue
             for v in units:
                 got[v] = got.get(v, 0) + 1
@@ -500,7 +509,30 @@ def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None
                 got[v] -= 1
 
     extend(0, 0, 0, {}, m)
-    return out
+    return None if too_many else out
+
+
+def _footprint_parts(state: StarState, area: int, ways: list[tuple[int, int]]) -> tuple[int, int, int, list[str]]:
+    """What every way of filling `area` agrees on: cells all of them star, cells of the area none
+    uses, cells outside all of them rule out; with the words for each."""
+    geo = state.geo
+    every = geo.full
+    used = 0
+    ruled = state.cand
+    for stars, removed in ways:
+        every &= stars
+        used |= stars
+        ruled &= removed
+    unused = area & ~used
+    ruled &= ~area
+    parts = []
+    if every:
+        parts.append(f"every one puts a star on {cells_text(cells_of(every), geo)}")
+    if unused:
+        parts.append(f"none uses {cells_text(cells_of(unused), geo)}")
+    if ruled:
+        parts.append(f"each rules out {cells_text(cells_of(ruled), geo)}")
+    return every, unused, ruled, parts
 
 
 def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Step | None:
@@ -518,30 +550,48 @@ def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Ste
         ways = _placements(state, u, needs)
         if not ways:
             continue
-        every = geo.full
-        used = 0
-        ruled = cand
-        for stars, removed in ways:
-            every &= stars
-            used |= stars
-            ruled &= removed
-        unused = free & ~used
-        ruled &= ~free
-        if not (every or unused or ruled):
+        every, unused, ruled, parts = _footprint_parts(state, free, ways)
+        if not parts:
             continue
         unit = geo.unit_name[u]
-        parts = []
-        if every:
-            parts.append(f"every one puts a star on {cells_text(cells_of(every), geo)}")
-        if unused:
-            parts.append(f"none uses {cells_text(cells_of(unused), geo)}")
-        if ruled:
-            parts.append(f"each rules out {cells_text(cells_of(ruled), geo)}")
         why = (f"{unit} needs {stars_text(m)} and there are {len(ways)} ways to fit them in its free cells: "
                + "; ".join(parts))
         if every:
             return place_step(state, name, cost, every, unused | ruled, (u,), why)
         return Step(name, cost, (), cells_of(unused | ruled), (unit,), why)
+    return None
+
+
+COMPOSITE_CELLS = 24      # a composite region's footprint is read on at most this many free cells
+COMPOSITE_WAYS = 400      # ... and at most this many ways
+
+
+def find_composite_footprint(state: StarState, name: str, cost: int, *, sizes: tuple[int, ...]) -> Step | None:
+    """Footprints of composite regions: what the regions leave of a window of adjacent lines (or
+    spill outside it) must hold an exact number of stars, like a region of its own; every way to fit
+    them agrees on a star, leaves a cell unused, or rules out a cell outside."""
+    geo, cand = state.geo, state.cand
+    needs = state.needs()
+    for size in sizes:
+        if size >= 4 and size > geo.n // 2:
+            break
+        for kind in ("remainder", "excess"):
+            for area in window_areas(state, needs, size, kind):
+                free = area.cells & cand
+                m = area.need
+                if m < 1 or free.bit_count() <= m or free.bit_count() > COMPOSITE_CELLS - 2 * max(0, m - 2):
+                    continue
+                ways = _ways(state, free, m, needs, cand, limit=COMPOSITE_WAYS)
+                if not ways:
+                    continue
+                every, unused, ruled, parts = _footprint_parts(state, free, ways)
+                if not parts:
+                    continue
+                why = (f"{area.because}, so {area.what} hold exactly {stars_text(m)}; there are {len(ways)} "
+                       f"ways to fit them: " + "; ".join(parts))
+                if every:
+                    return place_step(state, name, cost, every, unused | ruled, area.units, why)
+                return Step(name, cost, (), cells_of(unused | ruled), geo.names(area.units), why)
     return None
 
 
@@ -752,11 +802,15 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("remainder-3", 3, 240, find_window, {"kind": "remainder", "sizes": (3,)}, in_trials=False),
     Entry("excess-3", 3, 260, find_window, {"kind": "excess", "sizes": (3,)}, in_trials=False),
     Entry("differential-2", 3, 280, find_differential, {"sizes": (2,)}, in_trials=False),
+    Entry("composite-footprint-1", 3, 300, find_composite_footprint, {"sizes": (1,)}, in_trials=False),
     Entry("pressured-remainder", 3, 320, find_pressured, {"areas": "remainders"}, in_trials=False),
+    Entry("composite-footprint-2", 3, 360, find_composite_footprint, {"sizes": (2,)}, in_trials=False),
     Entry("remainder-large", 3, 400, find_window, {"kind": "remainder", "sizes": _LARGE}, in_trials=False),
+    Entry("composite-footprint-3", 3, 420, find_composite_footprint, {"sizes": (3,)}, in_trials=False),
     Entry("excess-large", 3, 440, find_window, {"kind": "excess", "sizes": _LARGE}, in_trials=False),
     Entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
     Entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
+    Entry("composite-footprint-large", 3, 700, find_composite_footprint, {"sizes": _LARGE}, in_trials=False),
     Entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
     Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
     Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
