@@ -29,6 +29,9 @@ families, in the words of human Star Battle guides:
                        (touching regions together), remainder-N and excess-N (what the regions leave
                        of N adjacent lines, and what they spill outside them: blocks.py),
                        differential-N (N lines against regions partly inside them)
+    composite regions  composite-footprint-N: what the regions leave of N adjacent lines (or spill
+                       outside them) holds an exact number of stars, so its footprint is read like a
+                       region's
     pressured cells    a star here leaves two adjacent lines, a remainder, or two units that cross or
                        touch, too little room (pressured-lines, -remainder, -pair)
     trial              a star here leads to a contradiction, by depth: the basic rules alone
