@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any, Protocol
 
+from engine.errors import DeadlineExceeded
 from engine.ladder.step import Step
 from engine.ladder.table import Ladder, Technique
 
@@ -47,8 +49,11 @@ class NoProgress(RuntimeError):
 
 
 def run(state: Any, techniques: Sequence[Technique] | Ladder, cap: str | int | None = None, *,
-        max_steps: int | None = None) -> SolveResult:
-    """Solve `state` in place with the techniques allowed under `cap` (see Ladder.capped)."""
+        max_steps: int | None = None, deadline: float = 0.0) -> SolveResult:
+    """Solve `state` in place with the techniques allowed under `cap` (see Ladder.capped).
+
+    Raises DeadlineExceeded once time.monotonic() passes `deadline` (0: none), checked before each
+    technique is asked, so a caller with a time limit never waits on a whole slow solve."""
     ladder = techniques if isinstance(techniques, Ladder) else Ladder(techniques)
     allowed = ladder.capped(cap)
     steps: list[Step] = []
@@ -63,6 +68,8 @@ def run(state: Any, techniques: Sequence[Technique] | Ladder, cap: str | int | N
         if max_steps is not None and len(steps) >= max_steps:
             break
         for technique in allowed:
+            if deadline and monotonic() > deadline:
+                raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
             step = technique.find(state)
             if step is not None:
                 break

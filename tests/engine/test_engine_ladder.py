@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from engine.errors import DeadlineExceeded
 from engine.games.starbattle import Board, Rules, generate
 from engine.games.starbattle.draw import draw_regions, plant
 from engine.games.starbattle.grade import BANDS, Grade, band_for, grade, steps_json
@@ -92,6 +94,25 @@ def test_loop_stalls_under_a_cap():
     assert result.hardest == "big"
     result = run(Toy({2}), TOY, cap="odd")
     assert result.stalled and result.steps == () and result.hardest is None and result.hardest_tier == 0
+
+
+def test_loop_honours_its_deadline():
+    """A deadline already passed stops the loop before it asks any technique; none leaves it alone."""
+    state = Toy({1, 2, 3, 12})
+    with pytest.raises(DeadlineExceeded):
+        run(state, TOY, deadline=time.monotonic() - 1)
+    assert state.log == [] and state.left == {1, 2, 3, 12}
+    assert run(state, TOY, deadline=0.0).solved
+
+
+def test_grade_honours_its_deadline():
+    """The 15x15 3-star board takes over half a second to grade: a deadline 0.1 s away ends it early."""
+    item = next(b for b in _published() if b["name"] == "noqx-example-15x15-3")
+    board = Board(Rules(15, 3), tuple(label for row in item["regions"] for label in row))
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded):
+        grade(board, deadline=started + 0.1)
+    assert time.monotonic() - started < 2.0
 
 
 def test_loop_reports_contradictions_and_rejects_empty_steps():

@@ -130,7 +130,10 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             # ladder would take the same path: it reaches tier 3 only when tiers 1-2 find nothing.)
             # Measured: halves the time of Queens 9x9 easy; at k >= 2 the capped ladder stalls slowly
             # on raw drawings (10x10 2-star easy: 0.14 s per board against 0.02 s without), so Queens only.
-            graded = grade(board, cap=2) if band == "easy" and k1 else None
+            try:
+                graded = grade(board, cap=2, deadline=deadline) if band == "easy" and k1 else None
+            except DeadlineExceeded:
+                raise out_of_time(band or "unique") from None
             if graded is None or not graded.solved or graded.stars != answer:
                 search = new_search(rules, regions)
                 outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
@@ -155,14 +158,20 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if min_shape is not None and shape.score < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
-            graded = graded or grade(board)
+            try:
+                graded = graded or grade(board, deadline=deadline)
+            except DeadlineExceeded:
+                raise out_of_time(band or "unique") from None
             if not graded.solved:
                 stats.rejected["unsolvable"] += 1
                 continue
             if band is not None and graded.band != band:
                 # only a near miss (the next band over) is worth climbing from
                 if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
-                    board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
+                    try:
+                        board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
+                    except DeadlineExceeded:
+                        raise out_of_time(band) from None
                     shape = shape_score(rules.size, board.regions, rules.stars)   # the climb moved borders
                 if graded.band != band or (min_shape is not None and shape.score < min_shape):
                     stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
@@ -216,7 +225,7 @@ def _climb(board: Board, graded: Grade, band: str, rng: random.Random, steps: in
         if count_solutions(rules, trial, 2, deadline=deadline).solutions != (board.solution,):
             continue
         candidate = Board(rules, tuple(trial), board.solution, board.seed)
-        regraded = grade(candidate)
+        regraded = grade(candidate, deadline=deadline)
         if not regraded.solved:
             continue
         now, was = BANDS.index(regraded.band), BANDS.index(graded.band)

@@ -51,13 +51,14 @@ def band_for(k: int, n: int, score: int, hardest_tier: int) -> str:
     return "medium"
 
 
-def grade(board: Board, cap: str | int | None = None) -> Grade:
+def grade(board: Board, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
     """Solve `board` with the ladder (techniques up to `cap`: a technique name, or a tier number or
-    "tier N"; None allows all) and grade the solve path."""
+    "tier N"; None allows all) and grade the solve path. Raises DeadlineExceeded once
+    time.monotonic() passes `deadline` (0: none)."""
     rules = board.rules
     state = StarState.start(rules, board.regions)
     ladder = ladder_for(rules.stars)
-    result = run(state, ladder, cap)
+    result = run(state, ladder, cap, deadline=deadline)
     band = None
     if result.solved:
         band = band_for(rules.stars, rules.size, result.total_cost, result.hardest_tier)
