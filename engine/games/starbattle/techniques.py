@@ -468,9 +468,12 @@ def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None
 
 
 def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, first_only: bool = False,
-          limit: int = 0) -> list[tuple[int, int]] | None:
+          limit: int = 0, budget: int = 0, telling: bool = False) -> list[tuple[int, int]] | None:
     """Every way to put m stars on the cells of `area`, checked as in `_placements`; None when there
-    are more than `limit` (0: no limit)."""
+    are more than `limit` ways or the search tries more than `budget` partial placements (0: no
+    limit). Both are counts, not times, so a grade never depends on the machine. `telling`: the ways
+    are wanted only for what they all agree on (see `_footprint_parts`), so the search stops with
+    no ways as soon as those found agree on nothing."""
     geo = state.geo
     cells = cells_of(area)
     out: list[tuple[int, int]] = []
@@ -478,41 +481,65 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     # only units with little room to spare can be emptied by a few stars (a looser check is still sound)
     tight = [v for v in range(geo.nunits)
              if needs[v] > 0 and (cand & unit_mask[v]).bit_count() - needs[v] <= FOOTPRINT_SLACK]
-    too_many = False
+    # rest[i]: the area's cells from the i-th on, so a branch stops when too few of them are open
+    rest = [0] * (len(cells) + 1)
+    for i in range(len(cells) - 1, -1, -1):
+        rest[i] = rest[i + 1] | 1 << cells[i]
+    got = [0] * geo.nunits
+    placed: list[int] = []
+    too_many = hopeless = False
+    tried = 0
+    every, used, ruled = area, 0, cand & ~area
 
-    def extend(start: int, chosen: int, blocked: int, got: dict[int, int], left: int) -> None:
-        nonlocal too_many
+    def extend(start: int, chosen: int, blocked: int, left: int) -> None:
+        nonlocal too_many, hopeless, tried, every, used, ruled
+        tried += 1
+        if budget and tried > budget:
+            too_many = True
+            return
         if left == 0:
             removed = blocked
-            for v, count in got.items():
-                if count == needs[v]:
-                    removed |= unit_mask[v] & ~chosen
+            for cell in placed:
+                for v in cell_units[cell]:
+                    if got[v] == needs[v]:
+                        removed |= unit_mask[v]
             removed &= cand & ~chosen
             for v in tight:
                 if unit_mask[v] & removed:
-                    want = needs[v] - got.get(v, 0)
+                    want = needs[v] - got[v]
                     if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
                         return
             out.append((chosen, removed))
             too_many = bool(limit) and len(out) > limit
+            if telling:
+                every &= chosen
+                used |= chosen
+                ruled &= removed
+                hopeless = not every and used == area and not ruled
             return
-        if (first_only and out) or too_many:
+        if (first_only and out) or too_many or hopeless or (rest[start] & ~blocked).bit_count() < left:
             return
         for i in range(start, len(cells) - left + 1):
             cell = cells[i]
             if blocked >> cell & 1:
                 continue
-            units = cell_units[cell]
-            if any(got.get(v, 0) >= needs[v] for v in units):
+            row, column, region = cell_units[cell]
+            if got[row] >= needs[row] or got[column] >= needs[column] or got[region] >= needs[region]:
                 continue
-            for v in units:
-                got[v] = got.get(v, 0) + 1
-            extend(i + 1, chosen | 1 << cell, blocked | attack[cell], got, left - 1)
-            for v in units:
-                got[v] -= 1
+            got[row] += 1
+            got[column] += 1
+            got[region] += 1
+            placed.append(cell)
+            extend(i + 1, chosen | 1 << cell, blocked | attack[cell], left - 1)
+            placed.pop()
+            got[row] -= 1
+            got[column] -= 1
+            got[region] -= 1
+            if too_many or hopeless:
+                return
 
-    extend(0, 0, 0, {}, m)
-    return None if too_many else out
+    extend(0, 0, 0, m)
+    return None if too_many else [] if hopeless else out
 
 
 def _footprint_parts(state: StarState, area: int, ways: list[tuple[int, int]]) -> tuple[int, int, int, list[str]]:
@@ -550,7 +577,7 @@ def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Ste
         free = cand & geo.unit_mask[u]
         if m < 2 or free.bit_count() > FOOTPRINT_CELLS - 2 * (m - 2) or free.bit_count() <= m:
             continue
-        ways = _placements(state, u, needs)
+        ways = _ways(state, free, m, needs, cand, telling=True)
         if not ways:
             continue
         every, unused, ruled, parts = _footprint_parts(state, free, ways)
@@ -567,6 +594,7 @@ def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Ste
 
 COMPOSITE_CELLS = 24      # a composite region's footprint is read on at most this many free cells
 COMPOSITE_WAYS = 400      # ... and at most this many ways
+COMPOSITE_TRIES = 4000    # ... found in at most this many partial placements (keeps grading fast)
 
 
 def find_composite_footprint(state: StarState, name: str, cost: int, *, sizes: tuple[int, ...]) -> Step | None:
@@ -584,7 +612,7 @@ def find_composite_footprint(state: StarState, name: str, cost: int, *, sizes: t
                 m = area.need
                 if m < 1 or free.bit_count() <= m or free.bit_count() > COMPOSITE_CELLS - 2 * max(0, m - 2):
                     continue
-                ways = _ways(state, free, m, needs, cand, limit=COMPOSITE_WAYS)
+                ways = _ways(state, free, m, needs, cand, limit=COMPOSITE_WAYS, budget=COMPOSITE_TRIES, telling=True)
                 if not ways:
                     continue
                 every, unused, ruled, parts = _footprint_parts(state, free, ways)
