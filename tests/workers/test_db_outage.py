@@ -117,7 +117,10 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         assert "puzzlefleet_job_summary_up 0.0" in _metrics(metrics_port)
         time.sleep(max(0.0, 4 - (time.monotonic() - stopped)))
         own_postgres.start()
-        out, err = waiting.communicate(timeout=300)   # the rest of the job: generous, since CI machines are shared
+        try:
+            out, err = waiting.communicate(timeout=300)   # the rest of the job: generous, since CI machines are shared
+        except subprocess.TimeoutExpired:
+            pytest.fail("the job did not finish after the outage; worker log:\n" + worker.text()[-6000:])
     finally:
         if waiting.poll() is None:
             waiting.kill()
