@@ -6,7 +6,8 @@ Grades every board of the labelled collection (default: ../shared/calibration/st
 beside the repository; each line holds rules, regions and the site's label "medium" or "hard") and the
 published boards of tests/data, and prints Markdown for BENCHMARKS.md, per size:
 - the share the ladder finishes, and the share that needs a trial step (any "contradiction" rung);
-- AUC: the chance that a board the site calls hard scores above one it calls medium (ties count half);
+- AUC: the chance that a board the site calls hard scores above one it calls medium (ties count half),
+  and the same chance for the length of the region boundary (a feature of the drawing, not the solve);
 - the band mix per label, the median score per label, and grading time (median and p90);
 - which techniques the solves used, and how often each was the hardest;
 - the share that passes the generator's fun and shape gates (a board the ladder does not finish fails
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -57,13 +59,16 @@ def measure(item: dict) -> dict:
     graded = grade(board)
     seconds = time.perf_counter() - start
     used = Counter(step.technique for step in graded.steps)
+    n, regions = board.n, board.regions
+    boundary = sum(regions[c] != regions[c + 1] for c in range(n * n) if c % n < n - 1) + \
+        sum(regions[c] != regions[c + n] for c in range(n * n - n))
     gates = gates_for(board.rules).verdict(fun=fun_score(graded.tiers).score if graded.solved else None,
                                           shape=shape_score(board.n, board.regions, board.rules.stars).score)
     return {"id": item.get("id") or item.get("name"), "label": item.get("label", "published"),
             "fun": gates.get("fun", False), "shape": gates.get("shape", False),
             "size": board.n, "stars": board.rules.stars, "solved": graded.solved, "score": graded.score,
             "band": graded.band, "hardest": graded.hardest, "seconds": seconds,
-            "trial": any(name in TRIALS for name in used), "used": dict(used)}
+            "trial": any(name in TRIALS for name in used), "used": dict(used), "boundary": boundary}
 
 
 def auc(hard: list[int], medium: list[int]) -> float:
@@ -83,8 +88,8 @@ def report(rows: list[dict]) -> str:
     for row in rows:
         by_kind[(row["size"], row["stars"])].append(row)
     out.append("| board | boards | finished | needs trial | AUC hard > medium | median score medium / hard"
-               " | grade median / p90 | pass fun / shape / both gates |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+               " | AUC of boundary length | grade median / p90 | pass fun / shape / both gates |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (n, k), group in sorted(by_kind.items()):
         finished = sum(r["solved"] for r in group) / len(group)
         trial = sum(r["trial"] for r in group) / len(group)
@@ -92,12 +97,16 @@ def report(rows: list[dict]) -> str:
         medium = [r["score"] for r in group if r["label"] == "medium"]
         times = sorted(r["seconds"] for r in group)
         area = auc(hard, medium)
+        # the site's label against a drawing feature, not a solving one: the region boundary's length
+        drawn = auc([r["boundary"] for r in group if r["label"] == "hard"],
+                    [r["boundary"] for r in group if r["label"] == "medium"])
         med = (f"{statistics.median(medium):,.0f} / {statistics.median(hard):,.0f}" if hard and medium
                else f"{statistics.median(r['score'] for r in group):,.0f}")
         out.append(f"| {n}×{n} {k}★ | {len(group)} | {finished:.1%} | {trial:.1%} | "
                    + ("–" if area != area else f"{area:.3f}")
-                   + f" | {med} | {1000 * statistics.median(times):.1f} ms / "
-                   f"{1000 * times[int(0.9 * (len(times) - 1))]:.1f} ms | "
+                   + f" | {med} | " + ("–" if drawn != drawn else f"{drawn:.3f}")
+                   + f" | {1000 * statistics.median(times):.1f} ms / "
+                   f"{1000 * times[math.ceil(0.9 * len(times)) - 1]:.1f} ms | "
                    f"{sum(r['fun'] for r in group) / len(group):.1%} / {sum(r['shape'] for r in group) / len(group):.1%}"
                    f" / {sum(r['fun'] and r['shape'] for r in group) / len(group):.1%} |")
     out.append("")
