@@ -1,6 +1,6 @@
 """Calibrating the Star Battle grader on published boards with their site's own labels.
 
-    .venv/bin/python bench/bench_calibration.py [--data PATH] [--limit N] [--jobs N] [--json OUT]
+    .venv/bin/python bench/bench_calibration.py [--data PATH] [--limit N] [--jobs N] [--size N ...] [--json OUT]
 
 Grades every board of the labelled collection (default: ../shared/calibration/starbattle-labelled.jsonl
 beside the repository; each line holds rules, regions and the site's label "medium" or "hard") and the
@@ -141,6 +141,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="boards per (size, label), 0 = all")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--size", type=int, action="append", default=[],
+                        help="grade only boards of this size (repeatable; the default: every size)")
     args = parser.parse_args()
     if not args.data.exists():
         sys.exit(f"bench_calibration: no labelled boards at {args.data} (give --data PATH)")
@@ -155,6 +157,8 @@ def main() -> None:
                 kept.append(item)
         items = kept
     items += load(PUBLISHED)
+    if args.size:
+        items = [item for item in items if item["rules"]["size"] in args.size]
     start = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(measure, items, chunksize=4))

@@ -345,37 +345,40 @@ def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo:
     share cells, a star there counting for both): no two stars attacking, no unit given more than
     `needs` allows, and every unit of `others` (candidates, units) left room for what it needs
     (`chosen`: the stars picked so far; `blocked`: the cells they rule out)."""
-    if wa < 0 or wb < 0:
-        return False
-    if wa == 0 and wb == 0:
-        cand, units = others
-        for v in units:
-            mask = geo.unit_mask[v]
-            want = needs[v] - (chosen & mask).bit_count()
-            if want > 0 and (cand & mask & ~blocked & ~chosen).bit_count() < want:
-                return False
-        return True
-    if a.bit_count() < wa or b.bit_count() < wb:
-        return False
-    key = (a, b, wa, wb, chosen)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    pick = a if wa else b
-    low = pick & -pick
-    cell = low.bit_length() - 1
-    in_a, in_b = bool(a & low), bool(b & low)
-    gone = geo.hit[cell]
-    now = chosen | low
-    for v in geo.cell_units[cell]:
-        mask = geo.unit_mask[v]
-        if (now & mask).bit_count() >= needs[v]:
-            gone |= mask
-    result = (_pair_fits(a & ~gone, b & ~gone, wa - in_a, wb - in_b, now, blocked | gone, geo, needs, others,
-                         memo)
-              or _pair_fits(a & ~low, b & ~low, wa, wb, chosen, blocked, geo, needs, others, memo))
-    memo[key] = result
-    return result
+    unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
+    cand, units = others
+
+    def fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int) -> bool:
+        if wa < 0 or wb < 0:
+            return False
+        if wa == 0 and wb == 0:
+            for v in units:
+                mask = unit_mask[v]
+                want = needs[v] - (chosen & mask).bit_count()
+                if want > 0 and (cand & mask & ~blocked & ~chosen).bit_count() < want:
+                    return False
+            return True
+        if a.bit_count() < wa or b.bit_count() < wb:
+            return False
+        key = (a, b, wa, wb, chosen)     # `blocked` follows from `chosen`
+        found = memo.get(key)
+        if found is not None:
+            return found
+        pick = a if wa else b
+        low = pick & -pick
+        cell = low.bit_length() - 1
+        gone = hit[cell]
+        now = chosen | low
+        for v in cell_units[cell]:
+            mask = unit_mask[v]
+            if (now & mask).bit_count() >= needs[v]:
+                gone |= mask
+        result = (fits(a & ~gone, b & ~gone, wa - bool(a & low), wb - bool(b & low), now, blocked | gone)
+                  or fits(a & ~low, b & ~low, wa, wb, chosen, blocked))
+        memo[key] = result
+        return result
+
+    return fits(a, b, wa, wb, chosen, blocked)
 
 
 def _pairs_near(geo: Geometry) -> tuple[tuple[int, int], ...]:
