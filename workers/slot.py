@@ -72,7 +72,8 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
               hand_over: Callable[[int, int], None], split_after: float | None = None,
               flush_seconds: float = FLUSH_SECONDS,
               observe: Callable[[JobParams, float, Counter[str], str], None] | None = None,
-              cancelled: Callable[[], bool] | None = None) -> dict[str, Any]:
+              cancelled: Callable[[], bool] | None = None,
+              overrun: tuple[type[BaseException], ...] = ()) -> dict[str, Any]:
     """Attempts for the slots start..stop-1 of a job until each has a board or gives up, or until
     `cancelled()` says to stop (checked before each attempt: what was made is recorded, the untouched
     slots are left pending, as a killed task would leave them).
@@ -86,7 +87,11 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
     Returns the summary shown in Flower: boards accepted, slots failed (out of attempts), rejected by
     reason, attempts, engine seconds, and the ranges handed over. Raises BadTask for parameters no
     retry can fix, StoreError for the store's faults (the caller decides what is transient).
-    `observe(job, seconds, reasons, status)` is called for each recorded attempt (metrics)."""
+    `observe(job, seconds, reasons, status)` is called for each recorded attempt (metrics).
+
+    `overrun`: exceptions that mean an attempt outlived the task's own time limit (the engine missed
+    its deadline). Such an attempt is recorded as a timeout, so the slot's next try has a new seed
+    (retrying the same seed would overrun again and stall the job), and the rest is handed over."""
     check_ids(job_id, start, seed)
     if not isinstance(stop, int) or isinstance(stop, bool) or stop <= start:
         raise BadTask(f"bad slot range {start}..{stop!r}")
@@ -170,7 +175,12 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
                     return hand_over_the_rest()
                 attempt = pending[slot]
                 attempt_seed = derive_seed(seed, slot, attempt)
-                result = generate_one(rules, attempt_seed, allowed, job.band)
+                try:
+                    result = generate_one(rules, attempt_seed, allowed, job.band)
+                except overrun:
+                    batch.append(Attempt(slot=slot, attempt=attempt, seed=attempt_seed, data=None,
+                                         fingerprint=None, rejected=Counter(timeout=1), seconds=allowed))
+                    return hand_over_the_rest()
                 made += 1
                 if result["timeout"] and allowed < per_attempt:
                     return hand_over_the_rest()

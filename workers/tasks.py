@@ -16,6 +16,7 @@ from typing import Any
 
 import kombu.exceptions
 import redis.exceptions
+from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 
@@ -108,7 +109,8 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     try:
         summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
                             budget=settings().work_budget, hand_over=hand_over,
-                            split_after=settings().split_seconds, observe=metrics.observe_attempt)
+                            split_after=settings().split_seconds, observe=metrics.observe_attempt,
+                            overrun=(SoftTimeLimitExceeded,))
     except BadTask:
         metrics.task_finished(game, "bad")
         raise

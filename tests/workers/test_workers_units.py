@@ -248,6 +248,38 @@ def test_slots_give_up_after_max_attempts_and_hand_over_when_out_of_budget(db: A
         assert store.get_job(session=s, job_id=job_id)["state"] == "running"
 
 
+class Overrun(Exception):
+    """Stands for Celery's SoftTimeLimitExceeded, which its signal handler raises inside the attempt."""
+
+
+def test_an_attempt_that_overruns_the_task_is_a_timeout_and_the_slot_moves_on(db: Any, monkeypatch: Any) -> None:
+    """An engine that misses its own deadline meets the task's soft limit: that attempt counts as a
+    timeout (retrying its seed would overrun again, for ever) and the rest goes to a new task."""
+    real = slot_mod.generate_one
+    seeds: list[int] = []
+
+    def overruns_on_the_second(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+        seeds.append(seed)
+        if len(seeds) == 2:
+            raise Overrun()
+        return real(rules, seed, timeout, band)
+    monkeypatch.setattr(slot_mod, "generate_one", overruns_on_the_second)
+    job_id, params = _job(db, 4)
+    summary, handed = _run(db, job_id, params, 0, 4, split_after=None, overrun=(Overrun,))
+    assert summary["accepted"] == 1 and summary["rejected"] == {"timeout": 1} and handed == [(1, 4)]
+    with store.session(db, read_only=True) as s:
+        assert store.pending_slots(session=s, job_id=job_id, start=1, stop=4) == {1: 1, 2: 0, 3: 0}
+    # the new task tries slot 1 with its next seed and finishes the job
+    summary, handed = _run(db, job_id, params, 1, 4, split_after=None, overrun=(Overrun,))
+    assert summary["accepted"] == 3 and handed == [] and seeds[2] != seeds[1]
+    assert len(set(_slot_boards(db, job_id))) == 4
+    # anything else still propagates
+    monkeypatch.setattr(slot_mod, "generate_one", lambda *args: (_ for _ in ()).throw(KeyError("bug")))
+    other_job, other_params = _job(db, 1)
+    with pytest.raises(KeyError):
+        _run(db, other_job, other_params, 0, 1, overrun=(Overrun,))
+
+
 def test_an_attempt_cut_short_by_the_budget_is_not_counted(db: Any, monkeypatch: Any) -> None:
     """After the first attempt, an attempt only gets the time the task has left; one that times out
     for that reason goes, uncounted, to a new task (where it gets its full time)."""
