@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import cache
 
 from engine.core.grid import symmetries
 
@@ -12,16 +13,25 @@ from engine.core.grid import symmetries
 def canonical_labels(n: int, labels: Sequence[int]) -> tuple[int, ...]:
     """The least, over the 8 symmetries, of the grid relabelled by first appearance in row-major order."""
     best: tuple[int, ...] | None = None
-    for image in symmetries(n):
-        moved = [0] * (n * n)
-        for cell, label in enumerate(labels):
-            moved[image[cell]] = label
+    for source in _sources(n):
         renumber: dict[int, int] = {}
-        form = tuple(renumber.setdefault(label, len(renumber)) for label in moved)
+        form = tuple(renumber.setdefault(labels[cell], len(renumber)) for cell in source)
         if best is None or form < best:
             best = form
     assert best is not None
     return best
+
+
+@cache
+def _sources(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each symmetry, the cell that lands on each cell (the inverse of its image map)."""
+    out = []
+    for image in symmetries(n):
+        source = [0] * (n * n)
+        for cell, target in enumerate(image):
+            source[target] = cell
+        out.append(tuple(source))
+    return tuple(out)
 
 
 def fingerprint(kind: str, n: int, labels: Sequence[int]) -> str:

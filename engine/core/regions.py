@@ -34,6 +34,27 @@ def is_connected(n: int, cells: Iterable[int]) -> bool:
     return not members or len(reachable(n, members, next(iter(members)))) == len(members)
 
 
+def labels_in_pieces(n: int, labels: Sequence[int]) -> list[int]:
+    """The labels of a grid (row-major, n x n) whose cells form more than one piece through shared
+    edges, least first: one pass over the grid, where checking each region apart walks it again."""
+    neighbours = orthogonal_neighbours(n)
+    seen = [False] * (n * n)
+    pieces: dict[int, int] = {}
+    for start in range(n * n):
+        if seen[start]:
+            continue
+        label = labels[start]
+        pieces[label] = pieces.get(label, 0) + 1
+        seen[start] = True
+        stack = [start]
+        while stack:
+            for nb in neighbours[stack.pop()]:
+                if not seen[nb] and labels[nb] == label:
+                    seen[nb] = True
+                    stack.append(nb)
+    return sorted(label for label, count in pieces.items() if count > 1)
+
+
 def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]) -> bool:
     """Whether the region holding `cells` is still one piece (and not empty) once they leave it."""
     leaving = set(cells)

@@ -6,8 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
-from engine.core.grid import area_cells
-from engine.core.regions import is_connected
+from engine.core.regions import labels_in_pieces
 from engine.errors import PuzzleError
 from engine.games.model import BoardModel
 from engine.games.starbattle.board import region_letter
@@ -46,10 +45,11 @@ class StarBoard(BoardModel):
             raise ValueError(f"region numbers must be whole numbers 0..{n - 1}")
         if len(labels) != n:
             raise ValueError(f"a {n}x{n} board needs all {n} regions, found {len(labels)}")
-        for label, cells in enumerate(area_cells(self.regions)):
-            if not is_connected(n, cells):
-                raise ValueError(f"region {region_letter(label)} (number {label}) is in pieces: a region is "
-                                 "one connected area")
+        broken = labels_in_pieces(n, [label for row in self.regions for label in row])
+        if broken:
+            label = broken[0]
+            raise ValueError(f"region {region_letter(label)} (number {label}) is in pieces: a region is "
+                             "one connected area")
         if any(not (0 <= r < n and 0 <= c < n) for r, c in self.solution):
             raise ValueError('"solution" must list [row, column] pairs on the board')
         return self
