@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.regions import is_connected
+from engine.core.regions import is_connected, labels_in_pieces
 from engine.games.starbattle import Rules, count_solutions
 from engine.games.starbattle.draw import draw_regions, plant
 from test_engine_starbattle_support import (assert_regions_sound, assert_solution, region_cells,
@@ -185,3 +185,15 @@ def test_gifts_keep_the_drawing_sound() -> None:
             for gifts in (1, 2, n):
                 answer, regions = _draw(Rules(n), seed, gifts=gifts)
                 assert_regions_sound(Rules(n), regions, answer)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 9).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, 3), min_size=n * n,
+                                                                        max_size=n * n))))
+def test_labels_in_pieces_agrees_with_checking_each_region(grid: tuple[int, list[int]]) -> None:
+    n, labels = grid
+    cells: dict[int, list[int]] = {}
+    for cell, label in enumerate(labels):
+        cells.setdefault(label, []).append(cell)
+    expected = sorted(label for label, members in cells.items() if not is_connected(n, members))
+    assert labels_in_pieces(n, labels) == expected
