@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.board import Board  # noqa: E402
-from engine.core.shape import shape_score  # noqa: E402
+from engine.core.shape import shape_features, shape_score  # noqa: E402
 from engine.games.starbattle.gates import gates_for  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
@@ -59,16 +59,14 @@ def measure(item: dict) -> dict:
     graded = grade(board)
     seconds = time.perf_counter() - start
     used = Counter(step.technique for step in graded.steps)
-    n, regions = board.n, board.regions
-    boundary = sum(regions[c] != regions[c + 1] for c in range(n * n) if c % n < n - 1) + \
-        sum(regions[c] != regions[c + n] for c in range(n * n - n))
     gates = gates_for(board.rules).verdict(fun=fun_score(graded.tiers).score if graded.solved else None,
                                           shape=shape_score(board.n, board.regions, board.rules.stars).score)
     return {"id": item.get("id") or item.get("name"), "label": item.get("label", "published"),
             "fun": gates.get("fun", False), "shape": gates.get("shape", False),
             "size": board.n, "stars": board.rules.stars, "solved": graded.solved, "score": graded.score,
             "band": graded.band, "hardest": graded.hardest, "seconds": seconds,
-            "trial": any(name in TRIALS for name in used), "used": dict(used), "boundary": boundary}
+            "trial": any(name in TRIALS for name in used), "used": dict(used),
+            "boundary": shape_features(board.n, board.regions).boundary_per_row}
 
 
 def auc(hard: list[int], medium: list[int]) -> float:
@@ -98,6 +96,7 @@ def report(rows: list[dict]) -> str:
         times = sorted(r["seconds"] for r in group)
         area = auc(hard, medium)
         # the site's label against a drawing feature, not a solving one: the region boundary's length
+        # (per row, the same order within one size)
         drawn = auc([r["boundary"] for r in group if r["label"] == "hard"],
                     [r["boundary"] for r in group if r["label"] == "medium"])
         med = (f"{statistics.median(medium):,.0f} / {statistics.median(hard):,.0f}" if hard and medium
