@@ -232,3 +232,91 @@ def test_hypothesis_steps_do_not_depend_on_the_compiled_probe(monkeypatch):
         monkeypatch.setattr(T, "USE_COMPILED_PROBE", False)
         slow = technique.find(case.state)
         assert fast == slow
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiled enumerations: not filters, so they must give exactly what the Python ones give
+
+
+def _windows(geo):
+    """Areas a composite footprint enumerates: every unit, and two and three adjacent lines."""
+    n, masks = geo.n, geo.unit_mask
+    yield from masks
+    for size in (2, 3):
+        for first in range(n - size + 1):
+            yield sum(masks[first + i] for i in range(size))
+            yield sum(masks[n + first + i] for i in range(size))
+
+
+def test_compiled_ways_match_the_python_ways(monkeypatch):
+    from engine.games.starbattle import techniques as T
+    compared = found = stopped = 0
+    for i, case in enumerate(pool()):
+        if i % 10:
+            continue
+        state, geo = case.state, case.state.geo
+        needs = state.needs()
+        for j, window in enumerate(_windows(geo)):
+            area = window & state.cand
+            m = sum(needs[u] for u in range(geo.nunits) if geo.unit_mask[u] & window == geo.unit_mask[u]
+                    and u < 2 * geo.n) or needs[j % geo.nunits]
+            for options in ({}, {"first_only": True}, {"telling": True},
+                            {"limit": 3, "budget": 40, "telling": True}, {"budget": 7}):
+                monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+                fast = T._ways(state, area, m, needs, state.cand, **options)
+                monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+                slow = T._ways(state, area, m, needs, state.cand, **options)
+                assert fast == slow, (area, m, options, describe(case, None))
+                compared += 1
+                found += bool(fast)
+                stopped += fast is None
+    assert compared > 10_000 and found > 2_500 and stopped > 500
+
+
+def test_compiled_pair_fits_matches_the_python_one(monkeypatch):
+    from engine.games.starbattle import techniques as T
+    compared = fits = 0
+    rng = random.Random(7)
+    for i, case in enumerate(pool()):
+        if i % 3:
+            continue
+        state, geo = case.state, case.state.geo
+        needs, cand = state.needs(), state.cand
+        removed = T.removal_sets(state, needs)
+        tight = [w for w in range(geo.nunits) if needs[w] > 0]
+        for u, v in rng.sample(T._pairs_near(geo), 6):
+            # as pressured-pair asks it: with a star on some candidate, do u and v still fit?
+            cell = rng.choice(cells_of(cand)) if cand else 0
+            keep = ~removed[cell] if cand else -1
+            after = list(needs)
+            for w in geo.cell_units[cell] if cand else ():
+                after[w] -= 1
+            units = rng.sample(tight, min(len(tight), 4))
+            args = (cand & keep & geo.unit_mask[u], cand & keep & geo.unit_mask[v], after[u], after[v], 0, 0,
+                    geo, after, (cand & keep, units))
+            monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+            fast = T._pair_fits(*args, {})
+            monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+            slow = T._pair_fits(*args, {})
+            assert fast == slow, (u, v, cell, units, describe(case, None))
+            compared += 1
+            fits += fast
+    assert compared > 3_000 and 300 < fits < compared - 300
+
+
+@pytest.mark.parametrize("name", ["region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
+                                  "composite-footprint-1", "composite-footprint-2", "composite-footprint-large"])
+def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
+    from engine.games.starbattle import techniques as T
+    steps = 0
+    for i, case in enumerate(pool()):
+        if i % 4:
+            continue
+        technique = ladder_for(case.rules.stars)[name]
+        monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+        fast = technique.find(case.state)
+        monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+        slow = technique.find(case.state)
+        assert fast == slow, describe(case, fast)
+        steps += fast is not None
+    assert steps > 50

@@ -17,6 +17,47 @@
 from engine.games.starbattle._search cimport Search
 
 
+# The enumerations behind footprints and pressured pairs (techniques.py `_ways` and `_pair_fits`),
+# compiled because they are where a 10x10 grade spends most of its time. Unlike the probe these are
+# not filters: their answers are used as they are, so each mirrors its Python twin step for step
+# (same order, same counts, same early stops) and a parity test compares them on random positions.
+
+cdef struct WaysRun:
+    int size                  # cells of the area, ascending, in `cells`
+    int *cells
+    int *block                # per cell: how many chosen stars attack it
+    int *got                  # per unit: stars chosen in it
+    int *needs
+    int *tight                # units with little room to spare (checked at each complete way)
+    int ntight
+    int *placed
+    int nplaced
+    unsigned char *cand
+    unsigned char *chosen
+    unsigned char *removed    # scratch for one complete way
+    unsigned char *every      # telling: cells every way found stars
+    unsigned char *used       # telling: cells some way stars
+    unsigned char *ruled      # telling: cells outside the area every way rules out
+    unsigned char *scratch    # bytes for packing a bitset
+    int every_n, used_n, ruled_n, area_n
+    long long tried, budget
+    int limit, found
+    bint first_only, telling, too_many, hopeless
+
+cdef struct PairRun:
+    unsigned char *in_a
+    unsigned char *in_b
+    unsigned char *excluded   # dropped by the "no star here" branch
+    unsigned char *chosen
+    unsigned char *cand
+    int *blocked              # per cell: how many chosen stars rule it out
+    int *got                  # per unit: stars chosen in it
+    int *needs
+    int *units                # the units that must keep room
+    int nunits
+    int count_a, count_b      # cells of a and of b still open
+
+
 # The geometry, the state and the basic rules (_enqueue, _eliminate, _place, _propagate) are the
 # search's own: a probe loads a position instead of starting empty, and never backtracks.
 cdef class Prober(Search):
@@ -38,3 +79,12 @@ cdef class Prober(Search):
     cdef int _shared_neighbour(self) noexcept nogil
     cdef int _crowding(self) noexcept nogil
     cdef bint _probe(self, int cell, int level, int budget) noexcept nogil
+    # the enumerations (below)
+    cdef void _unpack(self, bytes bits, unsigned char *out) except *
+    cdef object _pack(self, const unsigned char *flags, unsigned char *scratch)
+    cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1
+    cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
+    cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil
+    cdef void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil
+    cdef bint _pair_with(self, PairRun *p, int x, int wa, int wb) noexcept nogil
+

@@ -2,8 +2,10 @@
 # only a filter). Every rule here mirrors a finder of techniques.py, in the same order, so that the
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
+# At the end: the two enumerations footprints and pressured pairs run on (`ways`, `pair_fits`), whose
+# answers are used as they are (see _techniques.pxd).
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset, memcpy
 
 from engine.games.starbattle._search cimport Search
@@ -305,3 +307,300 @@ cdef class Prober(Search):
             return found
         finally:
             free(order)
+
+    # -- the enumerations: techniques.py `_ways` and `_pair_fits`, step for step (bitsets are Python
+    # ints there and byte flags here; the parity test compares the two on random positions)
+
+    cdef void _unpack(self, bytes bits, unsigned char *out) except *:
+        cdef const unsigned char *b = bits
+        cdef int i
+        if len(bits) != self.nbytes:
+            raise ValueError(f"bitsets must be {self.nbytes} bytes")
+        for i in range(self.ncells):
+            out[i] = (b[i >> 3] >> (i & 7)) & 1
+
+    cdef object _pack(self, const unsigned char *flags, unsigned char *scratch):
+        cdef int i
+        memset(scratch, 0, self.nbytes)
+        for i in range(self.ncells):
+            if flags[i]:
+                scratch[i >> 3] |= 1 << (i & 7)
+        return int.from_bytes(scratch[:self.nbytes], "little")
+
+    def ways(self, area, int m, needs, cand, bint first_only=False, int limit=0, long long budget=0,
+             bint telling=False, int slack=5):
+        """techniques._ways: every way to put `m` stars on the cells of `area`, as a list of (the
+        stars, the candidates they rule out elsewhere); None past `limit` ways or `budget` partial
+        placements (0: no limit); [] as soon as `telling` ways agree on nothing. A unit is checked
+        for room at each complete way when it has at most `slack` spare candidates."""
+        cdef int nc = self.ncells, nu = self.nunits
+        cdef int i, j, v, room
+        cdef WaysRun w
+        cdef list out = []
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        if m < 0:
+            return []
+        cdef unsigned char *flags = <unsigned char *> calloc(7 * nc + self.nbytes, 1)
+        cdef int *ints = <int *> calloc(3 * nc + 3 * nu, sizeof(int))
+        if not flags or not ints:
+            free(flags); free(ints)
+            raise MemoryError()
+        try:
+            w.cand, w.chosen, w.removed = flags, flags + nc, flags + 2 * nc
+            w.every, w.used, w.ruled = flags + 3 * nc, flags + 4 * nc, flags + 5 * nc
+            w.cells, w.block, w.placed = ints, ints + nc, ints + 2 * nc
+            w.got, w.needs, w.tight = ints + 3 * nc, ints + 3 * nc + nu, ints + 3 * nc + 2 * nu
+            inside = flags + 6 * nc
+            w.scratch = flags + 7 * nc
+            self._unpack(cand.to_bytes(self.nbytes, "little"), w.cand)
+            self._unpack(area.to_bytes(self.nbytes, "little"), inside)
+            for v in range(nu):
+                w.needs[v] = needs[v]
+            w.size = 0
+            for i in range(nc):
+                if inside[i]:
+                    w.cells[w.size] = i
+                    w.size += 1
+            # only units with little room to spare can be emptied by a few stars
+            w.ntight = 0
+            for v in range(nu):
+                if w.needs[v] > 0:
+                    room = 0
+                    for j in range(self.unit_start[v], self.unit_start[v + 1]):
+                        room += w.cand[self.unit_cells[j]]
+                    if room - w.needs[v] <= slack:
+                        w.tight[w.ntight] = v
+                        w.ntight += 1
+            w.area_n = w.size
+            w.every_n = w.size
+            w.used_n = 0
+            w.ruled_n = 0
+            for i in range(nc):
+                w.every[i] = inside[i]
+                w.ruled[i] = w.cand[i] and not inside[i]
+                w.ruled_n += w.ruled[i]
+            w.nplaced = 0
+            w.tried = 0
+            w.budget = budget
+            w.limit = limit
+            w.found = 0
+            w.first_only = first_only
+            w.telling = telling
+            w.too_many = False
+            w.hopeless = False
+            self._extend(&w, 0, m, out)
+            return None if w.too_many else [] if w.hopeless else out
+        finally:
+            free(flags)
+            free(ints)
+
+    cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1:
+        cdef int i, j, a, cell, v, want, room, open_n, row, column, region
+        cdef bint touched
+        cdef int nc = self.ncells
+        w.tried += 1
+        if w.budget and w.tried > w.budget:
+            w.too_many = True
+            return 0
+        if left == 0:
+            # ruled out: what the stars attack and the rest of the units they complete
+            for i in range(nc):
+                w.removed[i] = w.block[i] > 0
+            for j in range(w.nplaced):
+                for a in range(3):
+                    v = self.cell_units[w.placed[j] * 3 + a]
+                    if w.got[v] == w.needs[v]:
+                        for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                            w.removed[self.unit_cells[i]] = 1
+            for i in range(nc):
+                w.removed[i] = w.removed[i] and w.cand[i] and not w.chosen[i]
+            for j in range(w.ntight):
+                v = w.tight[j]
+                touched = False
+                room = 0
+                for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                    cell = self.unit_cells[i]
+                    if w.removed[cell]:
+                        touched = True
+                    elif w.cand[cell] and not w.chosen[cell]:
+                        room += 1
+                want = w.needs[v] - w.got[v]
+                if touched and want > 0 and room < want:
+                    return 0
+            out.append((self._pack(w.chosen, w.scratch), self._pack(w.removed, w.scratch)))
+            w.found += 1
+            w.too_many = w.limit > 0 and w.found > w.limit
+            if w.telling:
+                for i in range(nc):
+                    if w.every[i] and not w.chosen[i]:
+                        w.every[i] = 0
+                        w.every_n -= 1
+                    if w.chosen[i] and not w.used[i]:
+                        w.used[i] = 1
+                        w.used_n += 1
+                    if w.ruled[i] and not w.removed[i]:
+                        w.ruled[i] = 0
+                        w.ruled_n -= 1
+                w.hopeless = w.every_n == 0 and w.used_n == w.area_n and w.ruled_n == 0
+            return 0
+        if (w.first_only and w.found) or w.too_many or w.hopeless:
+            return 0
+        open_n = 0
+        for i in range(start, w.size):
+            if w.block[w.cells[i]] == 0:
+                open_n += 1
+        if open_n < left:
+            return 0
+        for i in range(start, w.size - left + 1):
+            cell = w.cells[i]
+            if w.block[cell]:
+                continue
+            row = self.cell_units[cell * 3]
+            column = self.cell_units[cell * 3 + 1]
+            region = self.cell_units[cell * 3 + 2]
+            if w.got[row] >= w.needs[row] or w.got[column] >= w.needs[column] or w.got[region] >= w.needs[region]:
+                continue
+            w.got[row] += 1
+            w.got[column] += 1
+            w.got[region] += 1
+            w.placed[w.nplaced] = cell
+            w.nplaced += 1
+            w.chosen[cell] = 1
+            for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+                w.block[self.attack_cells[a]] += 1
+            self._extend(w, i + 1, left - 1, out)
+            for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+                w.block[self.attack_cells[a]] -= 1
+            w.chosen[cell] = 0
+            w.nplaced -= 1
+            w.got[row] -= 1
+            w.got[column] -= 1
+            w.got[region] -= 1
+            if w.too_many or w.hopeless:
+                return 0
+        return 0
+
+    def pair_fits(self, a, b, int wa, int wb, needs, cand, units) -> bool:
+        """techniques._pair_fits from an empty choice: whether exactly `wa` more stars fit among the
+        cells `a` and exactly `wb` among `b` (a star on a shared cell counts for both), no two
+        attacking, no unit given more than `needs` allows, every unit of `units` left room for what it
+        needs among the candidates `cand`."""
+        cdef int nc = self.ncells, nu = self.nunits
+        cdef int i, v
+        cdef PairRun p
+        cdef bint result
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef unsigned char *flags = <unsigned char *> calloc(5 * nc, 1)
+        cdef int *ints = <int *> calloc(nc + 2 * nu + len(units) + 1, sizeof(int))
+        if not flags or not ints:
+            free(flags); free(ints)
+            raise MemoryError()
+        try:
+            p.in_a, p.in_b, p.excluded = flags, flags + nc, flags + 2 * nc
+            p.chosen, p.cand = flags + 3 * nc, flags + 4 * nc
+            p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
+            p.units = ints + nc + 2 * nu
+            self._unpack(a.to_bytes(self.nbytes, "little"), p.in_a)
+            self._unpack(b.to_bytes(self.nbytes, "little"), p.in_b)
+            self._unpack(cand.to_bytes(self.nbytes, "little"), p.cand)
+            for v in range(nu):
+                p.needs[v] = needs[v]
+            p.nunits = len(units)
+            for i in range(p.nunits):
+                v = units[i]
+                if v < 0 or v >= nu:
+                    raise ValueError(f"unit {v} is off the board")
+                p.units[i] = v
+            p.count_a = 0
+            p.count_b = 0
+            for i in range(nc):
+                p.count_a += p.in_a[i]
+                p.count_b += p.in_b[i]
+            with nogil:
+                result = self._pair(&p, wa, wb)
+            return result
+        finally:
+            free(flags)
+            free(ints)
+
+    cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil:
+        """Count in (delta 1) or out (delta -1) what a star on `cell` rules out: itself, the cells it
+        attacks and the rest of every unit it completes (`got` already counts the star)."""
+        cdef int j, i, v, other
+        cdef int last = self.attack_start[cell + 1] - self.attack_start[cell]
+        # index -1 is the cell itself, then its attack list, then the completed units' cells
+        for i in range(-1, last):
+            other = cell if i < 0 else self.attack_cells[self.attack_start[cell] + i]
+            self._count_out(p, other, delta)
+        for j in range(3):
+            v = self.cell_units[cell * 3 + j]
+            if p.got[v] >= p.needs[v]:
+                for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                    self._count_out(p, self.unit_cells[i], delta)
+
+    cdef inline void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil:
+        if delta > 0:
+            if p.blocked[cell] == 0 and not p.excluded[cell]:
+                p.count_a -= p.in_a[cell]
+                p.count_b -= p.in_b[cell]
+            p.blocked[cell] += 1
+        else:
+            p.blocked[cell] -= 1
+            if p.blocked[cell] == 0 and not p.excluded[cell]:
+                p.count_a += p.in_a[cell]
+                p.count_b += p.in_b[cell]
+
+    cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil:
+        cdef int i, j, v, want, room, x, cell
+        cdef bint result
+        if wa < 0 or wb < 0:
+            return False
+        if wa == 0 and wb == 0:
+            for j in range(p.nunits):
+                v = p.units[j]
+                want = p.needs[v] - p.got[v]
+                if want > 0:
+                    room = 0
+                    for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                        cell = self.unit_cells[i]
+                        if p.cand[cell] and p.blocked[cell] == 0 and not p.chosen[cell]:
+                            room += 1
+                    if room < want:
+                        return False
+            return True
+        if p.count_a < wa or p.count_b < wb:
+            return False
+        # branch on the lowest open cell of a (of b once a has what it needs)
+        x = -1
+        for i in range(self.ncells):
+            if p.blocked[i] == 0 and not p.excluded[i] and (p.in_a[i] if wa else p.in_b[i]):
+                x = i
+                break
+        # a star on x ...
+        p.chosen[x] = 1
+        for j in range(3):
+            p.got[self.cell_units[x * 3 + j]] += 1
+        result = self._pair_with(p, x, wa - p.in_a[x], wb - p.in_b[x])
+        for j in range(3):
+            p.got[self.cell_units[x * 3 + j]] -= 1
+        p.chosen[x] = 0
+        if result:
+            return True
+        # ... or none
+        p.excluded[x] = 1
+        p.count_a -= p.in_a[x]
+        p.count_b -= p.in_b[x]
+        result = self._pair(p, wa, wb)
+        p.excluded[x] = 0
+        p.count_a += p.in_a[x]
+        p.count_b += p.in_b[x]
+        return result
+
+    cdef bint _pair_with(self, PairRun *p, int x, int wa, int wb) noexcept nogil:
+        cdef bint result
+        self._rule_out(p, x, 1)
+        result = self._pair(p, wa, wb)
+        self._rule_out(p, x, -1)
+        return result

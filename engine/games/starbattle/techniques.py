@@ -41,7 +41,10 @@ families, in the words of human Star Battle guides:
 
 Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
-confirmed by the Python probe, so the recorded steps never depend on it.
+confirmed by the Python probe, so the recorded steps never depend on it. The same module runs the
+two enumerations most grades spend their time in (`_ways` for footprints, `_pair_fits` for
+pressured pairs) step for step as the Python code here does; the Python code stays as the fallback
+and as the reference a parity test holds the compiled one to.
 """
 
 from __future__ import annotations
@@ -345,8 +348,11 @@ def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo:
     share cells, a star there counting for both): no two stars attacking, no unit given more than
     `needs` allows, and every unit of `others` (candidates, units) left room for what it needs
     (`chosen`: the stars picked so far; `blocked`: the cells they rule out)."""
-    unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
     cand, units = others
+    compiled = _compiled(geo)
+    if compiled and not chosen and not blocked:
+        return compiled.pair_fits(a, b, wa, wb, needs, cand, units)
+    unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
 
     def fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int) -> bool:
         if wa < 0 or wb < 0:
@@ -477,7 +483,12 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     limit). Both are counts, not times, so a grade never depends on the machine. `telling`: the ways
     are wanted only for what they all agree on (see `_footprint_parts`), so the search stops with
     no ways as soon as those found agree on nothing."""
+    if m < 0:                   # a unit with more stars than it may hold: no way at all
+        return []
     geo = state.geo
+    compiled = _compiled(geo)
+    if compiled:
+        return compiled.ways(area, m, needs, cand, first_only, limit, budget, telling, FOOTPRINT_SLACK)
     cells = cells_of(area)
     out: list[tuple[int, int]] = []
     cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
@@ -690,6 +701,7 @@ def _probe_order(state: StarState) -> list[int]:
 LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
+USE_COMPILED_WAYS = True   # the compiled `_ways` and `_pair_fits` (tests switch it off to compare)
 
 
 def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
@@ -715,6 +727,11 @@ def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder
             return False, s, used
         s.apply(step)
         used += 1
+
+
+def _compiled(geo: Geometry):
+    """The board's compiled twin for the enumerations, or False when they run in Python."""
+    return _prober(geo) if USE_COMPILED_WAYS else False
 
 
 def _prober(geo: Geometry):
