@@ -248,9 +248,9 @@ def _windows(geo):
             yield sum(masks[n + first + i] for i in range(size))
 
 
-def test_compiled_ways_match_the_python_ways(monkeypatch):
+def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
     from engine.games.starbattle import techniques as T
-    compared = found = stopped = 0
+    compared = found = stopped = agreed = 0
     for i, case in enumerate(pool()):
         if i % 10:
             continue
@@ -270,7 +270,14 @@ def test_compiled_ways_match_the_python_ways(monkeypatch):
                 compared += 1
                 found += bool(fast)
                 stopped += fast is None
-    assert compared > 10_000 and found > 2_500 and stopped > 500
+            for options in ({}, {"limit": 3, "budget": 40}):
+                monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+                fast = T._agreement(state, area, m, needs, state.cand, **options)
+                monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+                slow = T._agreement(state, area, m, needs, state.cand, **options)
+                assert fast == slow, (area, m, options, describe(case, None))
+                agreed += fast is not None and bool(fast.every or fast.unused or fast.ruled)
+    assert compared > 10_000 and found > 2_500 and stopped > 500 and agreed > 500
 
 
 def test_compiled_pair_fits_matches_the_python_one(monkeypatch):

@@ -43,6 +43,7 @@ cdef struct WaysRun:
     long long tried, budget
     int limit, found
     bint first_only, telling, too_many, hopeless
+    bint collect              # list the ways (else only count them: `agreement`)
 
 cdef struct PairRun:
     unsigned char *in_a
@@ -83,6 +84,8 @@ cdef class Prober(Search):
     cdef void _unpack(self, bytes bits, unsigned char *out) except *
     cdef object _pack(self, const unsigned char *flags, unsigned char *scratch)
     cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1
+    cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
+                          bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil

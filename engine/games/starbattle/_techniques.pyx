@@ -333,6 +333,16 @@ cdef class Prober(Search):
         stars, the candidates they rule out elsewhere); None past `limit` ways or `budget` partial
         placements (0: no limit); [] as soon as `telling` ways agree on nothing. A unit is checked
         for room at each complete way when it has at most `slack` spare candidates."""
+        return self._run_ways(area, m, needs, cand, first_only, limit, budget, telling, True, slack)
+
+    def agreement(self, area, int m, needs, cand, int limit=0, long long budget=0, int slack=5):
+        """techniques._agreement: what the ways of `ways(..., telling=True)` agree on, without listing
+        them: (how many, the cells every way stars, the cells of the area none uses, the cells outside
+        it every way rules out), or None when there is no way, they agree on nothing, or past a limit."""
+        return self._run_ways(area, m, needs, cand, False, limit, budget, True, False, slack)
+
+    cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
+                          bint telling, bint collect, int slack):
         cdef int nc = self.ncells, nu = self.nunits
         cdef int i, j, v, room
         cdef WaysRun w
@@ -340,7 +350,7 @@ cdef class Prober(Search):
         if len(needs) != nu:
             raise ValueError(f"needs must list {nu} units")
         if m < 0:
-            return []
+            return [] if collect else None
         cdef unsigned char *flags = <unsigned char *> calloc(7 * nc + self.nbytes, 1)
         cdef int *ints = <int *> calloc(3 * nc + 3 * nu, sizeof(int))
         if not flags or not ints:
@@ -389,8 +399,16 @@ cdef class Prober(Search):
             w.telling = telling
             w.too_many = False
             w.hopeless = False
+            w.collect = collect
             self._extend(&w, 0, m, out)
-            return None if w.too_many else [] if w.hopeless else out
+            if collect:
+                return None if w.too_many else [] if w.hopeless else out
+            if w.too_many or w.hopeless or not w.found:
+                return None
+            for i in range(nc):
+                w.used[i] = inside[i] and not w.used[i]          # now: the area's cells no way uses
+            return (w.found, self._pack(w.every, w.scratch), self._pack(w.used, w.scratch),
+                    self._pack(w.ruled, w.scratch))
         finally:
             free(flags)
             free(ints)
@@ -428,7 +446,8 @@ cdef class Prober(Search):
                 want = w.needs[v] - w.got[v]
                 if touched and want > 0 and room < want:
                     return 0
-            out.append((self._pack(w.chosen, w.scratch), self._pack(w.removed, w.scratch)))
+            if w.collect:
+                out.append((self._pack(w.chosen, w.scratch), self._pack(w.removed, w.scratch)))
             w.found += 1
             w.too_many = w.limit > 0 and w.found > w.limit
             if w.telling:

@@ -6,7 +6,8 @@ area are empty, and the cells every candidate of a block's part attacks are empt
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from engine.ladder import Step
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
@@ -162,12 +163,53 @@ def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
 
 
 class Area:
-    """A set of candidates that must hold exactly `need` more stars, with the words that say why."""
+    """A set of candidates that must hold exactly `need` more stars, with the words that say why.
 
-    __slots__ = ("cells", "need", "units", "what", "because")
+    The words (`what` the area is, `because` of what its need is exact) are written only when a step
+    uses them: most areas a finder looks at give nothing, and their sentences cost more than the look.
+    `words` returns them; it is called at most once."""
 
-    def __init__(self, cells: int, need: int, units: tuple[int, ...], what: str, because: str):
-        self.cells, self.need, self.units, self.what, self.because = cells, need, units, what, because
+    __slots__ = ("cells", "need", "units", "_words")
+
+    def __init__(self, cells: int, need: int, units: tuple[int, ...], words: Callable[[], tuple[str, str]]):
+        self.cells, self.need, self.units, self._words = cells, need, units, words
+
+    def _said(self) -> tuple[str, str]:
+        words = self._words
+        if callable(words):
+            words = self._words = words()
+        return words
+
+    @property
+    def what(self) -> str:
+        return self._said()[0]
+
+    @property
+    def because(self) -> str:
+        return self._said()[1]
+
+
+def _remainder_words(geo: Geometry, lines: tuple[int, ...], inside: tuple[int, ...], need: int,
+                     inner: int) -> tuple[str, str]:
+    names = join_names(geo.names(lines))
+    regs = join_names(geo.names(2 * geo.n + r for r in inside))
+    return (f"the other cells of {names}",
+            f"{names} must still hold {stars_text(need)} and {regs}, which "
+            f"{'lies' if len(inside) == 1 else 'lie'} inside, {'needs' if len(inside) == 1 else 'need'} {inner}")
+
+
+def _pair_words(geo: Geometry, a: int, b: int, need: int) -> tuple[str, str]:
+    pair = join_names(geo.names((a, b)))
+    return pair, f"{pair} must still hold {stars_text(need)}"
+
+
+def _excess_words(geo: Geometry, lines: tuple[int, ...], touching: tuple[int, ...], need: int,
+                  outer: int) -> tuple[str, str]:
+    names = join_names(geo.names(lines))
+    regs = join_names(geo.names(2 * geo.n + r for r in touching))
+    return (f"the cells of {regs} outside {names}",
+            f"every free cell of {names} lies in {regs}, which must still hold {stars_text(outer)}, "
+            f"and {names} take {need}")
 
 
 def _region_candidates(state: StarState) -> list[int]:
@@ -204,7 +246,6 @@ def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> li
                     touching.append(r)
                     if not rc & ~window:
                         inside.append(r)
-            names = join_names(geo.names(lines))
             if kind == "remainder":
                 cells = cand & window
                 for r in inside:
@@ -213,12 +254,8 @@ def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> li
                 m = need - inner
                 if not cells or m < 0 or not inside:
                     continue
-                regs = join_names(geo.names(2 * n + r for r in inside))
-                because = (f"{names} must still hold {stars_text(need)} and {regs}, which "
-                           f"{'lies' if len(inside) == 1 else 'lie'} inside, "
-                           f"{'needs' if len(inside) == 1 else 'need'} {inner}")
                 out.append(Area(cells, m, lines + tuple(2 * n + r for r in inside),
-                                f"the other cells of {names}", because))
+                                partial(_remainder_words, geo, lines, tuple(inside), need, inner)))
             else:
                 cells = 0
                 outer = 0
@@ -229,11 +266,8 @@ def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> li
                 m = outer - need
                 if not cells or m < 0:
                     continue
-                regs = join_names(geo.names(2 * n + r for r in touching))
-                because = (f"every free cell of {names} lies in {regs}, which must still hold "
-                           f"{stars_text(outer)}, and {names} take {need}")
                 out.append(Area(cells, m, lines + tuple(2 * n + r for r in touching),
-                                f"the cells of {regs} outside {names}", because))
+                                partial(_excess_words, geo, lines, tuple(touching), need, outer)))
     return out
 
 
@@ -308,8 +342,7 @@ def find_region_group(state: StarState, name: str, cost: int, *, size: int) -> S
             continue
         units = tuple(2 * n + r for r in group)
         regs = join_names(geo.names(units))
-        area = Area(cells, need, units, f"the free cells of {regs}",
-                    f"{regs} must still hold {stars_text(need)} together")
+        area = Area(cells, need, units, (f"the free cells of {regs}", f"{regs} must still hold {stars_text(need)} together"))
         result = _block_deductions(state, cells, need, needs)
         if result is not None:
             blocks, place, elim = result
@@ -356,9 +389,8 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
             for i in range(n - 1):
                 a, b = base + i, base + i + 1
                 if needs[a] > 0 and needs[b] > 0:
-                    pair = join_names(geo.names((a, b)))
                     candidates.append(Area(cand & (geo.unit_mask[a] | geo.unit_mask[b]), needs[a] + needs[b],
-                                           (a, b), pair, f"{pair} must still hold {stars_text(needs[a] + needs[b])}"))
+                                           (a, b), partial(_pair_words, geo, a, b, needs[a] + needs[b])))
     else:
         for size in (1, 2):
             for kind in ("remainder", "excess"):

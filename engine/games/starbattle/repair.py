@@ -41,6 +41,9 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     """
     answer_cells = set(answer)
     k = len(answer) // n
+    members_of: dict[int, set[int]] = {}          # each region's cells, kept in step with every move
+    for i, label in enumerate(regions):
+        members_of.setdefault(label, set()).add(i)
     for rounds in range(max_rounds + 1):
         found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
                                        count_budget)
@@ -58,9 +61,6 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
         # regions: among the legal moves of the impostors shared by the most alternatives (ties are
         # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
         # that makes a gift only when every legal move does.
-        members_of: dict[int, set[int]] = {}
-        for i, label in enumerate(regions):
-            members_of.setdefault(label, set()).add(i)
         best, best_rank, best_shared = None, 3, 0
         for cell in ranked:
             if best_rank < 2 and shared[cell] < best_shared:
@@ -78,6 +78,8 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
             return RepairOutcome(False, rounds, "stuck")
         path, target = best
         for moved in path:
+            members_of[regions[moved]].discard(moved)
+            members_of[target].add(moved)
             regions[moved] = target
         search.set_regions(regions)
     return RepairOutcome(False, max_rounds, "ambiguous")

@@ -26,7 +26,7 @@ class Geometry:
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
                  "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "covers", "prober")
+                 "fits", "covers", "spans", "prober")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -47,6 +47,7 @@ class Geometry:
         self.attack, self.hit, self.cell_blocks = frame.attack, frame.hit, frame.cell_blocks
         self.fits = frame.fits          # can_place answers, shared by every state of every board
         self.covers = frame.covers      # 2x2 covers (blocks.py), likewise
+        self.spans: dict[tuple[int, int], int] = {}   # the lines or regions a set of cells touches
         self.prober = None              # the compiled probe, made on first use
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:

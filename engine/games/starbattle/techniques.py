@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 from engine.ladder import Ladder, Step, Technique, run
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
@@ -118,7 +119,20 @@ ROW, COL, REG = 0, 1, 2
 
 
 def _span(geo: Geometry, mask: int, kind: int) -> int:
-    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch."""
+    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch.
+    Remembered per board: a unit's candidates change a few cells at a time, so the same sets recur
+    from step to step and from probe to probe."""
+    spans = geo.spans
+    key = (mask, kind)
+    out = spans.get(key)
+    if out is None:
+        if len(spans) > 100_000:
+            spans.clear()
+        out = spans[key] = _span_of(geo, mask, kind)
+    return out
+
+
+def _span_of(geo: Geometry, mask: int, kind: int) -> int:
     n = geo.n
     out = 0
     if kind == ROW:
@@ -481,7 +495,7 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     """Every way to put m stars on the cells of `area`, checked as in `_placements`; None when there
     are more than `limit` ways or the search tries more than `budget` partial placements (0: no
     limit). Both are counts, not times, so a grade never depends on the machine. `telling`: the ways
-    are wanted only for what they all agree on (see `_footprint_parts`), so the search stops with
+    are wanted only for what they all agree on (see `_agreement`), so the search stops with
     no ways as soon as those found agree on nothing."""
     if m < 0:                   # a unit with more stars than it may hold: no way at all
         return []
@@ -556,27 +570,44 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     return None if too_many else [] if hopeless else out
 
 
-def _footprint_parts(state: StarState, area: int, ways: list[tuple[int, int]]) -> tuple[int, int, int, list[str]]:
-    """What every way of filling `area` agrees on: cells all of them star, cells of the area none
-    uses, cells outside all of them rule out; with the words for each."""
-    geo = state.geo
-    every = geo.full
-    used = 0
-    ruled = state.cand
+class Agreement(NamedTuple):
+    """What every way to fill an area agrees on."""
+    ways: int           # how many ways there are
+    every: int          # the cells every way stars
+    unused: int         # the area's cells no way uses
+    ruled: int          # the cells outside the area every way rules out
+
+
+def _agreement(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, limit: int = 0,
+               budget: int = 0) -> Agreement | None:
+    """What the ways to put m stars on `area` (as `_ways` finds them) agree on; None when there is no
+    way, when those found already agree on nothing, or past `limit` ways or `budget` tries."""
+    compiled = _compiled(state.geo)
+    if compiled:
+        found = compiled.agreement(area, m, needs, cand, limit, budget, FOOTPRINT_SLACK)
+        return None if found is None else Agreement(*found)
+    ways = _ways(state, area, m, needs, cand, limit=limit, budget=budget, telling=True)
+    if not ways:
+        return None
+    every, used, ruled = state.geo.full, 0, cand
     for stars, removed in ways:
         every &= stars
         used |= stars
         ruled &= removed
-    unused = area & ~used
-    ruled &= ~area
+    return Agreement(len(ways), every, area & ~used, ruled & ~area)
+
+
+def _footprint_parts(state: StarState, agreed: Agreement) -> list[str]:
+    """The words for what every way of filling an area agrees on."""
+    geo = state.geo
     parts = []
-    if every:
-        parts.append(f"every one puts a star on {cells_text(cells_of(every), geo)}")
-    if unused:
-        parts.append(f"none uses {cells_text(cells_of(unused), geo)}")
-    if ruled:
-        parts.append(f"each rules out {cells_text(cells_of(ruled), geo)}")
-    return every, unused, ruled, parts
+    if agreed.every:
+        parts.append(f"every one puts a star on {cells_text(cells_of(agreed.every), geo)}")
+    if agreed.unused:
+        parts.append(f"none uses {cells_text(cells_of(agreed.unused), geo)}")
+    if agreed.ruled:
+        parts.append(f"each rules out {cells_text(cells_of(agreed.ruled), geo)}")
+    return parts
 
 
 def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Step | None:
@@ -591,18 +622,15 @@ def find_footprint(state: StarState, name: str, cost: int, *, units: str) -> Ste
         free = cand & geo.unit_mask[u]
         if m < 2 or free.bit_count() > FOOTPRINT_CELLS - 2 * (m - 2) or free.bit_count() <= m:
             continue
-        ways = _ways(state, free, m, needs, cand, telling=True)
-        if not ways:
-            continue
-        every, unused, ruled, parts = _footprint_parts(state, free, ways)
-        if not parts:
+        agreed = _agreement(state, free, m, needs, cand)
+        if agreed is None or not (agreed.every or agreed.unused or agreed.ruled):
             continue
         unit = geo.unit_name[u]
-        why = (f"{unit} needs {stars_text(m)} and there are {len(ways)} ways to fit them in its free cells: "
-               + "; ".join(parts))
-        if every:
-            return place_step(state, name, cost, every, unused | ruled, (u,), why)
-        return Step(name, cost, (), cells_of(unused | ruled), (unit,), why)
+        why = (f"{unit} needs {stars_text(m)} and there are {agreed.ways} ways to fit them in its free cells: "
+               + "; ".join(_footprint_parts(state, agreed)))
+        if agreed.every:
+            return place_step(state, name, cost, agreed.every, agreed.unused | agreed.ruled, (u,), why)
+        return Step(name, cost, (), cells_of(agreed.unused | agreed.ruled), (unit,), why)
     return None
 
 
@@ -626,17 +654,14 @@ def find_composite_footprint(state: StarState, name: str, cost: int, *, sizes: t
                 m = area.need
                 if m < 1 or free.bit_count() <= m or free.bit_count() > COMPOSITE_CELLS - 2 * max(0, m - 2):
                     continue
-                ways = _ways(state, free, m, needs, cand, limit=COMPOSITE_WAYS, budget=COMPOSITE_TRIES, telling=True)
-                if not ways:
+                agreed = _agreement(state, free, m, needs, cand, limit=COMPOSITE_WAYS, budget=COMPOSITE_TRIES)
+                if agreed is None or not (agreed.every or agreed.unused or agreed.ruled):
                     continue
-                every, unused, ruled, parts = _footprint_parts(state, free, ways)
-                if not parts:
-                    continue
-                why = (f"{area.because}, so {area.what} hold exactly {stars_text(m)}; there are {len(ways)} "
-                       f"ways to fit them: " + "; ".join(parts))
-                if every:
-                    return place_step(state, name, cost, every, unused | ruled, area.units, why)
-                return Step(name, cost, (), cells_of(unused | ruled), geo.names(area.units), why)
+                why = (f"{area.because}, so {area.what} hold exactly {stars_text(m)}; there are {agreed.ways} "
+                       f"ways to fit them: " + "; ".join(_footprint_parts(state, agreed)))
+                if agreed.every:
+                    return place_step(state, name, cost, agreed.every, agreed.unused | agreed.ruled, area.units, why)
+                return Step(name, cost, (), cells_of(agreed.unused | agreed.ruled), geo.names(area.units), why)
     return None
 
 
