@@ -451,16 +451,19 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
             f ^= low
         near = near_u & near_v & cand
         crowders = 0
+        tight_others = [w for w in tight if w != u and w != v]
         while near:
             low = near & -near
             cell = low.bit_length() - 1
             near ^= low
             keep = ~removed[cell]
             after = list(needs)
+            units = tight_others
             for w in geo.cell_units[cell]:
                 after[w] -= 1
-            others = (cand & keep, [w for w in tight if w != u and w != v and after[w] > 0])
-            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, 0, geo, after, others, {}):
+                if after[w] <= 0:       # a unit the star completes needs no more room
+                    units = [x for x in tight_others if after[x] > 0]
+            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, 0, geo, after, (cand & keep, units), {}):
                 crowders |= low
         if crowders:
             cells = cells_of(crowders)
