@@ -299,12 +299,12 @@ def test_compiled_pair_fits_matches_the_python_one(monkeypatch):
             for w in geo.cell_units[cell] if cand else ():
                 after[w] -= 1
             units = rng.sample(tight, min(len(tight), 4))
-            args = (cand & keep & geo.unit_mask[u], cand & keep & geo.unit_mask[v], after[u], after[v], 0, 0,
-                    geo, after, (cand & keep, units))
+            args = (cand & keep & geo.unit_mask[u], cand & keep & geo.unit_mask[v], after[u], after[v], after,
+                    cand & keep, units)
             monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
-            fast = T._pair_fits(*args, {})
+            fast = T._pair_fitter(geo)(*args)
             monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
-            slow = T._pair_fits(*args, {})
+            slow = T._pair_fitter(geo)(*args)
             assert fast == slow, (u, v, cell, units, describe(case, None))
             compared += 1
             fits += fast

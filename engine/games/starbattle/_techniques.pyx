@@ -501,7 +501,7 @@ cdef class Prober(Search):
         return 0
 
     def pair_fits(self, a, b, int wa, int wb, needs, cand, units) -> bool:
-        """techniques._pair_fits from an empty choice: whether exactly `wa` more stars fit among the
+        """techniques._pair_fits: whether exactly `wa` more stars fit among the
         cells `a` and exactly `wb` among `b` (a star on a shared cell counts for both), no two
         attacking, no unit given more than `needs` allows, every unit of `units` left room for what it
         needs among the candidates `cand`."""

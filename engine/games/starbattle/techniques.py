@@ -356,18 +356,25 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
 
 
 
-def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo: Geometry,
-               needs: Sequence[int], others: tuple[int, Sequence[int]], memo: dict) -> bool:
+PairFits = Callable[[int, int, int, int, Sequence[int], int, Sequence[int]], bool]
+
+
+def _pair_fitter(geo: Geometry) -> PairFits:
+    """`pair_fits(a, b, wa, wb, needs, cand, units)` for this board (see `_pair_fits`): the compiled
+    one when it is built."""
+    compiled = _compiled(geo)
+    return compiled.pair_fits if compiled else partial(_pair_fits, geo)
+
+
+def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[int], cand: int,
+               units: Sequence[int]) -> bool:
     """Whether exactly `wa` more stars fit among the cells `a` and exactly `wb` among `b` (the sets may
     share cells, a star there counting for both): no two stars attacking, no unit given more than
-    `needs` allows, and every unit of `others` (candidates, units) left room for what it needs
-    (`chosen`: the stars picked so far; `blocked`: the cells they rule out)."""
-    cand, units = others
-    compiled = _compiled(geo)
-    if compiled and not chosen and not blocked:
-        return compiled.pair_fits(a, b, wa, wb, needs, cand, units)
+    `needs` allows, and every unit of `units` left room among `cand` for what it needs."""
     unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
 
+    # `chosen`: the stars picked so far; `blocked`: the cells they rule out. Each branch either
+    # stars the lowest open cell or drops it, so no state is reached twice.
     def fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int) -> bool:
         if wa < 0 or wb < 0:
             return False
@@ -380,10 +387,6 @@ def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo:
             return True
         if a.bit_count() < wa or b.bit_count() < wb:
             return False
-        key = (a, b, wa, wb, chosen)     # `blocked` follows from `chosen`
-        found = memo.get(key)
-        if found is not None:
-            return found
         pick = a if wa else b
         low = pick & -pick
         cell = low.bit_length() - 1
@@ -393,12 +396,10 @@ def _pair_fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int, geo:
             mask = unit_mask[v]
             if (now & mask).bit_count() >= needs[v]:
                 gone |= mask
-        result = (fits(a & ~gone, b & ~gone, wa - bool(a & low), wb - bool(b & low), now, blocked | gone)
-                  or fits(a & ~low, b & ~low, wa, wb, chosen, blocked))
-        memo[key] = result
-        return result
+        return (fits(a & ~gone, b & ~gone, wa - bool(a & low), wb - bool(b & low), now, blocked | gone)
+                or fits(a & ~low, b & ~low, wa, wb, chosen, blocked))
 
-    return fits(a, b, wa, wb, chosen, blocked)
+    return fits(a, b, wa, wb, 0, 0)
 
 
 def _pairs_near(geo: Geometry) -> tuple[tuple[int, int], ...]:
@@ -430,6 +431,7 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     removed = removal_sets(state, needs)
     tight = [w for w in range(geo.nunits)
              if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
+    pair_fits = _pair_fitter(geo)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
@@ -463,7 +465,7 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
                 after[w] -= 1
                 if after[w] <= 0:       # a unit the star completes needs no more room
                     units = [x for x in tight_others if after[x] > 0]
-            if not _pair_fits(fu & keep, fv & keep, after[u], after[v], 0, 0, geo, after, (cand & keep, units), {}):
+            if not pair_fits(fu & keep, fv & keep, after[u], after[v], after, cand & keep, units):
                 crowders |= low
         if crowders:
             cells = cells_of(crowders)
