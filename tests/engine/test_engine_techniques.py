@@ -280,35 +280,29 @@ def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
     assert compared > 10_000 and found > 2_500 and stopped > 500 and agreed > 500
 
 
-def test_compiled_pair_fits_matches_the_python_one(monkeypatch):
+def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
     from engine.games.starbattle import techniques as T
-    compared = fits = 0
+    compared = cells = crowders = 0
     rng = random.Random(7)
     for i, case in enumerate(pool()):
         if i % 3:
             continue
         state, geo = case.state, case.state.geo
         needs, cand = state.needs(), state.cand
-        removed = T.removal_sets(state, needs)
         tight = [w for w in range(geo.nunits) if needs[w] > 0]
         for u, v in rng.sample(T._pairs_near(geo), 6):
-            # as pressured-pair asks it: with a star on some candidate, do u and v still fit?
-            cell = rng.choice(cells_of(cand)) if cand else 0
-            keep = ~removed[cell] if cand else -1
-            after = list(needs)
-            for w in geo.cell_units[cell] if cand else ():
-                after[w] -= 1
-            units = rng.sample(tight, min(len(tight), 4))
-            args = (cand & keep & geo.unit_mask[u], cand & keep & geo.unit_mask[v], after[u], after[v], after,
-                    cand & keep, units)
+            # every candidate is asked, not only those near both units, and a sample of the other units
+            args = (geo, cand & geo.unit_mask[u], cand & geo.unit_mask[v], u, v, needs, cand, cand,
+                    [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)])
             monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
-            fast = T._pair_fitter(geo)(*args)
+            fast = T._pair_crowders(*args)
             monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
-            slow = T._pair_fitter(geo)(*args)
-            assert fast == slow, (u, v, cell, units, describe(case, None))
+            slow = T._pair_crowders(*args)
+            assert fast == slow, (u, v, describe(case, None))
             compared += 1
-            fits += fast
-    assert compared > 3_000 and 300 < fits < compared - 300
+            cells += cand.bit_count()
+            crowders += fast.bit_count()
+    assert compared > 3_000 and 10_000 < crowders < cells - 10_000
 
 
 @pytest.mark.parametrize("name", ["region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",

@@ -17,7 +17,7 @@
 from engine.games.starbattle._search cimport Search
 
 
-# The enumerations behind footprints and pressured pairs (techniques.py `_ways` and `_pair_fits`),
+# The enumerations behind footprints and pressured pairs (techniques.py `_ways` and `_pair_crowders`),
 # compiled because they are where a 10x10 grade spends most of its time. Unlike the probe these are
 # not filters: their answers are used as they are, so each mirrors its Python twin step for step
 # (same order, same counts, same early stops) and a parity test compares them on random positions.

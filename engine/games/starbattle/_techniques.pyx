@@ -2,7 +2,7 @@
 # only a filter). Every rule here mirrors a finder of techniques.py, in the same order, so that the
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
-# At the end: the two enumerations footprints and pressured pairs run on (`ways`, `pair_fits`), whose
+# At the end: the two enumerations footprints and pressured pairs run on (`ways`, `agreement`, `pair_crowders`), whose
 # answers are used as they are (see _techniques.pxd).
 
 from libc.stdlib cimport calloc, malloc, free
@@ -308,7 +308,7 @@ cdef class Prober(Search):
         finally:
             free(order)
 
-    # -- the enumerations: techniques.py `_ways` and `_pair_fits`, step for step (bitsets are Python
+    # -- the enumerations: techniques.py `_ways` and `_pair_crowders`, step for step (bitsets are Python
     # ints there and byte flags here; the parity test compares the two on random positions)
 
     cdef void _unpack(self, bytes bits, unsigned char *out) except *:
@@ -500,46 +500,84 @@ cdef class Prober(Search):
                 return 0
         return 0
 
-    def pair_fits(self, a, b, int wa, int wb, needs, cand, units) -> bool:
-        """techniques._pair_fits: whether exactly `wa` more stars fit among the
-        cells `a` and exactly `wb` among `b` (a star on a shared cell counts for both), no two
-        attacking, no unit given more than `needs` allows, every unit of `units` left room for what it
-        needs among the candidates `cand`."""
+    def pair_crowders(self, fu, fv, int u, int v, needs, cand, near, units):
+        """techniques._pair_crowders: the cells of `near` on which a star (with the cells it rules
+        out: itself, what it attacks, the rest of its units that need one star) leaves units `u` and
+        `v` (their candidates `fu`, `fv`) no way to hold their stars together, every unit of `units`
+        keeping room for what it needs; as a bitset."""
         cdef int nc = self.ncells, nu = self.nunits
-        cdef int i, v
+        cdef int i, j, w, cell, a
         cdef PairRun p
-        cdef bint result
+        cdef bint fits
         if len(needs) != nu:
             raise ValueError(f"needs must list {nu} units")
-        cdef unsigned char *flags = <unsigned char *> calloc(5 * nc, 1)
-        cdef int *ints = <int *> calloc(nc + 2 * nu + len(units) + 1, sizeof(int))
+        if not (0 <= u < nu and 0 <= v < nu):
+            raise ValueError("units off the board")
+        cdef int nunits = len(units)
+        # flags: fu, fv, cand, near, gone, then the run's in_a, in_b, excluded, chosen, cand; a crowder
+        # byte per cell; packing scratch
+        cdef unsigned char *flags = <unsigned char *> calloc(11 * nc + self.nbytes, 1)
+        cdef int *ints = <int *> calloc(nc + 3 * nu + 2 * nunits + 1, sizeof(int))
         if not flags or not ints:
             free(flags); free(ints)
             raise MemoryError()
         try:
-            p.in_a, p.in_b, p.excluded = flags, flags + nc, flags + 2 * nc
-            p.chosen, p.cand = flags + 3 * nc, flags + 4 * nc
+            in_u, in_v, base_cand, near_f, gone = flags, flags + nc, flags + 2 * nc, flags + 3 * nc, flags + 4 * nc
+            p.in_a, p.in_b, p.excluded = flags + 5 * nc, flags + 6 * nc, flags + 7 * nc
+            p.chosen, p.cand = flags + 8 * nc, flags + 9 * nc
+            crowders = flags + 10 * nc
             p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
-            p.units = ints + nc + 2 * nu
-            self._unpack(a.to_bytes(self.nbytes, "little"), p.in_a)
-            self._unpack(b.to_bytes(self.nbytes, "little"), p.in_b)
-            self._unpack(cand.to_bytes(self.nbytes, "little"), p.cand)
-            for v in range(nu):
-                p.needs[v] = needs[v]
-            p.nunits = len(units)
-            for i in range(p.nunits):
-                v = units[i]
-                if v < 0 or v >= nu:
-                    raise ValueError(f"unit {v} is off the board")
-                p.units[i] = v
-            p.count_a = 0
-            p.count_b = 0
-            for i in range(nc):
-                p.count_a += p.in_a[i]
-                p.count_b += p.in_b[i]
+            base_needs = ints + nc + 2 * nu
+            given = ints + nc + 3 * nu              # `units` as given
+            p.units = given + nunits                # ... less those the star completes
+            self._unpack(fu.to_bytes(self.nbytes, "little"), in_u)
+            self._unpack(fv.to_bytes(self.nbytes, "little"), in_v)
+            self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
+            self._unpack(near.to_bytes(self.nbytes, "little"), near_f)
+            for w in range(nu):
+                base_needs[w] = needs[w]
+            for i in range(nunits):
+                w = units[i]
+                if w < 0 or w >= nu:
+                    raise ValueError(f"unit {w} is off the board")
+                given[i] = w
             with nogil:
-                result = self._pair(&p, wa, wb)
-            return result
+                for cell in range(nc):
+                    if not near_f[cell]:
+                        continue
+                    memset(gone, 0, nc)
+                    gone[cell] = 1
+                    for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+                        gone[self.attack_cells[a]] = 1
+                    for j in range(3):
+                        w = self.cell_units[cell * 3 + j]
+                        if base_needs[w] == 1:
+                            for a in range(self.unit_start[w], self.unit_start[w + 1]):
+                                gone[self.unit_cells[a]] = 1
+                    p.count_a = 0
+                    p.count_b = 0
+                    for i in range(nc):
+                        p.in_a[i] = in_u[i] and not gone[i]
+                        p.in_b[i] = in_v[i] and not gone[i]
+                        p.cand[i] = base_cand[i] and not gone[i]
+                        p.count_a += p.in_a[i]
+                        p.count_b += p.in_b[i]
+                        p.blocked[i] = 0
+                        p.excluded[i] = 0
+                        p.chosen[i] = 0
+                    for w in range(nu):
+                        p.needs[w] = base_needs[w]
+                        p.got[w] = 0
+                    for j in range(3):
+                        p.needs[self.cell_units[cell * 3 + j]] -= 1
+                    p.nunits = 0
+                    for i in range(nunits):
+                        if p.needs[given[i]] > 0:
+                            p.units[p.nunits] = given[i]
+                            p.nunits += 1
+                    fits = self._pair(&p, p.needs[u], p.needs[v])
+                    crowders[cell] = not fits
+            return self._pack(crowders, flags + 11 * nc)
         finally:
             free(flags)
             free(ints)

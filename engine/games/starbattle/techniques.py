@@ -42,7 +42,7 @@ families, in the words of human Star Battle guides:
 Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
 confirmed by the Python probe, so the recorded steps never depend on it. The same module runs the
-two enumerations most grades spend their time in (`_ways` for footprints, `_pair_fits` for
+two enumerations most grades spend their time in (`_ways` for footprints, `_pair_crowders` for
 pressured pairs) step for step as the Python code here does; the Python code stays as the fallback
 and as the reference a parity test holds the compiled one to.
 """
@@ -356,14 +356,34 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
 
 
 
-PairFits = Callable[[int, int, int, int, Sequence[int], int, Sequence[int]], bool]
-
-
-def _pair_fitter(geo: Geometry) -> PairFits:
-    """`pair_fits(a, b, wa, wb, needs, cand, units)` for this board (see `_pair_fits`): the compiled
-    one when it is built."""
+def _pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int], cand: int,
+                   near: int, units: Sequence[int]) -> int:
+    """The cells of `near` on which a star (with the cells it rules out: itself, what it attacks, the
+    rest of its units that need one star) leaves units u and v (their candidates `fu`, `fv`) unable to
+    hold their stars together, every unit of `units` keeping room for what it needs; a bitset. Runs
+    compiled when the compiled module is built (the same answer: a parity test compares them)."""
     compiled = _compiled(geo)
-    return compiled.pair_fits if compiled else partial(_pair_fits, geo)
+    if compiled:
+        return compiled.pair_crowders(fu, fv, u, v, needs, cand, near, units)
+    hit, unit_mask, cell_units = geo.hit, geo.unit_mask, geo.cell_units
+    crowders = 0
+    while near:
+        low = near & -near
+        cell = low.bit_length() - 1
+        near ^= low
+        gone = hit[cell]
+        after = list(needs)
+        left = units
+        for w in cell_units[cell]:
+            if needs[w] == 1:
+                gone |= unit_mask[w]
+            after[w] -= 1
+            if after[w] <= 0:           # a unit the star completes needs no more room
+                left = [x for x in units if after[x] > 0]
+        keep = ~gone
+        if not _pair_fits(geo, fu & keep, fv & keep, after[u], after[v], after, cand & keep, left):
+            crowders |= low
+    return crowders
 
 
 def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[int], cand: int,
@@ -431,7 +451,6 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     removed = removal_sets(state, needs)
     tight = [w for w in range(geo.nunits)
              if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
-    pair_fits = _pair_fitter(geo)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
@@ -452,21 +471,9 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
             near_v |= removed[low.bit_length() - 1]
             f ^= low
         near = near_u & near_v & cand
-        crowders = 0
-        tight_others = [w for w in tight if w != u and w != v]
-        while near:
-            low = near & -near
-            cell = low.bit_length() - 1
-            near ^= low
-            keep = ~removed[cell]
-            after = list(needs)
-            units = tight_others
-            for w in geo.cell_units[cell]:
-                after[w] -= 1
-                if after[w] <= 0:       # a unit the star completes needs no more room
-                    units = [x for x in tight_others if after[x] > 0]
-            if not pair_fits(fu & keep, fv & keep, after[u], after[v], after, cand & keep, units):
-                crowders |= low
+        if not near:
+            continue
+        crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v])
         if crowders:
             cells = cells_of(crowders)
             pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
@@ -731,7 +738,7 @@ def _probe_order(state: StarState) -> list[int]:
 LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
-USE_COMPILED_WAYS = True   # the compiled `_ways` and `_pair_fits` (tests switch it off to compare)
+USE_COMPILED_WAYS = True   # the compiled `_ways` and `_pair_crowders` (tests switch it off to compare)
 
 
 def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
