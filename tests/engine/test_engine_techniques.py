@@ -262,18 +262,18 @@ def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
                     and u < 2 * geo.n) or needs[j % geo.nunits]
             for options in ({}, {"first_only": True}, {"telling": True},
                             {"limit": 3, "budget": 40, "telling": True}, {"budget": 7}):
-                monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
                 fast = T._ways(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
                 slow = T._ways(state, area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 compared += 1
                 found += bool(fast)
                 stopped += fast is None
             for options in ({}, {"limit": 3, "budget": 40}):
-                monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
                 fast = T._agreement(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
                 slow = T._agreement(state, area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 agreed += fast is not None and bool(fast.every or fast.unused or fast.ruled)
@@ -294,9 +294,9 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
             # every candidate is asked, not only those near both units, and a sample of the other units
             args = (geo, cand & geo.unit_mask[u], cand & geo.unit_mask[v], u, v, needs, cand, cand,
                     [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)])
-            monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+            monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
             fast = T._pair_crowders(*args)
-            monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+            monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
             slow = T._pair_crowders(*args)
             assert fast == slow, (u, v, describe(case, None))
             compared += 1
@@ -305,7 +305,7 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
     assert compared > 3_000 and 10_000 < crowders < cells - 10_000
 
 
-@pytest.mark.parametrize("name", ["region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
+@pytest.mark.parametrize("name", ["crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large"])
 def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
     from engine.games.starbattle import techniques as T
@@ -314,9 +314,9 @@ def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
         if i % 4:
             continue
         technique = ladder_for(case.rules.stars)[name]
-        monkeypatch.setattr(T, "USE_COMPILED_WAYS", True)
+        monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
         fast = technique.find(case.state)
-        monkeypatch.setattr(T, "USE_COMPILED_WAYS", False)
+        monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
         slow = technique.find(case.state)
         assert fast == slow, describe(case, fast)
         steps += fast is not None

@@ -79,6 +79,7 @@ cdef class Prober(Search):
     cdef int _confinement(self) noexcept nogil
     cdef int _shared_neighbour(self) noexcept nogil
     cdef int _crowding(self) noexcept nogil
+    cdef int _crowders(self, int *unit) noexcept nogil
     cdef bint _probe(self, int cell, int level, int budget) noexcept nogil
     # the enumerations (below)
     cdef void _unpack(self, bytes bits, unsigned char *out) except *
@@ -87,6 +88,8 @@ cdef class Prober(Search):
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
+    cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil
+    cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef bint _pair_with(self, PairRun *p, int x, int wa, int wb) noexcept nogil

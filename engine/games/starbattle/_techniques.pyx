@@ -185,8 +185,20 @@ cdef class Prober(Search):
         return 0
 
     cdef int _crowding(self) noexcept nogil:
+        cdef int u, i, m
+        cdef bint ok = True
+        m = self._crowders(&u)
+        for i in range(m):
+            if not self._eliminate(self.buf[5 * self.ncells + i]):
+                ok = False
+        return 0 if m == 0 else 1 if ok else -1
+
+    cdef int _crowders(self, int *unit) noexcept nogil:
+        """find_crowding on the loaded position: the first unit, in the ladder's order (regions,
+        rows, columns), whose room some candidates' stars would take; its number goes to `unit`, the
+        cells to buf[5 * ncells ...], and their count is returned (0: none)."""
         cdef int j, u, kind, need, idx, cell, f, size, ones, want, r, m, c, i
-        cdef bint all_removed, in_u, ok
+        cdef bint in_u
         cdef int n = self.n, nc = self.ncells
         cdef int *fcells = self.buf                  # the unit's free cells
         cdef int *rest = self.buf + nc               # scratch for the cells a star would leave
@@ -243,15 +255,14 @@ cdef class Prober(Search):
                     if r == 0:
                         marked[m] = c
                         m += 1
+                elif r == size:
+                    continue                         # takes none of the unit's room
                 elif r < want or (r <= 4 * want - 4 and not self._fits(rest, r, want)):
                     marked[m] = c
                     m += 1
             if m:
-                ok = True
-                for i in range(m):
-                    if not self._eliminate(marked[i]):
-                        ok = False
-                return 1 if ok else -1
+                unit[0] = u
+                return m
         return 0
 
     cdef bint _probe(self, int cell, int level, int budget) noexcept nogil:
@@ -276,6 +287,37 @@ cdef class Prober(Search):
             if found < 0:
                 return True
             used += 1
+
+    def crowding(self, bytes cand, bytes stars):
+        """techniques.find_crowding on the position as given (nothing deduced first): (the unit, the
+        cells a star on which would leave it no room, as a bitset), or None."""
+        cdef const unsigned char *cb = cand
+        cdef const unsigned char *sb = stars
+        cdef int i, j, u = -1, m
+        if len(cand) != self.nbytes or len(stars) != self.nbytes:
+            raise ValueError(f"positions must be {self.nbytes} bytes")
+        memset(self.ucands, 0, self.nunits * sizeof(int))
+        memset(self.ustars, 0, self.nunits * sizeof(int))
+        for i in range(self.ncells):
+            self.cand[i] = (cb[i >> 3] >> (i & 7)) & 1
+            self.star[i] = (sb[i >> 3] >> (i & 7)) & 1
+            for j in range(3):
+                self.ucands[self.cell_units[i * 3 + j]] += self.cand[i]
+                self.ustars[self.cell_units[i * 3 + j]] += self.star[i]
+        with nogil:
+            m = self._crowders(&u)
+        if m == 0:
+            return None
+        memset(self.touched, 0, self.ncells)
+        for i in range(m):
+            self.touched[self.buf[5 * self.ncells + i]] = 1
+        cdef unsigned char *scratch = <unsigned char *> malloc(self.nbytes)
+        if not scratch:
+            raise MemoryError()
+        try:
+            return u, self._pack(self.touched, scratch)
+        finally:
+            free(scratch)
 
     def first_contradiction(self, bytes cand, bytes stars, cells, int level, int budget) -> int:
         """The index in `cells` of the first cell whose probe ends in a contradiction, or -1.
@@ -581,6 +623,104 @@ cdef class Prober(Search):
         finally:
             free(flags)
             free(ints)
+
+    def pressured_crowders(self, cells, int m, needs, cand):
+        """blocks.find_pressured's look at one area: the candidates (of `cand`) on which a star, with
+        the cells it rules out (itself, what it attacks, the rest of its units that need one star),
+        leaves the area's cells `cells`, which must hold `m` more stars, too few of them or a cover by
+        fewer than the stars still wanted of 2x2 blocks; as a bitset."""
+        cdef int nc = self.ncells, nu = self.nunits
+        cdef int i, j, a, w, cell, f, want, size, rest_n
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef unsigned char *flags = <unsigned char *> calloc(6 * nc + self.nbytes, 1)
+        cdef int *base_needs = <int *> calloc(nu, sizeof(int))
+        if not flags or not base_needs:
+            free(flags); free(base_needs)
+            raise MemoryError()
+        try:
+            inside, base_cand, gone, rest, near, crowders = (flags, flags + nc, flags + 2 * nc, flags + 3 * nc,
+                                                           flags + 4 * nc, flags + 5 * nc)
+            self._unpack(cells.to_bytes(self.nbytes, "little"), inside)
+            self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
+            for w in range(nu):
+                base_needs[w] = needs[w]
+            with nogil:
+                # near: the candidates whose star takes some of the area's cells (the relation is
+                # symmetric: a star on f takes c exactly when a star on c takes f)
+                for f in range(nc):
+                    if inside[f]:
+                        self._taken(f, base_needs, gone)
+                        for i in range(nc):
+                            if gone[i] and base_cand[i]:
+                                near[i] = 1
+                for cell in range(nc):
+                    if not near[cell]:
+                        continue
+                    want = m - 1 if inside[cell] else m
+                    if want <= 0:
+                        continue
+                    self._taken(cell, base_needs, gone)
+                    rest_n = 0
+                    for i in range(nc):
+                        rest[i] = inside[i] and not gone[i]
+                        rest_n += rest[i]
+                    crowders[cell] = rest_n < want or self._covered(rest, rest_n, want - 1)
+            return self._pack(crowders, flags + 6 * nc)
+        finally:
+            free(flags)
+            free(base_needs)
+
+    cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil:
+        """The cells a star on `cell` takes: itself, the cells it attacks, the rest of its units that
+        need one star (state.removal_sets)."""
+        cdef int i, j, w
+        memset(gone, 0, self.ncells)
+        gone[cell] = 1
+        for i in range(self.attack_start[cell], self.attack_start[cell + 1]):
+            gone[self.attack_cells[i]] = 1
+        for j in range(3):
+            w = self.cell_units[cell * 3 + j]
+            if needs[w] == 1:
+                for i in range(self.unit_start[w], self.unit_start[w + 1]):
+                    gone[self.unit_cells[i]] = 1
+
+    cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil:
+        """Whether at most m 2x2 blocks cover `cells` (blocks._cover): the lowest cell's blocks are
+        the ones with it in their top row (bottom row on the last row), tried in turn."""
+        cdef int x = 0, r, c, ar, cc, a, i, taken
+        cdef int block[4]
+        cdef int took[4]
+        cdef bint found = False
+        if size == 0:
+            return True
+        if m == 0 or size > 4 * m:
+            return False
+        while not cells[x]:
+            x += 1
+        r = x // self.n
+        c = x % self.n
+        ar = r if r < self.n - 1 else r - 1
+        for cc in range(c - 1, c + 1):
+            if cc < 0 or cc > self.n - 2:
+                continue
+            a = ar * self.n + cc
+            block[0] = a
+            block[1] = a + 1
+            block[2] = a + self.n
+            block[3] = a + self.n + 1
+            taken = 0
+            for i in range(4):
+                if cells[block[i]]:
+                    cells[block[i]] = 0
+                    took[taken] = block[i]
+                    taken += 1
+            found = self._covered(cells, size - taken, m - 1)
+            for i in range(taken):
+                cells[took[i]] = 1
+            if found:
+                return True
+        return False
 
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil:
         """Count in (delta 1) or out (delta -1) what a star on `cell` rules out: itself, the cells it

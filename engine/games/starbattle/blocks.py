@@ -395,29 +395,17 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
         for size in (1, 2):
             for kind in ("remainder", "excess"):
                 candidates.extend(a for a in window_areas(state, needs, size, kind) if a.need >= 1)
+    from engine.games.starbattle.techniques import _compiled     # (techniques imports this module)
+    compiled = _compiled(geo)
     for area in candidates:
         cells = area.cells & cand
         m = area.need
         if m < 1 or cells.bit_count() > 4 * m + 4:
             continue
-        near = 0
-        f = cells
-        while f:
-            low = f & -f
-            near |= removed[low.bit_length() - 1]
-            f ^= low
-        near &= cand
-        crowders = 0
-        while near:
-            low = near & -near
-            cell = low.bit_length() - 1
-            near ^= low
-            want = m - 1 if low & cells else m
-            if want <= 0:
-                continue
-            rest = cells & ~removed[cell]
-            if rest.bit_count() < want or _cover(geo, rest, want - 1) is not None:
-                crowders |= low
+        if compiled:
+            crowders = compiled.pressured_crowders(cells, m, needs, cand)
+        else:
+            crowders = _pressure_crowders(geo, cells, m, cand, removed)
         if crowders:
             found = cells_of(crowders)
             return Step(name, cost, (), found, geo.names(area.units),
@@ -425,6 +413,30 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
                         f"room for fewer (its free cells would fit in fewer 2x2 blocks), so "
                         + ("it is" if len(found) == 1 else "they are") + " empty")
     return None
+
+
+def _pressure_crowders(geo: Geometry, cells: int, m: int, cand: int, removed: list[int]) -> int:
+    """The candidates on which a star leaves `cells` (which must hold m more stars) too few cells or a
+    cover by fewer 2x2 blocks than the stars still wanted (compiled: Prober.pressured_crowders)."""
+    near = 0
+    f = cells
+    while f:
+        low = f & -f
+        near |= removed[low.bit_length() - 1]
+        f ^= low
+    near &= cand
+    crowders = 0
+    while near:
+        low = near & -near
+        cell = low.bit_length() - 1
+        near ^= low
+        want = m - 1 if low & cells else m
+        if want <= 0:
+            continue
+        rest = cells & ~removed[cell]
+        if rest.bit_count() < want or _cover(geo, rest, want - 1) is not None:
+            crowders |= low
+    return crowders
 
 
 # --------------------------------------------------------------------------------------------------

@@ -41,10 +41,10 @@ families, in the words of human Star Battle guides:
 
 Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
-confirmed by the Python probe, so the recorded steps never depend on it. The same module runs the
-two enumerations most grades spend their time in (`_ways` for footprints, `_pair_crowders` for
-pressured pairs) step for step as the Python code here does; the Python code stays as the fallback
-and as the reference a parity test holds the compiled one to.
+confirmed by the Python probe, so the recorded steps never depend on it. The same module runs what
+most grades spend their time in (crowding, and the enumerations: `_ways` and `_agreement` for
+footprints, `_pair_crowders` for pressured pairs) step for step as the Python code here does; the
+Python code stays as the fallback and as the reference parity tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -285,6 +285,11 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
     """A cell is empty if a star there (with the cells it rules out and the units it completes) would
     leave some unit unable to fit the stars it still needs."""
     geo, cand = state.geo, state.cand
+    compiled = _compiled(geo)
+    if compiled:
+        nbytes = (geo.n * geo.n + 7) // 8
+        found = compiled.crowding(cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little"))
+        return None if found is None else _crowding_step(state, name, cost, *found)
     hit, unit_mask = geo.hit, geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
@@ -345,14 +350,20 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
                     if not fits:
                         crowders |= low
         if crowders:
-            unit = geo.unit_name[u]
-            cells = cells_of(crowders)
-            what = "a star" if len(cells) == 1 else "a star on any of them"
-            return Step(name, cost, (), cells, (unit,),
-                        f"{what} would leave {unit} no room for "
-                        + ("its last star" if need == 1 else f"the {need} stars it still needs")
-                        + f": {cells_text(cells, geo)} " + ("is" if len(cells) == 1 else "are") + " empty")
+            return _crowding_step(state, name, cost, u, crowders)
     return None
+
+
+def _crowding_step(state: StarState, name: str, cost: int, u: int, crowders: int) -> Step:
+    geo = state.geo
+    need = state.need(u)
+    unit = geo.unit_name[u]
+    cells = cells_of(crowders)
+    what = "a star" if len(cells) == 1 else "a star on any of them"
+    return Step(name, cost, (), cells, (unit,),
+                f"{what} would leave {unit} no room for "
+                + ("its last star" if need == 1 else f"the {need} stars it still needs")
+                + f": {cells_text(cells, geo)} " + ("is" if len(cells) == 1 else "are") + " empty")
 
 
 
@@ -738,7 +749,7 @@ def _probe_order(state: StarState) -> list[int]:
 LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
-USE_COMPILED_WAYS = True   # the compiled `_ways` and `_pair_crowders` (tests switch it off to compare)
+USE_COMPILED_FINDERS = True  # compiled crowding, `_ways`, `_agreement`, `_pair_crowders` (tests switch it off)
 
 
 def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
@@ -767,8 +778,8 @@ def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder
 
 
 def _compiled(geo: Geometry):
-    """The board's compiled twin for the enumerations, or False when they run in Python."""
-    return _prober(geo) if USE_COMPILED_WAYS else False
+    """The board's compiled twin for crowding and the enumerations, or False when they run in Python."""
+    return _prober(geo) if USE_COMPILED_FINDERS else False
 
 
 def _prober(geo: Geometry):
