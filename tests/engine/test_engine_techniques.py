@@ -305,7 +305,9 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
     assert compared > 3_000 and 10_000 < crowders < cells - 10_000
 
 
-@pytest.mark.parametrize("name", ["crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
+@pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
+                                  "undercount-large", "overcount-large", "fish-large",
+                                  "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large"])
 def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
     from engine.games.starbattle import techniques as T

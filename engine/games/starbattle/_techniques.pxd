@@ -45,6 +45,19 @@ cdef struct WaysRun:
     bint first_only, telling, too_many, hopeless
     bint collect              # list the ways (else only count them: `agreement`)
 
+cdef struct CountRun:
+    unsigned char *cand
+    unsigned char *elim       # the cells the group found clears
+    unsigned char *picked     # per index 0..n-1 of the group's kind: in the group so far
+    int *needs
+    int *units                # the units of the group's kind still needing stars, in order
+    int *unit_need
+    unsigned long long *spans # ... and the units of the other kind their candidates touch
+    int *room
+    int *chosen
+    int count, size, ykind, xkind, found_need
+    unsigned long long found_span
+
 cdef struct PairRun:
     unsigned char *in_a
     unsigned char *in_b
@@ -89,6 +102,8 @@ cdef class Prober(Search):
                           bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil
+    cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
+                     int need_y) noexcept nogil
     cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil

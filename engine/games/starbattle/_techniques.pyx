@@ -624,6 +624,122 @@ cdef class Prober(Search):
             free(flags)
             free(ints)
 
+    def counting_group(self, cand, needs, int ykind, int xkind, int size):
+        """techniques._counting's search for one kind of group (unit kinds: 0 rows, 1 columns, 2
+        regions): the first `size` units of `ykind` still needing stars (depth first, in order) whose
+        candidates lie in units of `xkind` that need exactly as many stars as the group, where those
+        units have candidates outside it; as (the group's units, the x units as a bitset of indices
+        0..n-1, the cells to clear as a bitset, the group's need), or None."""
+        cdef int nc = self.ncells, nu = self.nunits, n = self.n
+        cdef int i, j, c, u, count, top
+        cdef bint found
+        cdef CountRun w
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        if not (0 <= ykind <= 2 and 0 <= xkind <= 2) or size < 1 or n > 64:
+            raise ValueError("bad group search")
+        cdef unsigned char *flags = <unsigned char *> calloc(2 * nc + n + self.nbytes, 1)
+        cdef int *ints = <int *> calloc(nu + 3 * n + size + 2, sizeof(int))
+        cdef unsigned long long *spans = <unsigned long long *> calloc(n, sizeof(unsigned long long))
+        if not flags or not ints or not spans:
+            free(flags); free(ints); free(spans)
+            raise MemoryError()
+        try:
+            w.cand, w.elim, w.picked = flags, flags + nc, flags + 2 * nc
+            w.needs, w.units, w.unit_need = ints, ints + nu, ints + nu + n
+            w.room, w.chosen = ints + nu + 2 * n, ints + nu + 3 * n
+            w.spans = spans
+            w.ykind, w.xkind, w.size = ykind, xkind, size
+            self._unpack(cand.to_bytes(self.nbytes, "little"), w.cand)
+            for u in range(nu):
+                w.needs[u] = needs[u]
+            # the units of ykind still needing stars and with candidates, in order, and what they span
+            w.count = 0
+            for i in range(n):
+                u = ykind * n + i
+                if w.needs[u] <= 0:
+                    continue
+                count = 0
+                spans[w.count] = 0
+                for j in range(self.unit_start[u], self.unit_start[u + 1]):
+                    c = self.unit_cells[j]
+                    if w.cand[c]:
+                        count += 1
+                        spans[w.count] |= 1ULL << (self.cell_units[c * 3 + xkind] - xkind * n)
+                if count:
+                    w.units[w.count] = u
+                    w.unit_need[w.count] = w.needs[u]
+                    w.count += 1
+            if w.count < size:
+                return None
+            # room[i]: the most that i more units can add to the group's need (for pruning)
+            for i in range(w.count):
+                w.room[i] = w.unit_need[i]
+            for i in range(1, w.count):                 # sort descending (a few units)
+                top = w.room[i]
+                j = i - 1
+                while j >= 0 and w.room[j] < top:
+                    w.room[j + 1] = w.room[j]
+                    j -= 1
+                w.room[j + 1] = top
+            count = 0
+            for i in range(size + 1):
+                top = w.room[i] if i < w.count else 0
+                w.room[i] = count
+                count += top
+            with nogil:
+                found = self._group(&w, 0, 0, 0, 0, 0)
+            if not found:
+                return None
+            return (tuple(w.chosen[i] for i in range(size)), w.found_span,
+                    self._pack(w.elim, flags + 2 * nc + n), w.found_need)
+        finally:
+            free(flags)
+            free(ints)
+            free(spans)
+
+    cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
+                     int need_y) noexcept nogil:
+        """techniques._group_dfs, step for step."""
+        cdef int left = w.size - depth
+        cdef int j, u, nd, nx, i, c, n = self.n
+        cdef unsigned long long sp, new, s
+        cdef bint any_elim
+        for j in range(start, w.count - left + 1):
+            u = w.units[j]
+            nd = w.unit_need[j]
+            sp = w.spans[j]
+            new = sp & ~span
+            nx = need_x
+            i = 0
+            while new:
+                if new & 1ULL:
+                    nx += w.needs[w.xkind * n + i]
+                new >>= 1
+                i += 1
+            w.chosen[depth] = u
+            w.picked[u - w.ykind * n] = 1
+            if left == 1:
+                # the last unit of the group: the needs must match exactly
+                if nx == need_y + nd:
+                    s = span | sp
+                    any_elim = False
+                    for c in range(self.ncells):
+                        w.elim[c] = (w.cand[c] and (s >> (self.cell_units[c * 3 + w.xkind] - w.xkind * n)) & 1ULL
+                                     and not w.picked[self.cell_units[c * 3 + w.ykind] - w.ykind * n])
+                        any_elim = any_elim or w.elim[c]
+                    if any_elim:
+                        w.found_span = s
+                        w.found_need = need_y + nd
+                        return True
+                w.picked[u - w.ykind * n] = 0
+                continue
+            if nx <= need_y + nd + w.room[left - 1]:
+                if self._group(w, j + 1, depth + 1, span | sp, nx, need_y + nd):
+                    return True
+            w.picked[u - w.ykind * n] = 0
+        return False
+
     def pressured_crowders(self, cells, int m, needs, cand):
         """blocks.find_pressured's look at one area: the candidates (of `cand`) on which a star, with
         the cells it rules out (itself, what it attacks, the rest of its units that need one star),

@@ -162,19 +162,23 @@ def _counting(state: StarState, name: str, cost: int, *, pairs: Sequence[tuple[i
     geo, cand = state.geo, state.cand
     n, k = geo.n, geo.k
     needs = state.needs()
+    compiled = _compiled(geo)
     for size in sizes:
         if size >= 4 and size > n // 2:
             break               # a larger group is the complement of a smaller one
         for ykind, xkind in pairs:
-            ys = _spans(state, needs, ykind, xkind)
-            if len(ys) < size:
-                continue
             xbase = xkind * n
-            xneeds = needs[xbase:xbase + n]
-            # most that the units still to be picked can add to need(Y), for pruning
-            top = sorted((y[2] for y in ys), reverse=True)
-            room = [sum(top[:i]) for i in range(size + 1)]
-            found = _group_dfs(ys, size, room, 0, 0, 0, 0, 0, 0, (), xneeds, xbase, geo, cand)
+            if compiled:
+                found = compiled.counting_group(cand, needs, ykind, xkind, size)
+            else:
+                ys = _spans(state, needs, ykind, xkind)
+                if len(ys) < size:
+                    continue
+                xneeds = needs[xbase:xbase + n]
+                # most that the units still to be picked can add to need(Y), for pruning
+                top = sorted((y[2] for y in ys), reverse=True)
+                room = [sum(top[:i]) for i in range(size + 1)]
+                found = _group_dfs(ys, size, room, 0, 0, 0, 0, 0, 0, (), xneeds, xbase, geo, cand)
             if found is not None:
                 chosen, span, elim, need_y = found
                 xs = tuple(xbase + i for i in range(n) if span >> i & 1)
