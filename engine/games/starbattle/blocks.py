@@ -225,7 +225,19 @@ def _region_candidates(state: StarState) -> list[int]:
 
 def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> list[Area]:
     """The remainder ("remainder") or the excess ("excess") of every window of `size` adjacent rows
-    and of `size` adjacent columns, when it still has candidates."""
+    and of `size` adjacent columns, when it still has candidates (`needs`: the state's). Kept on the
+    state until it changes: several techniques ask for the same windows."""
+    memo = state.memo
+    if memo is None:
+        memo = state.memo = {}
+    key = ("windows", size, kind)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _window_areas(state, needs, size, kind)
+    return found
+
+
+def _window_areas(state: StarState, needs: list[int], size: int, kind: str) -> list[Area]:
     geo, cand, n = state.geo, state.cand, state.geo.n
     regions = _region_candidates(state)
     out = []
