@@ -11,7 +11,7 @@ from functools import lru_cache, partial
 
 from engine.ladder import Step
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           cells_text, regions_first, removal_sets,
+                                           cells_text, regions_first, removal_sets, taking_any,
                                            stars_text)
 
 
@@ -430,13 +430,7 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
 def _pressure_crowders(geo: Geometry, cells: int, m: int, cand: int, removed: list[int]) -> int:
     """The candidates on which a star leaves `cells` (which must hold m more stars) too few cells or a
     cover by fewer 2x2 blocks than the stars still wanted (compiled: Prober.pressured_crowders)."""
-    near = 0
-    f = cells
-    while f:
-        low = f & -f
-        near |= removed[low.bit_length() - 1]
-        f ^= low
-    near &= cand
+    near = taking_any(removed, cells) & cand
     crowders = 0
     while near:
         low = near & -near

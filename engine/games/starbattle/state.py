@@ -300,6 +300,17 @@ def regions_first(geo: Geometry) -> tuple[int, ...]:
     return _regions_first_order(geo.n)
 
 
+def taking_any(removed: list[int], cells: int) -> int:
+    """The cells whose star would take some cell of `cells` (`removed`: removal_sets; by symmetry,
+    the cells a star on some cell of `cells` would take)."""
+    out = 0
+    while cells:
+        low = cells & -cells
+        out |= removed[low.bit_length() - 1]
+        cells ^= low
+    return out
+
+
 def removal_sets(state: StarState, needs: list[int]) -> list[int]:
     """For every cell x, the cells a star on x takes away: x itself, the cells it attacks, and the rest
     of each unit that needs just that one star. The relation is symmetric: y is in removed[x] exactly

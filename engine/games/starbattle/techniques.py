@@ -58,7 +58,7 @@ from engine.ladder import Ladder, Step, Technique, run
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
                                             find_window, window_areas)
 from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
-                                           join_names, place_step, regions_first, removal_sets,
+                                           join_names, place_step, regions_first, removal_sets, taking_any,
                                            stars_text)
 
 # --------------------------------------------------------------------------------------------------
@@ -328,13 +328,7 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
             size = free.bit_count()
             if size - 9 - (free & one_units).bit_count() > 4 * (need - 2):
                 continue
-            near = 0
-            f = free
-            while f:
-                low = f & -f
-                near |= removed[low.bit_length() - 1]
-                f ^= low
-            near &= cand
+            near = taking_any(removed, free) & cand
             while near:
                 low = near & -near
                 cell = low.bit_length() - 1
@@ -474,18 +468,7 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
         if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
             continue                    # neither is cramped: a person looks where room is short
         # the cells whose star takes room from both (or sits in one and takes room from the other)
-        near_u = near_v = 0
-        f = fu
-        while f:
-            low = f & -f
-            near_u |= removed[low.bit_length() - 1]
-            f ^= low
-        f = fv
-        while f:
-            low = f & -f
-            near_v |= removed[low.bit_length() - 1]
-            f ^= low
-        near = near_u & near_v & cand
+        near = taking_any(removed, fu) & taking_any(removed, fv) & cand
         if not near:
             continue
         crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v])
