@@ -14,6 +14,8 @@
 #   can still fit its stars; at level 2, while `budget` allows, the first tier-2 deduction in the
 #   Python ladder's own order (confinement, shared neighbour, crowding), then the basic rules again.
 
+from libc.stdint cimport uint64_t
+
 from engine.games.starbattle._search cimport Search
 
 
@@ -33,12 +35,15 @@ cdef struct WaysRun:
     int *placed
     int nplaced
     unsigned char *cand
-    unsigned char *chosen
-    unsigned char *removed    # scratch for one complete way
-    unsigned char *every      # telling: cells every way found stars
-    unsigned char *used       # telling: cells some way stars
-    unsigned char *ruled      # telling: cells outside the area every way rules out
     unsigned char *scratch    # bytes for packing a bitset
+    # sets of cells as bitsets of 64-bit words
+    uint64_t *wcand
+    uint64_t *wchosen         # the stars of the way being built
+    uint64_t *wremoved        # scratch: what one complete way rules out
+    uint64_t *wevery          # telling: cells every way found stars
+    uint64_t *wused           # telling: cells some way stars
+    uint64_t *wruled          # telling: cells outside the area every way rules out
+    uint64_t *warea
     int every_n, used_n, ruled_n, area_n
     long long tried, budget
     int limit, found
@@ -85,6 +90,10 @@ cdef class Prober(Search):
     cdef int *buf
     cdef unsigned char *touched
     cdef unsigned char *one
+    # attacks and units as bitsets of 64-bit words, nwords a cell or unit
+    cdef int nwords
+    cdef uint64_t *attack_bits
+    cdef uint64_t *unit_bits
 
     cdef bint _load(self) noexcept nogil
     cdef bint _closure(self) noexcept nogil
@@ -97,6 +106,7 @@ cdef class Prober(Search):
     # the enumerations (below)
     cdef void _unpack(self, bytes bits, unsigned char *out) except *
     cdef object _pack(self, const unsigned char *flags, unsigned char *scratch)
+    cdef object _pack_words(self, const uint64_t *words, unsigned char *scratch)
     cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack)

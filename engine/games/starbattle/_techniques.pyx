@@ -6,9 +6,22 @@
 # answers are used as they are (see _techniques.pxd).
 
 from libc.stdlib cimport calloc, malloc, free
+from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 
 from engine.games.starbattle._search cimport Search
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef inline void _set_bit(uint64_t *words, int cell) noexcept nogil:
+    words[cell >> 6] |= (<uint64_t> 1) << (cell & 63)
+
+
+cdef inline void _clear_bit(uint64_t *words, int cell) noexcept nogil:
+    words[cell >> 6] &= ~((<uint64_t> 1) << (cell & 63))
 
 
 cdef class Prober(Search):
@@ -16,7 +29,7 @@ cdef class Prober(Search):
     whose __cinit__ runs first with the same arguments)."""
 
     def __cinit__(self, int n, int k, bint diagonals, regions):
-        cdef int cell, a
+        cdef int cell, a, u
         self.nbytes = (self.ncells + 7) // 8
         self.attacks = <unsigned char *> malloc(self.ncells * self.ncells)
         self.base_cand = <unsigned char *> malloc(self.ncells)
@@ -32,10 +45,22 @@ cdef class Prober(Search):
         for cell in range(self.ncells):
             for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
                 self.attacks[cell * self.ncells + self.attack_cells[a]] = 1
+        # the same attacks, and the units, as bitsets of 64-bit words (for the enumerations)
+        self.nwords = (self.ncells + 63) // 64
+        self.attack_bits = <uint64_t *> calloc(self.ncells * self.nwords, sizeof(uint64_t))
+        self.unit_bits = <uint64_t *> calloc(self.nunits * self.nwords, sizeof(uint64_t))
+        if not self.attack_bits or not self.unit_bits:
+            raise MemoryError()
+        for cell in range(self.ncells):
+            for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
+                _set_bit(self.attack_bits + cell * self.nwords, self.attack_cells[a])
+        for u in range(self.nunits):
+            for a in range(self.unit_start[u], self.unit_start[u + 1]):
+                _set_bit(self.unit_bits + u * self.nwords, self.unit_cells[a])
 
     def __dealloc__(self):
         free(self.attacks); free(self.base_cand); free(self.base_star); free(self.count); free(self.buf)
-        free(self.touched); free(self.one)
+        free(self.touched); free(self.one); free(self.attack_bits); free(self.unit_bits)
 
     cdef bint _load(self) noexcept nogil:
         """The loaded position, with the cells its stars attack crossed off; False if impossible."""
@@ -393,18 +418,21 @@ cdef class Prober(Search):
             raise ValueError(f"needs must list {nu} units")
         if m < 0:
             return [] if collect else None
-        cdef unsigned char *flags = <unsigned char *> calloc(7 * nc + self.nbytes, 1)
+        cdef int nw = self.nwords
+        cdef unsigned char *flags = <unsigned char *> calloc(2 * nc + self.nbytes, 1)
         cdef int *ints = <int *> calloc(3 * nc + 3 * nu, sizeof(int))
-        if not flags or not ints:
-            free(flags); free(ints)
+        cdef uint64_t *words = <uint64_t *> calloc(7 * nw, sizeof(uint64_t))
+        if not flags or not ints or not words:
+            free(flags); free(ints); free(words)
             raise MemoryError()
         try:
-            w.cand, w.chosen, w.removed = flags, flags + nc, flags + 2 * nc
-            w.every, w.used, w.ruled = flags + 3 * nc, flags + 4 * nc, flags + 5 * nc
+            w.cand = flags
+            inside = flags + nc
+            w.scratch = flags + 2 * nc
+            w.wcand, w.wchosen, w.wremoved = words, words + nw, words + 2 * nw
+            w.wevery, w.wused, w.wruled, w.warea = words + 3 * nw, words + 4 * nw, words + 5 * nw, words + 6 * nw
             w.cells, w.block, w.placed = ints, ints + nc, ints + 2 * nc
             w.got, w.needs, w.tight = ints + 3 * nc, ints + 3 * nc + nu, ints + 3 * nc + 2 * nu
-            inside = flags + 6 * nc
-            w.scratch = flags + 7 * nc
             self._unpack(cand.to_bytes(self.nbytes, "little"), w.cand)
             self._unpack(area.to_bytes(self.nbytes, "little"), inside)
             for v in range(nu):
@@ -429,9 +457,14 @@ cdef class Prober(Search):
             w.used_n = 0
             w.ruled_n = 0
             for i in range(nc):
-                w.every[i] = inside[i]
-                w.ruled[i] = w.cand[i] and not inside[i]
-                w.ruled_n += w.ruled[i]
+                if w.cand[i]:
+                    _set_bit(w.wcand, i)
+                if inside[i]:
+                    _set_bit(w.warea, i)
+                    _set_bit(w.wevery, i)
+                elif w.cand[i]:
+                    _set_bit(w.wruled, i)
+                    w.ruled_n += 1
             w.nplaced = 0
             w.tried = 0
             w.budget = budget
@@ -447,62 +480,72 @@ cdef class Prober(Search):
                 return None if w.too_many else [] if w.hopeless else out
             if w.too_many or w.hopeless or not w.found:
                 return None
-            for i in range(nc):
-                w.used[i] = inside[i] and not w.used[i]          # now: the area's cells no way uses
-            return (w.found, self._pack(w.every, w.scratch), self._pack(w.used, w.scratch),
-                    self._pack(w.ruled, w.scratch))
+            for i in range(nw):
+                w.wused[i] = w.warea[i] & ~w.wused[i]           # now: the area's cells no way uses
+            return (w.found, self._pack_words(w.wevery, w.scratch), self._pack_words(w.wused, w.scratch),
+                    self._pack_words(w.wruled, w.scratch))
         finally:
             free(flags)
             free(ints)
+            free(words)
+
+    cdef object _pack_words(self, const uint64_t *words, unsigned char *scratch):
+        cdef int i
+        for i in range(self.nbytes):
+            scratch[i] = (words[i >> 3] >> ((i & 7) * 8)) & 0xFF
+        return int.from_bytes(scratch[:self.nbytes], "little")
 
     cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1:
         cdef int i, j, a, cell, v, want, room, open_n, row, column, region
         cdef bint touched
-        cdef int nc = self.ncells
+        cdef uint64_t bits
+        cdef int nc = self.ncells, nw = self.nwords
         w.tried += 1
         if w.budget and w.tried > w.budget:
             w.too_many = True
             return 0
         if left == 0:
             # ruled out: what the stars attack and the rest of the units they complete
-            for i in range(nc):
-                w.removed[i] = w.block[i] > 0
+            for i in range(nw):
+                w.wremoved[i] = 0
             for j in range(w.nplaced):
+                cell = w.placed[j]
+                for i in range(nw):
+                    w.wremoved[i] |= self.attack_bits[cell * nw + i]
                 for a in range(3):
-                    v = self.cell_units[w.placed[j] * 3 + a]
+                    v = self.cell_units[cell * 3 + a]
                     if w.got[v] == w.needs[v]:
-                        for i in range(self.unit_start[v], self.unit_start[v + 1]):
-                            w.removed[self.unit_cells[i]] = 1
-            for i in range(nc):
-                w.removed[i] = w.removed[i] and w.cand[i] and not w.chosen[i]
+                        for i in range(nw):
+                            w.wremoved[i] |= self.unit_bits[v * nw + i]
+            for i in range(nw):
+                w.wremoved[i] &= w.wcand[i] & ~w.wchosen[i]
             for j in range(w.ntight):
                 v = w.tight[j]
                 touched = False
                 room = 0
-                for i in range(self.unit_start[v], self.unit_start[v + 1]):
-                    cell = self.unit_cells[i]
-                    if w.removed[cell]:
+                for i in range(nw):
+                    bits = self.unit_bits[v * nw + i]
+                    if bits & w.wremoved[i]:
                         touched = True
-                    elif w.cand[cell] and not w.chosen[cell]:
-                        room += 1
+                    room += __builtin_popcountll(w.wcand[i] & bits & ~w.wremoved[i] & ~w.wchosen[i])
                 want = w.needs[v] - w.got[v]
                 if touched and want > 0 and room < want:
                     return 0
             if w.collect:
-                out.append((self._pack(w.chosen, w.scratch), self._pack(w.removed, w.scratch)))
+                out.append((self._pack_words(w.wchosen, w.scratch), self._pack_words(w.wremoved, w.scratch)))
             w.found += 1
             w.too_many = w.limit > 0 and w.found > w.limit
             if w.telling:
-                for i in range(nc):
-                    if w.every[i] and not w.chosen[i]:
-                        w.every[i] = 0
-                        w.every_n -= 1
-                    if w.chosen[i] and not w.used[i]:
-                        w.used[i] = 1
-                        w.used_n += 1
-                    if w.ruled[i] and not w.removed[i]:
-                        w.ruled[i] = 0
-                        w.ruled_n -= 1
+                w.every_n = 0
+                w.used_n = 0
+                w.ruled_n = 0
+                for i in range(nw):
+                    w.wevery[i] &= w.wchosen[i]
+                    w.wused[i] |= w.wchosen[i]
+                    w.wruled[i] &= w.wremoved[i]
+                    w.every_n += __builtin_popcountll(w.wevery[i])
+                    w.used_n += __builtin_popcountll(w.wused[i])
+                    w.ruled_n += __builtin_popcountll(w.wruled[i])
                 w.hopeless = w.every_n == 0 and w.used_n == w.area_n and w.ruled_n == 0
             return 0
         if (w.first_only and w.found) or w.too_many or w.hopeless:
@@ -527,13 +570,13 @@ cdef class Prober(Search):
             w.got[region] += 1
             w.placed[w.nplaced] = cell
             w.nplaced += 1
-            w.chosen[cell] = 1
+            _set_bit(w.wchosen, cell)
             for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
                 w.block[self.attack_cells[a]] += 1
             self._extend(w, i + 1, left - 1, out)
             for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
                 w.block[self.attack_cells[a]] -= 1
-            w.chosen[cell] = 0
+            _clear_bit(w.wchosen, cell)
             w.nplaced -= 1
             w.got[row] -= 1
             w.got[column] -= 1
