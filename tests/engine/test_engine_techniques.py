@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.games.starbattle import Rules
+from engine.games.starbattle import state as S
 from engine.games.starbattle.reference import reference_solutions
 from engine.ladder import Ladder
 from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, cells_of, geometry,
@@ -190,8 +191,7 @@ def test_state_start_and_apply():
 
 
 def _compiled_verdicts(state, level, budget):
-    from engine.games.starbattle import techniques as T
-    prober = T._prober(state.geo)
+    prober = state.geo.compiled()
     assert prober, "the compiled probe is not built"
     nbytes = (state.geo.n ** 2 + 7) // 8
     cand, stars = state.cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little")
@@ -262,18 +262,18 @@ def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
                     and u < 2 * geo.n) or needs[j % geo.nunits]
             for options in ({}, {"first_only": True}, {"telling": True},
                             {"limit": 3, "budget": 40, "telling": True}, {"budget": 7}):
-                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
+                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
                 fast = T._ways(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
+                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
                 slow = T._ways(state, area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 compared += 1
                 found += bool(fast)
                 stopped += fast is None
             for options in ({}, {"limit": 3, "budget": 40}):
-                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
+                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
                 fast = T._agreement(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
+                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
                 slow = T._agreement(state, area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 agreed += fast is not None and bool(fast.every or fast.unused or fast.ruled)
@@ -289,14 +289,15 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
             continue
         state, geo = case.state, case.state.geo
         needs, cand = state.needs(), state.cand
+        removed = T.removal_sets(state, needs)
         tight = [w for w in range(geo.nunits) if needs[w] > 0]
         for u, v in rng.sample(T._pairs_near(geo), 6):
             # every candidate is asked, not only those near both units, and a sample of the other units
             args = (geo, cand & geo.unit_mask[u], cand & geo.unit_mask[v], u, v, needs, cand, cand,
-                    [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)])
-            monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
+                    [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)], removed)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
             fast = T._pair_crowders(*args)
-            monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
             slow = T._pair_crowders(*args)
             assert fast == slow, (u, v, describe(case, None))
             compared += 1
@@ -316,9 +317,9 @@ def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
         if i % 4:
             continue
         technique = ladder_for(case.rules.stars)[name]
-        monkeypatch.setattr(T, "USE_COMPILED_FINDERS", True)
+        monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
         fast = technique.find(case.state)
-        monkeypatch.setattr(T, "USE_COMPILED_FINDERS", False)
+        monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
         slow = technique.find(case.state)
         assert fast == slow, describe(case, fast)
         steps += fast is not None

@@ -2,8 +2,9 @@
 # only a filter). Every rule here mirrors a finder of techniques.py, in the same order, so that the
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
-# At the end: the two enumerations footprints and pressured pairs run on (`ways`, `agreement`, `pair_crowders`), whose
-# answers are used as they are (see _techniques.pxd).
+# After it: compiled twins of the finders most grades spend their time in (crowding, counting groups,
+# pressured areas and pairs, footprint enumerations), whose answers are used as they are (see
+# _techniques.pxd).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
@@ -316,16 +317,12 @@ cdef class Prober(Search):
     def crowding(self, bytes cand, bytes stars):
         """techniques.find_crowding on the position as given (nothing deduced first): (the unit, the
         cells a star on which would leave it no room, as a bitset), or None."""
-        cdef const unsigned char *cb = cand
-        cdef const unsigned char *sb = stars
         cdef int i, j, u = -1, m
-        if len(cand) != self.nbytes or len(stars) != self.nbytes:
-            raise ValueError(f"positions must be {self.nbytes} bytes")
+        self._unpack(cand, self.cand)
+        self._unpack(stars, self.star)
         memset(self.ucands, 0, self.nunits * sizeof(int))
         memset(self.ustars, 0, self.nunits * sizeof(int))
         for i in range(self.ncells):
-            self.cand[i] = (cb[i >> 3] >> (i & 7)) & 1
-            self.star[i] = (sb[i >> 3] >> (i & 7)) & 1
             for j in range(3):
                 self.ucands[self.cell_units[i * 3 + j]] += self.cand[i]
                 self.ustars[self.cell_units[i * 3 + j]] += self.star[i]
@@ -349,13 +346,8 @@ cdef class Prober(Search):
 
         `cand` and `stars` are the position's bitsets as little-endian bytes (int.to_bytes)."""
         cdef int i, cell, total, found = -1
-        cdef const unsigned char *cb = cand
-        cdef const unsigned char *sb = stars
-        if len(cand) != self.nbytes or len(stars) != self.nbytes:
-            raise ValueError(f"positions must be {self.nbytes} bytes")
-        for i in range(self.ncells):
-            self.base_cand[i] = (cb[i >> 3] >> (i & 7)) & 1
-            self.base_star[i] = (sb[i >> 3] >> (i & 7)) & 1
+        self._unpack(cand, self.base_cand)
+        self._unpack(stars, self.base_star)
         total = len(cells)
         cdef int *order = <int *> malloc(max(total, 1) * sizeof(int))
         if not order:
@@ -375,8 +367,8 @@ cdef class Prober(Search):
         finally:
             free(order)
 
-    # -- the enumerations: techniques.py `_ways` and `_pair_crowders`, step for step (bitsets are Python
-    # ints there and byte flags here; the parity test compares the two on random positions)
+    # -- the compiled finders: each step for step as its twin in techniques.py or blocks.py (sets of
+    # cells are Python ints there, byte flags or 64-bit words here; parity tests compare the two)
 
     cdef void _unpack(self, bytes bits, unsigned char *out) except *:
         cdef const unsigned char *b = bits
@@ -630,15 +622,7 @@ cdef class Prober(Search):
                 for cell in range(nc):
                     if not near_f[cell]:
                         continue
-                    memset(gone, 0, nc)
-                    gone[cell] = 1
-                    for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
-                        gone[self.attack_cells[a]] = 1
-                    for j in range(3):
-                        w = self.cell_units[cell * 3 + j]
-                        if base_needs[w] == 1:
-                            for a in range(self.unit_start[w], self.unit_start[w + 1]):
-                                gone[self.unit_cells[a]] = 1
+                    self._taken(cell, base_needs, gone)
                     p.count_a = 0
                     p.count_b = 0
                     for i in range(nc):

@@ -11,8 +11,8 @@ from functools import lru_cache, partial
 
 from engine.ladder import Step
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           cells_text, regions_first, removal_sets, taking_any,
-                                           stars_text)
+                                           cells_text, compiled_finders, regions_first, removal_sets,
+                                           stars_text, taking_any)
 
 
 
@@ -407,8 +407,7 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
         for size in (1, 2):
             for kind in ("remainder", "excess"):
                 candidates.extend(a for a in window_areas(state, needs, size, kind) if a.need >= 1)
-    from engine.games.starbattle.techniques import _compiled     # (techniques imports this module)
-    compiled = _compiled(geo)
+    compiled = compiled_finders(geo)
     for area in candidates:
         cells = area.cells & cand
         m = area.need

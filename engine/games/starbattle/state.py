@@ -26,7 +26,7 @@ class Geometry:
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
                  "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "covers", "spans", "prober")
+                 "fits", "covers", "prober")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -47,11 +47,22 @@ class Geometry:
         self.attack, self.hit, self.cell_blocks = frame.attack, frame.hit, frame.cell_blocks
         self.fits = frame.fits          # can_place answers, shared by every state of every board
         self.covers = frame.covers      # 2x2 covers (blocks.py), likewise
-        self.spans: dict[tuple[int, int], int] = {}   # the lines or regions a set of cells touches
         self.prober = None              # the compiled probe, made on first use
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:
         return tuple(self.unit_name[u] for u in units)
+
+    def compiled(self):
+        """The board's compiled twin (`_techniques.Prober`), made on first use; False when the compiled
+        module is not built (it is an accelerator, never required)."""
+        if self.prober is None:
+            try:
+                from engine.games.starbattle._techniques import Prober
+            except ImportError:
+                self.prober = False
+            else:
+                self.prober = Prober(self.n, self.k, self.diagonals, list(self.regions))
+        return self.prober
 
 
 class Frame:
@@ -298,6 +309,16 @@ def _regions_first_order(n: int) -> tuple[int, ...]:
 def regions_first(geo: Geometry) -> tuple[int, ...]:
     """Every unit, regions first (a person looks at the coloured shapes before the lines)."""
     return _regions_first_order(geo.n)
+
+
+USE_COMPILED_FINDERS = True   # the compiled finders below (tests switch them off to compare)
+
+
+def compiled_finders(geo: Geometry):
+    """The compiled twin for crowding, counting, pressured areas and the footprint and pressured-pair
+    enumerations, or False when they run in Python. Each compiled finder answers step for step as its
+    Python twin (parity tests compare them)."""
+    return geo.compiled() if USE_COMPILED_FINDERS else False
 
 
 def taking_any(removed: list[int], cells: int) -> int:

@@ -42,9 +42,10 @@ families, in the words of human Star Battle guides:
 Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
 confirmed by the Python probe, so the recorded steps never depend on it. The same module runs what
-most grades spend their time in (crowding, and the enumerations: `_ways` and `_agreement` for
-footprints, `_pair_crowders` for pressured pairs) step for step as the Python code here does; the
-Python code stays as the fallback and as the reference parity tests hold the compiled one to.
+most grades spend their time in (crowding, the counting groups, pressured areas, and the
+enumerations: `_ways` and `_agreement` for footprints, `_pair_crowders` for pressured pairs) step for
+step as the Python code does (`state.compiled_finders`); the Python code stays as the fallback and as
+the reference parity tests hold the compiled one to.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, f
                                             find_window, window_areas)
 from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
                                            join_names, place_step, regions_first, removal_sets, taking_any,
-                                           stars_text)
+                                           compiled_finders, stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
@@ -119,20 +120,7 @@ ROW, COL, REG = 0, 1, 2
 
 
 def _span(geo: Geometry, mask: int, kind: int) -> int:
-    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch.
-    Remembered per board: a unit's candidates change a few cells at a time, so the same sets recur
-    from step to step and from probe to probe."""
-    spans = geo.spans
-    key = (mask, kind)
-    out = spans.get(key)
-    if out is None:
-        if len(spans) > 100_000:
-            spans.clear()
-        out = spans[key] = _span_of(geo, mask, kind)
-    return out
-
-
-def _span_of(geo: Geometry, mask: int, kind: int) -> int:
+    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch."""
     n = geo.n
     out = 0
     if kind == ROW:
@@ -162,7 +150,7 @@ def _counting(state: StarState, name: str, cost: int, *, pairs: Sequence[tuple[i
     geo, cand = state.geo, state.cand
     n, k = geo.n, geo.k
     needs = state.needs()
-    compiled = _compiled(geo)
+    compiled = compiled_finders(geo)
     for size in sizes:
         if size >= 4 and size > n // 2:
             break               # a larger group is the complement of a smaller one
@@ -289,7 +277,7 @@ def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
     """A cell is empty if a star there (with the cells it rules out and the units it completes) would
     leave some unit unable to fit the stars it still needs."""
     geo, cand = state.geo, state.cand
-    compiled = _compiled(geo)
+    compiled = compiled_finders(geo)
     if compiled:
         nbytes = (geo.n * geo.n + 7) // 8
         found = compiled.crowding(cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little"))
@@ -366,30 +354,26 @@ def _crowding_step(state: StarState, name: str, cost: int, u: int, crowders: int
 
 
 def _pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int], cand: int,
-                   near: int, units: Sequence[int]) -> int:
-    """The cells of `near` on which a star (with the cells it rules out: itself, what it attacks, the
-    rest of its units that need one star) leaves units u and v (their candidates `fu`, `fv`) unable to
-    hold their stars together, every unit of `units` keeping room for what it needs; a bitset. Runs
-    compiled when the compiled module is built (the same answer: a parity test compares them)."""
-    compiled = _compiled(geo)
+                   near: int, units: Sequence[int], removed: list[int]) -> int:
+    """The cells of `near` on which a star (with the cells it rules out, `removed`: removal_sets)
+    leaves units u and v (their candidates `fu`, `fv`) unable to hold their stars together, every unit
+    of `units` keeping room for what it needs; a bitset. Runs compiled when the compiled module is
+    built (the same answer: a parity test compares them)."""
+    compiled = compiled_finders(geo)
     if compiled:
         return compiled.pair_crowders(fu, fv, u, v, needs, cand, near, units)
-    hit, unit_mask, cell_units = geo.hit, geo.unit_mask, geo.cell_units
     crowders = 0
     while near:
         low = near & -near
         cell = low.bit_length() - 1
         near ^= low
-        gone = hit[cell]
         after = list(needs)
         left = units
-        for w in cell_units[cell]:
-            if needs[w] == 1:
-                gone |= unit_mask[w]
+        for w in geo.cell_units[cell]:
             after[w] -= 1
             if after[w] <= 0:           # a unit the star completes needs no more room
                 left = [x for x in units if after[x] > 0]
-        keep = ~gone
+        keep = ~removed[cell]
         if not _pair_fits(geo, fu & keep, fv & keep, after[u], after[v], after, cand & keep, left):
             crowders |= low
     return crowders
@@ -471,7 +455,8 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
         near = taking_any(removed, fu) & taking_any(removed, fv) & cand
         if not near:
             continue
-        crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v])
+        crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
+                                  removed)
         if crowders:
             cells = cells_of(crowders)
             pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
@@ -510,7 +495,7 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     if m < 0:                   # a unit with more stars than it may hold: no way at all
         return []
     geo = state.geo
-    compiled = _compiled(geo)
+    compiled = compiled_finders(geo)
     if compiled:
         return compiled.ways(area, m, needs, cand, first_only, limit, budget, telling, FOOTPRINT_SLACK)
     cells = cells_of(area)
@@ -592,7 +577,7 @@ def _agreement(state: StarState, area: int, m: int, needs: Sequence[int], cand: 
                budget: int = 0) -> Agreement | None:
     """What the ways to put m stars on `area` (as `_ways` finds them) agree on; None when there is no
     way, when those found already agree on nothing, or past `limit` ways or `budget` tries."""
-    compiled = _compiled(state.geo)
+    compiled = compiled_finders(state.geo)
     if compiled:
         found = compiled.agreement(area, m, needs, cand, limit, budget, FOOTPRINT_SLACK)
         return None if found is None else Agreement(*found)
@@ -736,7 +721,6 @@ def _probe_order(state: StarState) -> list[int]:
 LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
-USE_COMPILED_FINDERS = True  # compiled crowding, `_ways`, `_agreement`, `_pair_crowders` (tests switch it off)
 
 
 def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
@@ -764,24 +748,6 @@ def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder
         used += 1
 
 
-def _compiled(geo: Geometry):
-    """The board's compiled twin for crowding and the enumerations, or False when they run in Python."""
-    return _prober(geo) if USE_COMPILED_FINDERS else False
-
-
-def _prober(geo: Geometry):
-    prober = geo.prober
-    if prober is None:
-        try:
-            from engine.games.starbattle._techniques import Prober
-        except ImportError:          # the compiled module is an accelerator, never required
-            prober = False
-        else:
-            prober = Prober(geo.n, geo.k, geo.diagonals, list(geo.regions))
-        geo.prober = prober
-    return prober
-
-
 def find_hypothesis(state: StarState, name: str, cost: int, *,
                     levels: Sequence[tuple[int, Callable[[], Sequence[Technique]]]],
                     basic: Callable[[], Ladder], budget: int = PROBE_BUDGET) -> Step | None:
@@ -795,7 +761,7 @@ def find_hypothesis(state: StarState, name: str, cost: int, *,
     if not order:
         return None
     base = basic()
-    prober = _prober(geo) if USE_COMPILED_PROBE else False
+    prober = geo.compiled() if USE_COMPILED_PROBE else False
     nbytes = (geo.n * geo.n + 7) // 8
     for level, extra_of in levels:
         extra = extra_of()
