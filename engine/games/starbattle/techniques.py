@@ -671,13 +671,7 @@ def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | N
         free = cand & geo.unit_mask[u]
         if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
             continue
-        near = 0
-        f = free
-        while f:
-            low = f & -f
-            near |= removed[low.bit_length() - 1]
-            f ^= low
-        near &= cand & ~free
+        near = taking_any(removed, free) & cand & ~free
         crowders = 0
         while near:
             low = near & -near
