@@ -324,3 +324,26 @@ def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
         assert fast == slow, describe(case, fast)
         steps += fast is not None
     assert steps > 50
+
+
+def test_compiled_finders_refuse_bad_arguments():
+    case = pool()[0]
+    state, geo = case.state, case.state.geo
+    twin = geo.compiled()
+    needs, cand = state.needs(), state.cand
+    nbytes = (geo.n ** 2 + 7) // 8
+    with pytest.raises(ValueError, match="needs must list"):
+        twin.ways(cand, 1, needs[:-1], cand)
+    with pytest.raises(ValueError, match="needs must list"):
+        twin.counting_group(cand, needs + [1], 0, 1, 1)
+    with pytest.raises(ValueError, match="bad group search"):
+        twin.counting_group(cand, needs, 3, 1, 1)
+    with pytest.raises(ValueError, match="off the board"):
+        twin.pair_crowders(cand, cand, 0, 1, needs, cand, cand, [geo.nunits])
+    with pytest.raises(ValueError, match="units off the board"):
+        twin.pair_crowders(cand, cand, 0, geo.nunits, needs, cand, cand, [])
+    with pytest.raises(ValueError, match="bitsets must be"):
+        twin.crowding(b"\0" * (nbytes + 1), b"\0" * nbytes)
+    with pytest.raises(OverflowError):            # a set of cells larger than the board
+        twin.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
+    assert twin.ways(cand, -1, needs, cand) == [] and twin.agreement(cand, -1, needs, cand) is None
