@@ -1,1 +1,1 @@
-"""puzzlefleet: the command line over the engine and the store (`puzzlefleet.cli:main`)."""
+"""puzzlefleet: the command line over the engine and the store (`puzzlefleet.cli:console`)."""

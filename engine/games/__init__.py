@@ -1,8 +1,10 @@
 """The game registry: every layer iterates these `Game` objects instead of naming games.
 
-The built-in games are the packages in BUILTIN, each exporting `GAME`. More can be added with
-`register(game)`, or, for every process of a fleet at once, by naming modules that export `GAME` in
-the environment variable PUZZLEFLEET_GAMES (comma-separated), which the registry imports on first use.
+The built-in games are the packages in BUILTIN, each exporting `GAME` under its package's name.
+More can be added with `register(game)`, or, for every process of a fleet at once, by naming modules
+that export `GAME` in the environment variable PUZZLEFLEET_GAMES (comma-separated), which the registry
+imports on first use. Asking for one built-in game by name imports that package alone: a command that
+makes Queens boards does not pay for importing Star Battle and Sudoku.
 """
 
 from __future__ import annotations
@@ -36,20 +38,27 @@ def unregister(name: str) -> None:
     _games.pop(name, None)
 
 
+def _module_game(module_name: str) -> Game | None:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InvalidRules(f"{PLUGINS_VARIABLE}: cannot import {module_name}: {exc}") from None
+    return getattr(module, "GAME", None)
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
         return
     _loaded = True
     extra = [name.strip() for name in os.environ.get(PLUGINS_VARIABLE, "").split(",") if name.strip()]
+    registered = dict(_games)       # by register(), or one built-in imported alone by game_named
+    _games.clear()
     for module_name in (*BUILTIN, *extra):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise InvalidRules(f"{PLUGINS_VARIABLE}: cannot import {module_name}: {exc}") from None
-        game = getattr(module, "GAME", None)
+        game = _module_game(module_name)
         if game is not None and game.name not in _games:
-            register(game)
+            _games[game.name] = registered.pop(game.name, game)
+    _games.update(registered)
 
 
 def games() -> tuple[Game, ...]:
@@ -73,11 +82,24 @@ def band_by_choices() -> tuple[str, ...]:
 
 def game_named(name: Any) -> Game:
     """The game of this name; InvalidRules for an unknown one."""
-    _load()
+    if isinstance(name, str) and name not in _games and not _loaded and f"engine.games.{name}" in BUILTIN:
+        game = _module_game(f"engine.games.{name}")
+        if game is not None:
+            register(game)
+    if not isinstance(name, str) or name not in _games:
+        _load()
     game = _games.get(name) if isinstance(name, str) else None
     if game is None:
         raise InvalidRules(f"unknown game {name!r}: expected one of {', '.join(names())}")
     return game
+
+
+def is_game(name: Any) -> bool:
+    try:
+        game_named(name)
+    except InvalidRules:
+        return False
+    return True
 
 
 def game_of(data: Any) -> Game:
@@ -114,5 +136,5 @@ def board_schema_text() -> str:
 
 
 __all__ = ["BUILTIN", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
-           "board_from_json", "board_schema", "board_schema_text", "game_named", "game_of", "games", "names", "parse_rules",
+           "board_from_json", "board_schema", "board_schema_text", "game_named", "game_of", "games", "is_game", "names", "parse_rules",
            "register", "unregister"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,25 @@ def test_solve_file_reports_the_generator_gates(env, tmp_path):
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert first["gates"] == {"fun": True, "shape": True}
     assert second["gates"]["shape"] is False and second["shape"]["gifts"] >= 3
+
+
+def test_the_installed_command_collects_garbage_while_a_verb_works(monkeypatch):
+    """console() turns the collector off for start-up only: a verb runs with it on (a long
+    `generate` or `serve` must not grow without bound), and main() as a library call leaves the
+    caller's collector as it found it."""
+    import gc
+
+    from puzzlefleet import cli, verbs
+    seen: list[tuple[bool, int]] = []
+    monkeypatch.setitem(verbs.COMMANDS, "show", lambda args: seen.append((gc.isenabled(), gc.get_freeze_count())) or 0)
+    monkeypatch.setattr(sys, "argv", ["puzzlefleet", "show", "0123456789abcdef"])
+    frozen = gc.get_freeze_count()
+    try:
+        assert cli.console() == 0
+        assert seen[0][0] and seen[0][1] > frozen     # on, past the start-up objects frozen out of its walks
+        assert cli.main(["show", "0123456789abcdef"]) == 0
+        assert seen[1] == (True, gc.get_freeze_count())
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert Path(sys.executable).with_name("puzzlefleet").read_text().count("console()") == 1
