@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,17 @@ def test_the_registry_lists_the_built_in_games_in_order() -> None:
     with pytest.raises(InvalidBoard, match="JSON object"):
         game_of([1, 2])
 
+
+
+def test_asking_for_one_built_in_game_imports_it_alone() -> None:
+    """A fresh process: game_named("sudoku") loads no other game package, and the full list that
+    follows still puts the built-in games first, in order."""
+    script = ("import sys, engine; engine.game_named('sudoku');"
+              "print(sorted(m for m in sys.modules if m.startswith('engine.games.') and m.count('.') == 2));"
+              "print([g.name for g in engine.games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
+                                "['queens', 'starbattle', 'sudoku']", "True False"]
 
 @pytest.mark.parametrize("name", sorted(REQUESTS))
 def test_a_game_answers_every_layer(name: str) -> None:
