@@ -435,24 +435,53 @@ def _pairs_of(n: int, regions: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((u, v) for u in range(3 * n) for v in sorted(units_near[u]) if v > u)
 
 
-def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
+def _sharing(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int]) -> list[int]:
+    """The other units that could give units u and v (their candidates fu, fv) one star each: a star
+    elsewhere in one of them spends a star the two might have shared."""
+    unit_mask, hit = geo.unit_mask, geo.hit
+    out = []
+    for w in range(geo.nunits):
+        if w == u or w == v or needs[w] < 2:     # a unit needing one star gives it to one of them
+            continue
+        a, b = fu & unit_mask[w] & ~fv, fv & unit_mask[w] & ~fu
+        while a and b:
+            low = a & -a
+            if b & ~hit[low.bit_length() - 1]:
+                out.append(w)
+                break
+            a ^= low
+    return out
+
+
+def find_pressured_pair(state: StarState, name: str, cost: int, *, shared: bool = False) -> Step | None:
     """Crowding on two units at once: a cell is empty if a star there (with the cells it rules out and
-    the units it completes) leaves two units that cross or touch unable to hold their stars together."""
+    the units it completes) leaves two units that cross or touch unable to hold their stars together.
+    `shared`: instead, the cells whose star takes no room from one of them but spends a star of a
+    unit crossing both (a region that could give each of them a star can then give only one)."""
     geo, cand = state.geo, state.cand
     unit_mask = geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
     tight = [w for w in range(geo.nunits)
              if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
+    # a shared star is weighed over a little more room (such a unit needs two stars or more)
+    room = (lambda need: max(2 * need + 2, SHARED_ROOM)) if shared else (lambda need: 2 * need + 2)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
             continue
         fu, fv = cand & unit_mask[u], cand & unit_mask[v]
-        if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
+        if fu.bit_count() > room(nu) and fv.bit_count() > room(nv):
             continue                    # neither is cramped: a person looks where room is short
-        # the cells whose star takes room from both (or sits in one and takes room from the other)
+        # the cells whose star takes room from both, or spends a star of a unit crossing both
         near = taking_any(removed, fu) & taking_any(removed, fv) & cand
+        givers: list[int] = []
+        if shared:
+            givers = _sharing(geo, fu, fv, u, v, needs)
+            spendable = 0
+            for w in givers:
+                spendable |= unit_mask[w]
+            near = spendable & cand & ~near
         if not near:
             continue
         crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
@@ -460,9 +489,15 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
         if crowders:
             cells = cells_of(crowders)
             pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
-            return Step(name, cost, (), cells, geo.names((u, v)),
-                        f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave {pair} no room "
-                        f"for the stars they still need, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
+            emptied = ("it is" if len(cells) == 1 else "they are") + " empty"
+            at = " or ".join(geo.cell_name[c] for c in cells)
+            if not shared:
+                return Step(name, cost, (), cells, geo.names((u, v)),
+                            f"a star at {at} would leave {pair} no room for the stars they still need, so {emptied}")
+            spent = [w for w in givers if unit_mask[w] & crowders]
+            return Step(name, cost, (), cells, geo.names((u, v, *spent)),
+                        f"a star at {at} would spend a star of {' or '.join(geo.names(spent))}, which could give "
+                        f"{pair} one each; without it they cannot hold the stars they still need, so {emptied}")
     return None
 
 
@@ -470,6 +505,7 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
 # footprints: the ways a unit can still hold the stars it needs
 
 
+SHARED_ROOM = 9           # pressured-shared weighs units with up to this many free cells (or 2 per star + 2)
 FOOTPRINT_CELLS = 12      # units with more free cells than this have too many ways to list by eye
 FOOTPRINT_SLACK = 5       # a way is checked against the units with at most this many spare cells
 
@@ -857,6 +893,7 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
     Entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
     Entry("composite-footprint-large", 3, 700, find_composite_footprint, {"sizes": _LARGE}, in_trials=False),
+    Entry("pressured-shared", 3, 720, find_pressured_pair, {"shared": True}, in_trials=False),
     Entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
     Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
     Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
