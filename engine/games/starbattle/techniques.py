@@ -435,53 +435,24 @@ def _pairs_of(n: int, regions: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((u, v) for u in range(3 * n) for v in sorted(units_near[u]) if v > u)
 
 
-def _sharing(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int]) -> list[int]:
-    """The other units that could give units u and v (their candidates fu, fv) one star each: a star
-    elsewhere in one of them spends a star the two might have shared."""
-    unit_mask, hit = geo.unit_mask, geo.hit
-    out = []
-    for w in range(geo.nunits):
-        if w == u or w == v or needs[w] < 2:     # a unit needing one star gives it to one of them
-            continue
-        a, b = fu & unit_mask[w] & ~fv, fv & unit_mask[w] & ~fu
-        while a and b:
-            low = a & -a
-            if b & ~hit[low.bit_length() - 1]:
-                out.append(w)
-                break
-            a ^= low
-    return out
-
-
-def find_pressured_pair(state: StarState, name: str, cost: int, *, shared: bool = False) -> Step | None:
+def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     """Crowding on two units at once: a cell is empty if a star there (with the cells it rules out and
-    the units it completes) leaves two units that cross or touch unable to hold their stars together.
-    `shared`: instead, the cells whose star takes no room from one of them but spends a star of a
-    unit crossing both (a region that could give each of them a star can then give only one)."""
+    the units it completes) leaves two units that cross or touch unable to hold their stars together."""
     geo, cand = state.geo, state.cand
     unit_mask = geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
     tight = [w for w in range(geo.nunits)
              if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
-    # a shared star is weighed over a little more room (such a unit needs two stars or more)
-    room = (lambda need: max(2 * need + 2, SHARED_ROOM)) if shared else (lambda need: 2 * need + 2)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
             continue
         fu, fv = cand & unit_mask[u], cand & unit_mask[v]
-        if fu.bit_count() > room(nu) and fv.bit_count() > room(nv):
+        if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
             continue                    # neither is cramped: a person looks where room is short
-        # the cells whose star takes room from both, or spends a star of a unit crossing both
+        # the cells whose star takes room from both (or sits in one and takes room from the other)
         near = taking_any(removed, fu) & taking_any(removed, fv) & cand
-        givers: list[int] = []
-        if shared:
-            givers = _sharing(geo, fu, fv, u, v, needs)
-            spendable = 0
-            for w in givers:
-                spendable |= unit_mask[w]
-            near = spendable & cand & ~near
         if not near:
             continue
         crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
@@ -489,15 +460,9 @@ def find_pressured_pair(state: StarState, name: str, cost: int, *, shared: bool 
         if crowders:
             cells = cells_of(crowders)
             pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
-            emptied = ("it is" if len(cells) == 1 else "they are") + " empty"
-            at = " or ".join(geo.cell_name[c] for c in cells)
-            if not shared:
-                return Step(name, cost, (), cells, geo.names((u, v)),
-                            f"a star at {at} would leave {pair} no room for the stars they still need, so {emptied}")
-            spent = [w for w in givers if unit_mask[w] & crowders]
-            return Step(name, cost, (), cells, geo.names((u, v, *spent)),
-                        f"a star at {at} would spend a star of {' or '.join(geo.names(spent))}, which could give "
-                        f"{pair} one each; without it they cannot hold the stars they still need, so {emptied}")
+            return Step(name, cost, (), cells, geo.names((u, v)),
+                        f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave {pair} no room "
+                        f"for the stars they still need, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
     return None
 
 
@@ -505,7 +470,8 @@ def find_pressured_pair(state: StarState, name: str, cost: int, *, shared: bool 
 # footprints: the ways a unit can still hold the stars it needs
 
 
-SHARED_ROOM = 9           # pressured-shared weighs units with up to this many free cells (or 2 per star + 2)
+GROUP_STARS = 6           # the most stars a crowded group is weighed for (three units of two)
+GROUP_TRIES = 5000        # partial placements a crowded-group check may try before giving up
 FOOTPRINT_CELLS = 12      # units with more free cells than this have too many ways to list by eye
 FOOTPRINT_SLACK = 5       # a way is checked against the units with at most this many spare cells
 
@@ -696,6 +662,86 @@ def find_composite_footprint(state: StarState, name: str, cost: int, *, sizes: t
     return None
 
 
+@lru_cache(maxsize=64)
+def _crowded_groups(n: int, regions: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Groups of units a person weighs together, each holding an exact number of stars: two or three
+    adjacent rows or columns, two regions that touch, and three regions one of which touches the
+    other two (no two units of a group share a cell)."""
+    lines = [tuple(base + i + j for j in range(width))
+             for width in (2, 3) for base in (0, n) for i in range(n - width + 1)]
+    touching = {(u, v) for u, v in _pairs_of(n, regions) if u >= 2 * n and v >= 2 * n}
+    near: dict[int, set[int]] = {}
+    for u, v in touching:
+        near.setdefault(u, set()).add(v)
+        near.setdefault(v, set()).add(u)
+    triples = {tuple(sorted((hub, a, b))) for hub, others in near.items() for a in others for b in others if a < b}
+    return (*lines, *sorted(touching), *sorted(triples))
+
+
+def _stands(way: tuple[int, int], cell: int, area: int, removed: list[int], needs: Sequence[int], cand: int,
+            geo: Geometry, tight: Sequence[int]) -> bool:
+    """Whether a star on `cell` leaves this way of a group standing: the cell is one of its stars, or
+    lies outside the group, clear of what the way rules out and of its stars (removal sets are
+    symmetric), and every unit short of room keeps enough."""
+    stars, ruled = way
+    if stars >> cell & 1:
+        return True
+    if area >> cell & 1 or ruled >> cell & 1 or stars & removed[cell]:
+        return False
+    chosen, gone = stars | 1 << cell, ruled | removed[cell]
+    unit_mask = geo.unit_mask
+    for v in tight:
+        want = needs[v] - (chosen & unit_mask[v]).bit_count()
+        if want > 0 and (cand & unit_mask[v] & ~gone & ~chosen).bit_count() < want:
+            return False
+    return True
+
+
+def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
+    """Crowding on a group of units at once (see _crowded_groups): a cell is empty if a star there
+    (with the cells it rules out and the units it completes) leaves the group no way to hold the stars
+    it still needs, each unit its own count, no unit given more than it needs and every unit short of
+    room kept with enough."""
+    geo, cand = state.geo, state.cand
+    unit_mask = geo.unit_mask
+    needs = state.needs()
+    removed = removal_sets(state, needs)
+    tight = [w for w in range(geo.nunits)
+             if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
+    for group in _crowded_groups(geo.n, geo.regions):
+        if any(needs[u] <= 0 for u in group):
+            continue
+        area = 0
+        for u in group:
+            area |= unit_mask[u]
+        area &= cand
+        m = sum(needs[u] for u in group)
+        if m > GROUP_STARS or area.bit_count() > 4 * m + 2:
+            continue                    # too many stars to weigh at once, or room for a 2x2 block each and more
+        found = _ways(state, area, m, needs, cand, first_only=True, budget=GROUP_TRIES)
+        if not found:                   # None: gave up counting; []: no way at all, a contradiction
+            continue
+        crowders = 0
+        for cell in cells_of(taking_any(removed, area) & cand):
+            if _stands(found[0], cell, area, removed, needs, cand, geo, tight):
+                continue                # a star there leaves a way of the group standing
+            keep = cand & ~removed[cell]
+            after = list(needs)
+            for w in geo.cell_units[cell]:
+                after[w] -= 1
+            ways = _ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
+                         budget=GROUP_TRIES)
+            if ways == []:              # None: gave up counting, which proves nothing
+                crowders |= 1 << cell
+        if crowders:
+            cells = cells_of(crowders)
+            return Step(name, cost, (), cells, geo.names(group),
+                        f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave "
+                        f"{join_names(geo.names(group))} no way to hold the stars they still need together, so "
+                        + ("it is" if len(cells) == 1 else "they are") + " empty")
+    return None
+
+
 def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | None:
     """A cell is empty if, with a star there, some unit close by has no way left to hold its stars
     (no two attacking, no unit over its count, no unit left without room)."""
@@ -842,7 +888,8 @@ class Entry:
     cost: int
     finder: Callable[..., Step | None]
     options: dict = field(default_factory=dict)
-    in_trials: bool = True      # whether the deepest trial may use it between its basic steps
+    in_trials: bool = True      # whether the deep trial may use it between its basic steps
+    in_long_trial: bool = True  # whether the long trial may (a search too broad to repeat in every probe may not)
 
 
 _LINES_IN_REGIONS = ((ROW, REG), (COL, REG))
@@ -893,7 +940,7 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
     Entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
     Entry("composite-footprint-large", 3, 700, find_composite_footprint, {"sizes": _LARGE}, in_trials=False),
-    Entry("pressured-shared", 3, 720, find_pressured_pair, {"shared": True}, in_trials=False),
+    Entry("crowded-group", 3, 760, find_crowded_group, in_trials=False, in_long_trial=False),
     Entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
     Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
     Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
@@ -910,6 +957,7 @@ def ladder_for(stars: int) -> Ladder:
     entries: list[Technique] = []
     holder: dict[str, Ladder] = {}
     in_trials = {entry.name for entry in _ENTRIES if entry.in_trials}
+    in_long_trial = {entry.name for entry in _ENTRIES if entry.in_long_trial}
 
     def basic() -> Ladder:
         if "basic" not in holder:
@@ -921,8 +969,10 @@ def ladder_for(stars: int) -> Ladder:
         "basic": (1, lambda: ()),
         "short": (2, lambda: tuple(x for x in holder["ladder"] if x.tier == 2)),
         "deep": (3, lambda: tuple(x for x in holder["ladder"] if 2 <= x.tier <= 3 and x.name in in_trials)),
-        # every technique, and a short trial inside the trial: a board that needs this lacks a technique
-        "long": (4, lambda: tuple(x for x in holder["ladder"] if 2 <= x.tier <= 3 or x.name == "trial-basic")),
+        # every technique but the broadest searches, and a short trial inside the trial: a board that
+        # needs this lacks a technique
+        "long": (4, lambda: tuple(x for x in holder["ladder"]
+                                  if 2 <= x.tier <= 3 and x.name in in_long_trial or x.name == "trial-basic")),
     }
     for order, entry in enumerate(_ENTRIES, start=1):
         cost = QUEENS_TIER_COST[entry.tier] if stars == 1 else entry.cost
