@@ -442,8 +442,7 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     unit_mask = geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
-    tight = [w for w in range(geo.nunits)
-             if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
+    tight = _short_of_room(geo, cand, needs)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
@@ -476,6 +475,14 @@ FOOTPRINT_CELLS = 12      # units with more free cells than this have too many w
 FOOTPRINT_SLACK = 5       # a way is checked against the units with at most this many spare cells
 
 
+def _short_of_room(geo: Geometry, cand: int, needs: Sequence[int]) -> list[int]:
+    """The units with at most FOOTPRINT_SLACK spare cells: only these can be emptied by a few stars,
+    so a way is checked against them (a looser check is still sound)."""
+    unit_mask = geo.unit_mask
+    return [u for u in range(geo.nunits)
+            if needs[u] > 0 and (cand & unit_mask[u]).bit_count() - needs[u] <= FOOTPRINT_SLACK]
+
+
 def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None = None,
                 first_only: bool = False) -> list[tuple[int, int]]:
     """Every way to put the stars unit u still needs on its candidates: no two attacking, no unit
@@ -503,9 +510,7 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     cells = cells_of(area)
     out: list[tuple[int, int]] = []
     cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
-    # only units with little room to spare can be emptied by a few stars (a looser check is still sound)
-    tight = [v for v in range(geo.nunits)
-             if needs[v] > 0 and (cand & unit_mask[v]).bit_count() - needs[v] <= FOOTPRINT_SLACK]
+    tight = _short_of_room(geo, cand, needs)
     # rest[i]: the area's cells from the i-th on, so a branch stops when too few of them are open
     rest = [0] * (len(cells) + 1)
     for i in range(len(cells) - 1, -1, -1):
@@ -706,8 +711,7 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
     unit_mask = geo.unit_mask
     needs = state.needs()
     removed = removal_sets(state, needs)
-    tight = [w for w in range(geo.nunits)
-             if needs[w] > 0 and (cand & unit_mask[w]).bit_count() - needs[w] <= FOOTPRINT_SLACK]
+    tight = _short_of_room(geo, cand, needs)
     for group in _crowded_groups(geo.n, geo.regions):
         if any(needs[u] <= 0 for u in group):
             continue
