@@ -27,7 +27,6 @@ def test_the_registry_lists_the_built_in_games_in_order() -> None:
         game_of([1, 2])
 
 
-
 def test_asking_for_one_built_in_game_imports_it_alone() -> None:
     """A fresh process: game_named("sudoku") loads no other game package, and the full list that
     follows still puts the built-in games first, in order."""
@@ -37,6 +36,7 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
                                 "['queens', 'starbattle', 'sudoku']", "True False"]
+
 
 @pytest.mark.parametrize("name", sorted(REQUESTS))
 def test_a_game_answers_every_layer(name: str) -> None:

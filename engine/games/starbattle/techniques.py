@@ -379,6 +379,19 @@ def _pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Seque
     return crowders
 
 
+def _keeps_room(geo: Geometry, units: Sequence[int], needs: Sequence[int], cand: int, chosen: int,
+                gone: int) -> bool:
+    """Whether, with the stars `chosen` placed and the cells `gone` ruled out, every unit of `units`
+    keeps room among `cand` for the stars it still needs."""
+    unit_mask = geo.unit_mask
+    for v in units:
+        mask = unit_mask[v]
+        want = needs[v] - (chosen & mask).bit_count()
+        if want > 0 and (cand & mask & ~gone & ~chosen).bit_count() < want:
+            return False
+    return True
+
+
 def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[int], cand: int,
                units: Sequence[int]) -> bool:
     """Whether exactly `wa` more stars fit among the cells `a` and exactly `wb` among `b` (the sets may
@@ -392,12 +405,7 @@ def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[
         if wa < 0 or wb < 0:
             return False
         if wa == 0 and wb == 0:
-            for v in units:
-                mask = unit_mask[v]
-                want = needs[v] - (chosen & mask).bit_count()
-                if want > 0 and (cand & mask & ~blocked & ~chosen).bit_count() < want:
-                    return False
-            return True
+            return _keeps_room(geo, units, needs, cand, chosen, blocked)
         if a.bit_count() < wa or b.bit_count() < wb:
             return False
         pick = a if wa else b
@@ -693,13 +701,7 @@ def _stands(way: tuple[int, int], cell: int, area: int, removed: list[int], need
         return True
     if area >> cell & 1 or ruled >> cell & 1 or stars & removed[cell]:
         return False
-    chosen, gone = stars | 1 << cell, ruled | removed[cell]
-    unit_mask = geo.unit_mask
-    for v in tight:
-        want = needs[v] - (chosen & unit_mask[v]).bit_count()
-        if want > 0 and (cand & unit_mask[v] & ~gone & ~chosen).bit_count() < want:
-            return False
-    return True
+    return _keeps_room(geo, tight, needs, cand, stars | 1 << cell, ruled | removed[cell])
 
 
 def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
