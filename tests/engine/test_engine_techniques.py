@@ -10,8 +10,10 @@ star some solution lacks, and may only touch candidates.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 from functools import lru_cache
 from itertools import combinations
 
@@ -21,6 +23,7 @@ from hypothesis import strategies as st
 
 from engine.games.starbattle import Rules
 from engine.games.starbattle import state as S
+from engine.games.starbattle.generator import GENERATION_CAP
 from engine.games.starbattle.reference import reference_solutions
 from engine.ladder import Ladder
 from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, cells_of, geometry,
@@ -28,6 +31,7 @@ from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, ce
 from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
                                             random_position, truth)
 
+DATA = Path(__file__).resolve().parents[1] / "data"
 CHEAP = [name for name in technique_names() if name not in TRIALS]
 PROBES = list(TRIALS)
 
@@ -81,6 +85,23 @@ def test_hypothetical_is_sound(name):
         problem = check_step(step, case.state, case.truth)
         assert problem is None, f"{name} {problem}\n{describe(case, step)}"
     assert fired >= MIN_FIRED_TRIAL, (name, fired)
+
+
+def test_case_analysis_reads_a_published_board_that_stalls_every_other_rung():
+    """Where the ladder without its last rung stalls on a published 14x14 3-star board (the
+    position is stored: reaching it takes a minute), case analysis on one region moves, soundly."""
+    data = json.loads((DATA / "starbattle_case_position.json").read_text())
+    rules = Rules(**data["rules"])
+    n = rules.size
+    state = StarState.start(rules, [label for row in data["regions"] for label in row],
+                            [(r - 1) * n + c - 1 for r, c in data["stars"]],
+                            [(r - 1) * n + c - 1 for r, c in data["ruled_out"]])
+    step = ladder_for(rules.stars)["trial-cases"].find(state)
+    assert step is not None and step.units == ("region A",)
+    assert check_step(step, state, truth(rules, state.geo.regions, state)) is None
+    assert step.why.startswith("region A can hold the 3 stars it still needs in 12 ways; 9 of them lead")
+    # the generator leaves it out (one search can carry thousands of cases on at this size)
+    assert "trial-cases" not in {t.name for t in ladder_for(rules.stars).capped(GENERATION_CAP)}
 
 
 def test_positions_from_a_solution_keep_it():

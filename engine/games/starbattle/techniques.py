@@ -37,7 +37,9 @@ families, in the words of human Star Battle guides:
     trial              a star here leads to a contradiction, by depth: the basic rules alone
                        (trial-basic), with confinement/one-unit steps (trial-short), with the cheaper
                        counting and block steps (trial-deep), with everything and a short trial inside
-                       (trial-long). Trials come last and only when nothing else moves.
+                       (trial-long); last, case analysis on one unit (trial-cases: every way it
+                       can hold its stars carried on as the long trial does). Trials come last and
+                       only when nothing else moves.
 
 Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
@@ -811,8 +813,14 @@ def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder
     first step of `extra` (in ladder order), again and again while `budget` allows.
 
     Returns (contradiction, the position reached, deductions used beyond the basic rules)."""
+    return _assume(state, 1 << cell, extra, basic, budget)
+
+
+def _assume(state: StarState, placed: int, extra: Sequence[Technique], basic: Ladder,
+            budget: int) -> tuple[bool, StarState, int]:
+    """`probe` for the stars `placed` at once."""
     s = state.copy()
-    s.apply(Step("assume", 0, (cell,), cells_of(s.consequences(1 << cell))))
+    s.apply(Step("assume", 0, cells_of(placed), cells_of(s.consequences(placed) & ~placed)))
     used = 0
     while True:
         result = run(s, basic)
@@ -879,6 +887,60 @@ def _hypothesis_step(state: StarState, name: str, cost: int, cell: int, reached:
         f"the basic rules and {used} further deduction" + ("s" if used != 1 else ""))
     return Step(name, cost, (), (cell,), units,
                 f"a star at {geo.cell_name[cell]} leads, by {how}, to a contradiction{where}")
+
+
+CASE_WAYS = 200      # a unit is split into cases only when it holds its stars in at most this many ways
+CASE_PROBES = 2000   # ways carried on per search (a count, so grades never depend on the machine)
+
+
+def find_cases(state: StarState, name: str, cost: int, *, level: tuple[int, Callable[[], Sequence[Technique]]],
+               basic: Callable[[], Ladder]) -> Step | None:
+    """Case analysis on one unit: list every way it can hold the stars it still needs and carry each
+    on as a long trial does; a way that leads to a contradiction is out, and what every other way
+    agrees on holds (a cell none of them leaves open is empty, a star all of them place is a star).
+    Units with the fewest ways are split first (the cases a person can keep in mind)."""
+    geo, cand = state.geo, state.cand
+    needs = state.needs()
+    split = []
+    for u in regions_first(geo):
+        if needs[u] > 0:
+            ways = _ways(state, cand & geo.unit_mask[u], needs[u], needs, cand, limit=CASE_WAYS)
+            if ways:
+                split.append((len(ways), u, ways))
+    split.sort(key=lambda item: item[0])
+    extra, base = level[1](), basic()
+    left = CASE_PROBES
+    for _, u, ways in split:
+        if len(ways) > left:
+            break
+        left -= len(ways)
+        open_cells, common, alive = 0, geo.full, 0
+        for tried, (chosen, _) in enumerate(ways, start=1):
+            broken, reached, _ = _assume(state, chosen, extra, base, LONG_PROBE_BUDGET)
+            if not broken:
+                alive += 1
+                open_cells |= reached.cand | reached.stars
+                common &= reached.stars
+                if not cand & ~open_cells and not common & cand:
+                    break       # the ways carried on so far agree on nothing: the rest cannot help
+        left += len(ways) - tried
+        if not alive:
+            continue            # a position with no solution: nothing worth saying about it
+        placed = common & cand
+        elim = cand & ~open_cells & ~placed
+        if not placed and not elim:
+            continue
+        unit, need = geo.unit_name[u], needs[u]
+        held = "its star" if need == 1 else f"the {need} stars it still needs"
+        out = len(ways) - alive
+        why = (f"{unit} can hold {held} in {len(ways)} ways"
+               + (f"; {out} of them lead to a contradiction" if out else "")
+               + (", and every way left" if out else ", and every one of them")
+               + (f" puts a star at {cells_text(cells_of(placed), geo)}" if placed else "")
+               + (" and" if placed and elim else "")
+               + (f" leaves {cells_text(cells_of(elim), geo)} empty" if elim else ""))
+        return place_step(state, name, cost, placed, elim, (u,), why)
+    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -951,10 +1013,11 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
     Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
     Entry("trial-long", 4, 3840, find_hypothesis, {"levels": ("long",)}),
+    Entry("trial-cases", 4, 3840, find_cases, {"level": "long"}),
 )
 
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
-TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder is find_hypothesis)
+TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder in (find_hypothesis, find_cases))
 
 
 @lru_cache(maxsize=8)
@@ -985,6 +1048,8 @@ def ladder_for(stars: int) -> Ladder:
         options = dict(entry.options)
         if entry.finder is find_hypothesis:
             options = {"levels": tuple(levels[level] for level in options["levels"]), "basic": basic}
+        elif entry.finder is find_cases:
+            options = {"level": levels[options["level"]], "basic": basic}
         find = partial(entry.finder, name=entry.name, cost=cost, **options)
         entries.append(Technique(entry.name, order * 10, entry.tier, cost, find))
     holder["ladder"] = Ladder(entries)
