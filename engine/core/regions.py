@@ -8,8 +8,7 @@ join the smallest neighbouring region.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.core.grid import orthogonal_neighbours
 
@@ -108,35 +107,6 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
         if sizes[label] >= targets[label]:
             growing.remove(label)
     _absorb_leftovers(n, regions, sizes, rng, closed)
-    return regions
-
-
-def roughen(n: int, regions: list[int], fixed: Collection[int], rng: random.Random, moves: int, *,
-            smallest: int) -> list[int]:
-    """Make `moves` region edges more ragged, in place: a random cell (not in `fixed`) on a boundary
-    passes to a neighbouring region it touches along one edge only, so it juts out of that region
-    and leaves a notch in its own. The region it leaves stays in one piece with at least `smallest`
-    cells; `fixed` cells (an answer's stars) keep their regions, so every region keeps its stars.
-    Gives up after 20 tries a move. Returns `regions`."""
-    neighbours = orthogonal_neighbours(n)
-    sizes = Counter(regions)
-    for _ in range(20 * moves):
-        if moves <= 0:
-            break
-        cell = rng.randrange(n * n)
-        own = regions[cell]
-        if cell in fixed or sizes[own] <= smallest:
-            continue
-        others = [regions[nb] for nb in neighbours[cell] if regions[nb] != own]
-        if not others:
-            continue
-        taker = rng.choice(others)
-        if others.count(taker) != 1 or not stays_connected_without(n, regions, [cell]):
-            continue
-        regions[cell] = taker
-        sizes[own] -= 1
-        sizes[taker] += 1
-        moves -= 1
     return regions
 
 

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.regions import is_connected, labels_in_pieces, roughen
-from engine.core.shape import shape_features
+from engine.core.regions import is_connected, labels_in_pieces
 from engine.games.starbattle import Rules, count_solutions
-from engine.games.starbattle.draw import draw_regions, pick_style, plant
+from engine.games.starbattle.draw import draw_regions, plant
 from test_engine_starbattle_support import (assert_regions_sound, assert_solution, region_cells,
                                             rows_as_regions)
 
@@ -116,33 +115,6 @@ def test_draw_regions_rarely_fails(rules: Rules) -> None:
         answer = plant(rules, rng)
         failed += draw_regions(rules, answer, rng) is None
     assert failed <= 30, f"{failed} of 60 drawings failed"
-
-
-@pytest.mark.parametrize("rules", [Rules(10, 2), Rules(14, 3)], ids=str)
-def test_roughen_makes_edges_ragged_and_keeps_every_region_sound(rules: Rules) -> None:
-    n, k = rules.size, rules.stars
-    before = after = 0.0
-    for seed in range(20):
-        answer, regions = _draw(rules, seed)
-        smallest = Counter(regions).most_common()[-1][1]
-        before += shape_features(n, regions).perimeter_per_cell
-        roughen(n, regions, set(answer), random.Random(seed), 12, smallest=2 * k)
-        after += shape_features(n, regions).perimeter_per_cell
-        assert_regions_sound(rules, regions, answer)
-        assert min(Counter(regions).values()) >= min(smallest, 2 * k)
-    assert after > before * 1.04
-
-
-def test_styled_drawings_of_3_stars_are_sound() -> None:
-    rules = Rules(14, 3)
-    rng = random.Random(11)
-    for _ in range(15):
-        answer = plant(rules, rng)
-        style = pick_style(rules, rng)
-        assert style.rough and style.spread
-        regions = draw_regions(rules, answer, rng, spread=0.3, style=style)
-        if regions is not None:
-            assert_regions_sound(rules, regions, answer)
 
 
 def test_draw_regions_same_seed_same_regions() -> None:

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED, grow, roughen, target_sizes
+from engine.core.regions import UNASSIGNED, grow, target_sizes
 from engine.errors import DeadlineExceeded
 from engine.games.starbattle.count import monotonic, new_search
 from engine.games.starbattle.rules import Rules
@@ -29,17 +29,13 @@ class Style:
     `thin_from` cells takes the one touching fewest of its cells (it wanders), a smaller one the one
     touching most (it fills in);
     stripes: regions (k = 1 only) drawn first as straight runs through their star, 2 to n cells;
-    large: one region grown to about `large` times the mean size (0: none);
-    spread: added to the size spread the caller asks for (a wider mix of small and large regions);
-    rough: boundary cells handed on after growth, each jutting into its new region (`roughen`).
+    large: one region grown to about `large` times the mean size (0: none).
     """
     thin: float = 0.0
     thin_from: int = 0
     tries: int = 2
     stripes: int = 0
     large: float = 0.0
-    spread: float = 0.0
-    rough: int = 0
 
 
 PLAIN = Style()          # free growth: the drawing before styles
@@ -54,11 +50,8 @@ def pick_style(rules: Rules, rng: random.Random) -> Style:
     if rules.stars == 1:
         return Style(thin=rng.uniform(0.8, 1.0), thin_from=rules.size,
                      stripes=rng.choice((0, 1, 2, 2, 3)), large=large)
-    if rules.stars == 2:
-        return Style(thin=rng.uniform(0.4, 1.0), tries=4, large=large)
-    # published 3-star regions are the most ragged and the most mixed in size: thin growth alone
-    # leaves their perimeter per cell at about 1.72 against 1.86, and their sizes too even
-    return Style(thin=rng.uniform(0.8, 1.0), tries=4, large=large, spread=0.25, rough=rng.randint(6, 14))
+    # published boards grow more ragged with the stars: 14x14 3-star regions wander most
+    return Style(thin=rng.uniform(0.4 if rules.stars == 2 else 0.8, 1.0), tries=4, large=large)
 
 
 def plant(rules: Rules, rng: random.Random, deadline: float = 0.0) -> tuple[int, ...]:
@@ -100,7 +93,7 @@ def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
         cores = grouped
     # a region aims for at least 2k cells, the smallest published regions (fewer are gifts: their
     # stars are forced; single cells at k = 1 are asked for below)
-    targets = target_sizes(n * n, [max(2 * k, core) for core in cores], spread + style.spread, rng)
+    targets = target_sizes(n * n, [max(2 * k, core) for core in cores], spread, rng)
     if style.large:
         _enlarge_one(targets, cores, style.large, rng)
     closed: set[int] = set()
@@ -112,11 +105,8 @@ def draw_regions(rules: Rules, answer: tuple[int, ...], rng: random.Random, *,
         for label in rng.sample(sorted(set(range(n)) - closed), min(style.stripes, n - len(closed))):
             targets[label] = _stripe(n, regions, answer[label], label, rng)
             closed.add(label)
-    grow(n, regions, targets, rng, closed=frozenset(closed), thin=style.thin, thin_from=style.thin_from,
-         tries=style.tries)
-    if style.rough:
-        roughen(n, regions, set(answer), rng, style.rough, smallest=2 * k)
-    return regions
+    return grow(n, regions, targets, rng, closed=frozenset(closed), thin=style.thin,
+                thin_from=style.thin_from, tries=style.tries)
 
 
 def _enlarge_one(targets: list[int], minimums: list[int], factor: float, rng: random.Random) -> None:
