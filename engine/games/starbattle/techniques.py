@@ -893,7 +893,7 @@ CASE_WAYS = 200      # a unit is split into cases only when it holds its stars i
 CASE_PROBES = 2000   # ways carried on per search (a count, so grades never depend on the machine)
 
 
-def find_cases(state: StarState, name: str, cost: int, *, level: tuple[int, Callable[[], Sequence[Technique]]],
+def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Sequence[Technique]],
                basic: Callable[[], Ladder]) -> Step | None:
     """Case analysis on one unit: list every way it can hold the stars it still needs and carry each
     on as a long trial does; a way that leads to a contradiction is out, and what every other way
@@ -908,7 +908,7 @@ def find_cases(state: StarState, name: str, cost: int, *, level: tuple[int, Call
             if ways:
                 split.append((len(ways), u, ways))
     split.sort(key=lambda item: item[0])
-    extra, base = level[1](), basic()
+    steps, base = extra(), basic()
     left = CASE_PROBES
     for _, u, ways in split:
         if len(ways) > left:
@@ -916,7 +916,7 @@ def find_cases(state: StarState, name: str, cost: int, *, level: tuple[int, Call
         left -= len(ways)
         open_cells, common, alive = 0, geo.full, 0
         for tried, (chosen, _) in enumerate(ways, start=1):
-            broken, reached, _ = _assume(state, chosen, extra, base, LONG_PROBE_BUDGET)
+            broken, reached, _ = _assume(state, chosen, steps, base, LONG_PROBE_BUDGET)
             if not broken:
                 alive += 1
                 open_cells |= reached.cand | reached.stars
@@ -931,7 +931,8 @@ def find_cases(state: StarState, name: str, cost: int, *, level: tuple[int, Call
         if not placed and not elim:
             continue
         unit, need = geo.unit_name[u], needs[u]
-        held = "its star" if need == 1 else f"the {need} stars it still needs"
+        held = ("its star" if geo.k == 1 else
+                "the star it still needs" if need == 1 else f"the {need} stars it still needs")
         out = len(ways) - alive
         why = (f"{unit} can hold {held} in {len(ways)} ways"
                + (f"; {out} of them lead to a contradiction" if out else "")
@@ -1049,7 +1050,7 @@ def ladder_for(stars: int) -> Ladder:
         if entry.finder is find_hypothesis:
             options = {"levels": tuple(levels[level] for level in options["levels"]), "basic": basic}
         elif entry.finder is find_cases:
-            options = {"level": levels[options["level"]], "basic": basic}
+            options = {"extra": levels[options["level"]][1], "basic": basic}
         find = partial(entry.finder, name=entry.name, cost=cost, **options)
         entries.append(Technique(entry.name, order * 10, entry.tier, cost, find))
     holder["ladder"] = Ladder(entries)
