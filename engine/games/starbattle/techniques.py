@@ -494,14 +494,14 @@ def _short_of_room(geo: Geometry, cand: int, needs: Sequence[int]) -> list[int]:
 
 
 def _placements(state: StarState, u: int, needs: Sequence[int], cand: int | None = None,
-                first_only: bool = False) -> list[tuple[int, int]]:
+                first_only: bool = False, limit: int = 0) -> list[tuple[int, int]]:
     """Every way to put the stars unit u still needs on its candidates: no two attacking, no unit
     given more than it needs, and no unit left with fewer candidates than it needs. Each way is
     (its stars, the candidates it rules out elsewhere). `cand` overrides the position's candidates;
-    `first_only` stops at the first way found."""
+    `first_only` stops at the first way found; with `limit`, more ways than that give none."""
     if cand is None:
         cand = state.cand
-    return _ways(state, cand & state.geo.unit_mask[u], needs[u], needs, cand, first_only) or []
+    return _ways(state, cand & state.geo.unit_mask[u], needs[u], needs, cand, first_only, limit) or []
 
 
 def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, first_only: bool = False,
@@ -904,7 +904,7 @@ def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Se
     split = []
     for u in regions_first(geo):
         if needs[u] > 0:
-            ways = _ways(state, cand & geo.unit_mask[u], needs[u], needs, cand, limit=CASE_WAYS)
+            ways = _placements(state, u, needs, limit=CASE_WAYS)
             if ways:
                 split.append((len(ways), u, ways))
     split.sort(key=lambda item: item[0])
@@ -913,7 +913,6 @@ def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Se
     for _, u, ways in split:
         if len(ways) > left:
             break
-        left -= len(ways)
         open_cells, common, alive = 0, geo.full, 0
         for tried, (chosen, _) in enumerate(ways, start=1):
             broken, reached, _ = _assume(state, chosen, steps, base, LONG_PROBE_BUDGET)
@@ -923,7 +922,7 @@ def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Se
                 common &= reached.stars
                 if not cand & ~open_cells and not common & cand:
                     break       # the ways carried on so far agree on nothing: the rest cannot help
-        left += len(ways) - tried
+        left -= tried
         if not alive:
             continue            # a position with no solution: nothing worth saying about it
         placed = common & cand
