@@ -104,6 +104,21 @@ def test_case_analysis_reads_a_published_board_that_stalls_every_other_rung():
     assert "trial-cases" not in {t.name for t in ladder_for(rules.stars).capped(GENERATION_CAP)}
 
 
+def test_case_analysis_on_impossible_positions_is_well_formed():
+    """Positions with no solution (the general test below leaves the trials out for time; this one
+    costs about 2 s): case analysis returns None or a step on candidates only."""
+    seen = 0
+    for case in pool():
+        if case.truth.solutions:
+            continue
+        seen += 1
+        step = _technique(case, "trial-cases").find(case.state)
+        if step is not None:
+            assert step.progress
+            assert all(case.state.cand >> c & 1 for c in step.place + step.eliminate)
+    assert seen > 100
+
+
 def test_positions_from_a_solution_keep_it():
     """Positions built from a known answer (some advanced by the ladder) still have a solution: had a
     technique been unsound while advancing them, some would have none."""
