@@ -342,10 +342,29 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
     assert compared > 3_000 and 10_000 < crowders < cells - 10_000
 
 
+def test_compiled_differential_screen_answers_as_the_python_finder(monkeypatch):
+    """The screen is trusted when it says no step: it must say yes exactly when the finder finds one."""
+    from engine.games.starbattle import blocks as B
+    from engine.games.starbattle.techniques import _LARGE
+    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+    fired = Counter()
+    for i, case in enumerate(pool()):
+        if i % 2:
+            continue
+        state = case.state
+        for sizes in ((1,), (2,), (3,), _LARGE):
+            screen = state.geo.compiled().differential(state.cand, state.needs(), sizes, B.DIFFERENTIAL_PARTS)
+            step = B.find_differential(state, "differential", 1, sizes=sizes)
+            assert screen == (step is not None), (sizes, describe(case, step))
+            fired[sizes] += screen
+    assert min(fired.values()) > 500, fired
+
+
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
                                   "undercount-large", "overcount-large", "fish-large",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
-                                  "composite-footprint-1", "composite-footprint-2", "composite-footprint-large"])
+                                  "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
+                                  "differential-1", "differential-large"])
 def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
     from engine.games.starbattle import techniques as T
     steps = 0
@@ -382,4 +401,7 @@ def test_compiled_finders_refuse_bad_arguments():
         twin.crowding(b"\0" * (nbytes + 1), b"\0" * nbytes)
     with pytest.raises(OverflowError):            # a set of cells larger than the board
         twin.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
+    with pytest.raises(ValueError, match="needs must list"):
+        twin.differential(cand, needs[:-1], (1,), 2)
+    assert twin.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
     assert twin.ways(cand, -1, needs, cand) == [] and twin.agreement(cand, -1, needs, cand) is None

@@ -814,6 +814,126 @@ cdef class Prober(Search):
             free(flags)
             free(base_needs)
 
+    def differential(self, cand, needs, sizes, int parts):
+        """blocks.find_differential's search without its sentences: whether some window of `sizes`
+        adjacent lines, against the regions inside it and up to `parts` of those only partly inside,
+        gives a step. Only the answer is used: the Python finder runs (and words the first argument)
+        when it is True, and is skipped when it is False."""
+        cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
+        cdef int size, base, start, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side
+        cdef int more_n, fewer_n
+        cdef bint any_cand, fits, touching, outside
+        cdef int *need
+        cdef int *inside
+        cdef int *partial
+        cdef int *pick
+        cdef uint64_t *wcand
+        cdef uint64_t *window
+        cdef uint64_t *group
+        cdef uint64_t *w_only
+        cdef uint64_t *g_only
+        cdef uint64_t *more
+        cdef uint64_t *region
+        cdef bytes data
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int *ints = <int *> calloc(nu + 3 * n + 4, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((n + 6) * nw, sizeof(uint64_t))
+        cdef unsigned char *flags = <unsigned char *> calloc(nc, 1)
+        if not ints or not words or not flags:
+            free(ints); free(words); free(flags)
+            raise MemoryError()
+        try:
+            need, inside, partial, pick = ints, ints + nu, ints + nu + n, ints + nu + 2 * n
+            wcand, window, group, w_only, g_only, more = (words, words + nw, words + 2 * nw, words + 3 * nw,
+                                                          words + 4 * nw, words + 5 * nw)
+            region = words + 6 * nw          # each region's candidates
+            for u in range(nu):
+                need[u] = needs[u]
+            data = cand.to_bytes(8 * nw, "little")
+            memcpy(wcand, <const char *> data, 8 * nw)
+            for r in range(n):
+                for i in range(nw):
+                    region[r * nw + i] = wcand[i] & self.unit_bits[(2 * n + r) * nw + i]
+            for size in sizes:
+                if size >= 4 and size > n // 2:
+                    break
+                for base in (0, n):
+                    for start in range(n - size + 1):
+                        memset(window, 0, nw * sizeof(uint64_t))
+                        need_w = 0
+                        for u in range(base + start, base + start + size):
+                            for i in range(nw):
+                                window[i] |= self.unit_bits[u * nw + i]
+                            need_w += need[u]
+                        any_cand = False
+                        for i in range(nw):
+                            any_cand = any_cand or (wcand[i] & window[i]) != 0
+                        if need_w <= 0 or not any_cand:
+                            continue
+                        ninside = npartial = 0
+                        for r in range(n):
+                            touching = outside = False
+                            for i in range(nw):
+                                touching = touching or (region[r * nw + i] & window[i]) != 0
+                                outside = outside or (region[r * nw + i] & ~window[i]) != 0
+                            if touching:
+                                if outside:
+                                    partial[npartial] = r
+                                    npartial += 1
+                                else:
+                                    inside[ninside] = r
+                                    ninside += 1
+                        for count in range(1, min(parts, npartial - 1) + 1):
+                            # every `count` of the partial regions (pick: their indexes, ascending)
+                            for j in range(count):
+                                pick[j] = j
+                            while True:
+                                memset(group, 0, nw * sizeof(uint64_t))
+                                need_g = 0
+                                for j in range(ninside + count):
+                                    r = inside[j] if j < ninside else partial[pick[j - ninside]]
+                                    for i in range(nw):
+                                        group[i] |= region[r * nw + i]
+                                    need_g += need[2 * n + r]
+                                diff = need_w - need_g
+                                for i in range(nw):
+                                    w_only[i] = wcand[i] & window[i] & ~group[i]
+                                    g_only[i] = group[i] & ~window[i]
+                                for side in range(2):
+                                    m = diff if side == 0 else -diff
+                                    more_n = fewer_n = 0
+                                    for i in range(nw):
+                                        more[i] = w_only[i] if side == 0 else g_only[i]
+                                        more_n += __builtin_popcountll(more[i])
+                                        fewer_n += __builtin_popcountll(g_only[i] if side == 0 else w_only[i])
+                                    if m < 0 or fewer_n == 0 or more_n > 4 * m:
+                                        continue
+                                    if m == 0:
+                                        if more_n == 0:
+                                            return True
+                                        continue
+                                    for i in range(nc):
+                                        flags[i] = (more[i >> 6] >> (i & 63)) & 1
+                                    with nogil:
+                                        fits = self._covered(flags, more_n, m)
+                                    if fits:
+                                        return True
+                                # the next combination in lexicographic order
+                                j = count - 1
+                                while j >= 0 and pick[j] == npartial - count + j:
+                                    j -= 1
+                                if j < 0:
+                                    break
+                                pick[j] += 1
+                                for i in range(j + 1, count):
+                                    pick[i] = pick[i - 1] + 1
+            return False
+        finally:
+            free(ints)
+            free(words)
+            free(flags)
+
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil:
         """The cells a star on `cell` takes: itself, the cells it attacks, the rest of its units that
         need one star (state.removal_sets)."""

@@ -460,6 +460,9 @@ def find_differential(state: StarState, name: str, cost: int, *, sizes: tuple[in
     from itertools import combinations
     geo, cand, n = state.geo, state.cand, state.geo.n
     needs = state.needs()
+    compiled = compiled_finders(geo)
+    if compiled and not compiled.differential(cand, needs, sizes, DIFFERENTIAL_PARTS):
+        return None         # the usual answer, found in C; a step is found and worded below
     regions = _region_candidates(state)
     for size in sizes:
         if size >= 4 and size > n // 2:
