@@ -4,7 +4,7 @@
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
 # After it: compiled twins of the finders most grades spend their time in (crowding, counting groups,
 # pressured areas and pairs, footprint enumerations), whose answers are used as they are (see
-# _techniques.pxd).
+# _techniques.pxd), and a screen for the set differentials (whether any argument holds).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
