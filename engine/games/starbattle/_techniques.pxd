@@ -90,6 +90,8 @@ cdef class Prober(Search):
     cdef int *buf
     cdef unsigned char *touched
     cdef unsigned char *one
+    cdef unsigned char *reach     # crowding: the cells whose star could take some of a unit's room
+    cdef unsigned char *hit_units # ... and the units of its free cells that need one star
     # attacks and units as bitsets of 64-bit words, nwords a cell or unit
     cdef int nwords
     cdef uint64_t *attack_bits

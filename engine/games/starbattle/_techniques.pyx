@@ -39,8 +39,10 @@ cdef class Prober(Search):
         self.buf = <int *> malloc(6 * self.ncells * sizeof(int))
         self.touched = <unsigned char *> malloc(self.ncells + n)
         self.one = <unsigned char *> malloc(self.nunits)
+        self.reach = <unsigned char *> malloc(self.ncells)
+        self.hit_units = <unsigned char *> malloc(self.nunits)
         if (not self.attacks or not self.base_cand or not self.base_star or not self.count or not self.buf
-                or not self.touched or not self.one):
+                or not self.touched or not self.one or not self.reach or not self.hit_units):
             raise MemoryError()
         memset(self.attacks, 0, self.ncells * self.ncells)
         for cell in range(self.ncells):
@@ -62,6 +64,7 @@ cdef class Prober(Search):
     def __dealloc__(self):
         free(self.attacks); free(self.base_cand); free(self.base_star); free(self.count); free(self.buf)
         free(self.touched); free(self.one); free(self.attack_bits); free(self.unit_bits)
+        free(self.reach); free(self.hit_units)
 
     cdef bint _load(self) noexcept nogil:
         """The loaded position, with the cells its stars attack crossed off; False if impossible."""
@@ -253,9 +256,24 @@ cdef class Prober(Search):
                         ones += 1
                 if size - 9 - ones > 4 * (need - 2):
                     continue
+            # only a star on a free cell, on a cell attacking one, or in a one-star unit of one can
+            # take some of the unit's room; every other candidate leaves it whole
+            memset(self.reach, 0, nc)
+            memset(self.hit_units, 0, self.nunits)
+            for i in range(size):
+                f = fcells[i]
+                self.reach[f] = 1
+                for idx in range(self.attack_start[f], self.attack_start[f + 1]):
+                    self.reach[self.attack_cells[idx]] = 1
+                for idx in range(3):
+                    if self.one[self.cell_units[f * 3 + idx]]:
+                        self.hit_units[self.cell_units[f * 3 + idx]] = 1
             m = 0
             for c in range(nc):
                 if not self.cand[c]:
+                    continue
+                if not (self.reach[c] or self.hit_units[self.cell_units[c * 3]]
+                        or self.hit_units[self.cell_units[c * 3 + 1]] or self.hit_units[self.cell_units[c * 3 + 2]]):
                     continue
                 in_u = self.cell_units[c * 3 + kind] == u
                 if need == 1 and in_u:
