@@ -360,11 +360,35 @@ def test_compiled_differential_screen_answers_as_the_python_finder(monkeypatch):
     assert min(fired.values()) > 500, fired
 
 
+def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
+    """Likewise for the 2x2-block arguments: the bound, the squeeze, and the windows' remainders and
+    excesses (each screen must say yes exactly when its finder finds a step)."""
+    from engine.games.starbattle import blocks as B
+    from engine.games.starbattle.techniques import _LARGE
+    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+    fired = Counter()
+    for i, case in enumerate(pool()):
+        if i % 2:
+            continue
+        state = case.state
+        twin, needs = state.geo.compiled(), state.needs()
+        found = [("bound", (), B.find_2x2_bound(state, "x", 1)), ("squeeze", (), B.find_squeeze(state, "x", 1))]
+        for kind in ("remainder", "excess"):
+            for sizes in ((1,), (2,), (3,), _LARGE):
+                found.append((kind, sizes, B.find_window(state, "x", 1, kind=kind, sizes=sizes)))
+        for what, sizes, step in found:
+            screen = twin.blocks_give(state.cand, needs, what, sizes)
+            assert screen == (step is not None), (what, sizes, describe(case, step))
+            fired[what, sizes] += screen
+    assert len(fired) == 10 and min(fired.values()) > 500, fired
+
+
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
                                   "undercount-large", "overcount-large", "fish-large",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
-                                  "differential-1", "differential-large"])
+                                  "differential-1", "differential-large", "2x2-bound", "squeeze", "remainder-1",
+                                  "excess-2", "remainder-large"])
 def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
     from engine.games.starbattle import techniques as T
     steps = 0
@@ -403,5 +427,9 @@ def test_compiled_finders_refuse_bad_arguments():
         twin.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
     with pytest.raises(ValueError, match="needs must list"):
         twin.differential(cand, needs[:-1], (1,), 2)
+    with pytest.raises(ValueError, match="unknown block argument"):
+        twin.blocks_give(cand, needs, "remainders", (1,))
+    with pytest.raises(ValueError, match="needs must list"):
+        twin.blocks_give(cand, needs[:-1], "bound")
     assert twin.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
     assert twin.ways(cand, -1, needs, cand) == [] and twin.agreement(cand, -1, needs, cand) is None

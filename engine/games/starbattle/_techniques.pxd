@@ -77,6 +77,13 @@ cdef struct PairRun:
     int count_a, count_b      # cells of a and of b still open
 
 
+cdef struct BlockRun:          # scratch for the block arguments (blocks._block_deductions)
+    int *anchors              # the cover's blocks, by their top-left cells
+    uint64_t *blocks          # per block: its four cells
+    uint64_t *parts           # per block: its cells of the area no other block shares
+    uint64_t *work            # 8 sets: seen, overlap, place, elim, common, union of the parts, mask, inside
+
+
 # The geometry, the state and the basic rules (_enqueue, _eliminate, _place, _propagate) are the
 # search's own: a probe loads a position instead of starting empty, and never backtracks.
 cdef class Prober(Search):
@@ -117,6 +124,9 @@ cdef class Prober(Search):
     cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
                      int need_y) noexcept nogil
     cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil
+    cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil
+    cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
+                           BlockRun *b) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef void _count_out(self, PairRun *p, int cell, int delta) noexcept nogil
     cdef bint _pair_with(self, PairRun *p, int x, int wa, int wb) noexcept nogil

@@ -4,7 +4,8 @@
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
 # After it: compiled twins of the finders most grades spend their time in (crowding, counting groups,
 # pressured areas and pairs, footprint enumerations), whose answers are used as they are (see
-# _techniques.pxd), and a screen for the set differentials (whether any argument holds).
+# _techniques.pxd), and screens for the 2x2-block arguments and the set differentials (whether any
+# argument holds).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
@@ -15,6 +16,7 @@ from engine.games.starbattle._search cimport Search
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 
 cdef inline void _set_bit(uint64_t *words, int cell) noexcept nogil:
@@ -951,6 +953,271 @@ cdef class Prober(Search):
             free(ints)
             free(words)
             free(flags)
+
+    def blocks_give(self, cand, needs, str what, sizes=()):
+        """Whether a block argument of blocks.py finds a step, without its sentences (the Python
+        finder then finds and words the first one): `what` is "bound" (find_2x2_bound: a unit needing
+        2 or more stars), "squeeze" (two adjacent lines), or "remainder" / "excess" (find_window over
+        windows of `sizes` adjacent lines, as area_deductions reads them)."""
+        cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
+        cdef int u, r, i, size, base, start, need, inner, m, count, ninside, ntouching, cell
+        cdef bint excess, any_cand, gives, is_touching, is_inside
+        cdef BlockRun b
+        cdef bytes data
+        if what not in ("bound", "squeeze", "remainder", "excess"):
+            raise ValueError(f"unknown block argument {what!r}")
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int *ints = <int *> calloc(nu + nc + 2 * n, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 1 + n + 3) * nw, sizeof(uint64_t))
+        if not ints or not words:
+            free(ints); free(words)
+            raise MemoryError()
+        cdef int *need_of = ints
+        cdef int *inside = ints + nu + nc
+        cdef int *touching = ints + nu + nc + n
+        b.anchors = ints + nu                   # a cover has at most one block per cell
+        b.parts = words
+        b.blocks = words + nc * nw
+        b.work = words + 2 * nc * nw
+        cdef uint64_t *wcand = b.work + 8 * nw
+        cdef uint64_t *region = wcand + nw
+        cdef uint64_t *window = region + n * nw
+        cdef uint64_t *cells = window + nw
+        cdef uint64_t *common = cells + nw
+        try:
+            for u in range(nu):
+                need_of[u] = needs[u]
+            data = cand.to_bytes(8 * nw, "little")
+            memcpy(wcand, <const char *> data, 8 * nw)
+            if what == "bound":
+                for u in range(nu):
+                    if need_of[u] >= 2:
+                        for i in range(nw):
+                            cells[i] = wcand[i] & self.unit_bits[u * nw + i]
+                        if self._block_gives(cells, need_of[u], need_of, wcand, &b):
+                            return True
+                return False
+            if what == "squeeze":
+                for base in (0, n):
+                    for start in range(n - 1):
+                        u = base + start
+                        if need_of[u] <= 0 or need_of[u + 1] <= 0:
+                            continue
+                        for i in range(nw):
+                            cells[i] = wcand[i] & (self.unit_bits[u * nw + i] | self.unit_bits[(u + 1) * nw + i])
+                        if self._block_gives(cells, need_of[u] + need_of[u + 1], need_of, wcand, &b):
+                            return True
+                return False
+            excess = what == "excess"
+            for r in range(n):
+                for i in range(nw):
+                    region[r * nw + i] = wcand[i] & self.unit_bits[(2 * n + r) * nw + i]
+            for size in sizes:
+                if size >= 4 and size > n // 2:
+                    break
+                for base in (0, n):
+                    for start in range(n - size + 1):
+                        memset(window, 0, nw * sizeof(uint64_t))
+                        need = 0
+                        for u in range(base + start, base + start + size):
+                            for i in range(nw):
+                                window[i] |= self.unit_bits[u * nw + i]
+                            need += need_of[u]
+                        any_cand = False
+                        for i in range(nw):
+                            any_cand = any_cand or (wcand[i] & window[i]) != 0
+                        if need < 0 or not any_cand:
+                            continue
+                        ninside = ntouching = 0
+                        for r in range(n):
+                            is_touching = False
+                            is_inside = True
+                            for i in range(nw):
+                                is_touching = is_touching or (region[r * nw + i] & window[i]) != 0
+                                is_inside = is_inside and (region[r * nw + i] & ~window[i]) == 0
+                            if is_touching:
+                                touching[ntouching] = r
+                                ntouching += 1
+                                if is_inside:
+                                    inside[ninside] = r
+                                    ninside += 1
+                        # the area (_window_areas) and its need m
+                        if not excess:
+                            if not ninside:
+                                continue
+                            inner = 0
+                            for i in range(nw):
+                                cells[i] = wcand[i] & window[i]
+                            for r in range(ninside):
+                                for i in range(nw):
+                                    cells[i] &= ~region[inside[r] * nw + i]
+                                inner += need_of[2 * n + inside[r]]
+                            m = need - inner
+                        else:
+                            memset(cells, 0, nw * sizeof(uint64_t))
+                            inner = 0
+                            for r in range(ntouching):
+                                for i in range(nw):
+                                    cells[i] |= region[touching[r] * nw + i]
+                                inner += need_of[2 * n + touching[r]]
+                            for i in range(nw):
+                                cells[i] &= ~window[i]
+                            m = inner - need
+                        count = 0
+                        for i in range(nw):
+                            count += __builtin_popcountll(cells[i])
+                        if not count or m < 0:
+                            continue
+                        # what it shows (area_deductions)
+                        if m == 0:
+                            return True
+                        if m == 1:
+                            gives = False
+                            for i in range(nw):
+                                common[i] = wcand[i] & ~cells[i]
+                            for cell in range(nc):
+                                if (cells[cell >> 6] >> (cell & 63)) & 1:
+                                    for i in range(nw):
+                                        common[i] &= self.attack_bits[cell * nw + i]
+                            for i in range(nw):
+                                gives = gives or common[i] != 0
+                            if gives:
+                                return True
+                        if self._block_gives(cells, m, need_of, wcand, &b):
+                            return True
+            return False
+        finally:
+            free(ints)
+            free(words)
+
+    cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil:
+        """blocks._cover_search on a set of cells as words: how many 2x2 blocks (at most m; their top-left
+        cells go to `anchors` in the order found) cover `mask`, or -1. `mask` is left as it was."""
+        cdef int x = 0, r, c, ar, cc, a, i, taken, found, cell
+        cdef int took[4]
+        cdef int corner[4]
+        if size == 0:
+            return 0
+        if m == 0 or size > 4 * m:
+            return -1
+        while not mask[x >> 6]:
+            x += 64
+        x += __builtin_ctzll(mask[x >> 6])
+        r = x // self.n
+        c = x % self.n
+        ar = r if r < self.n - 1 else r - 1
+        for cc in range(c - 1, c + 1):
+            if cc < 0 or cc > self.n - 2:
+                continue
+            a = ar * self.n + cc
+            corner[0] = a
+            corner[1] = a + 1
+            corner[2] = a + self.n
+            corner[3] = a + self.n + 1
+            taken = 0
+            for i in range(4):
+                cell = corner[i]
+                if (mask[cell >> 6] >> (cell & 63)) & 1:
+                    _clear_bit(mask, cell)
+                    took[taken] = cell
+                    taken += 1
+            found = self._cover_into(mask, size - taken, m - 1, anchors + 1)
+            for i in range(taken):
+                _set_bit(mask, took[i])
+            if found >= 0:
+                anchors[0] = a
+                return found + 1
+        return -1
+
+    cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
+                           BlockRun *b) noexcept nogil:
+        """Whether blocks._block_deductions finds something: the candidates `free_cells`, which must hold
+        `need` more stars, covered by `need` 2x2 blocks, place or rule out some cell."""
+        cdef int nw = self.nwords, n = self.n
+        cdef int i, j, nb, size = 0, cell, count, u
+        cdef bint whole, empty, found
+        cdef uint64_t *seen = b.work
+        cdef uint64_t *overlap = b.work + nw
+        cdef uint64_t *place = b.work + 2 * nw
+        cdef uint64_t *elim = b.work + 3 * nw
+        cdef uint64_t *common = b.work + 4 * nw
+        cdef uint64_t *union_parts = b.work + 5 * nw
+        cdef uint64_t *mask = b.work + 6 * nw
+        cdef uint64_t *inside = b.work + 7 * nw
+        cdef uint64_t *block
+        cdef uint64_t *part
+        for i in range(nw):
+            mask[i] = free_cells[i]
+            size += __builtin_popcountll(mask[i])
+        nb = self._cover_into(mask, size, need, b.anchors)
+        if nb < 0 or nb < need:
+            return False
+        memset(b.work, 0, 8 * nw * sizeof(uint64_t))
+        for j in range(nb):
+            block = b.blocks + j * nw
+            memset(block, 0, nw * sizeof(uint64_t))
+            _set_bit(block, b.anchors[j])
+            _set_bit(block, b.anchors[j] + 1)
+            _set_bit(block, b.anchors[j] + n)
+            _set_bit(block, b.anchors[j] + n + 1)
+            for i in range(nw):
+                overlap[i] |= seen[i] & block[i] & free_cells[i]
+                seen[i] |= block[i] & free_cells[i]
+        for j in range(nb):
+            block, part = b.blocks + j * nw, b.parts + j * nw
+            empty = True
+            for i in range(nw):
+                part[i] = block[i] & free_cells[i] & ~overlap[i]
+                empty = empty and part[i] == 0
+            if empty:
+                return False
+        for i in range(nw):
+            elim[i] = overlap[i] & cand[i]
+        for j in range(nb):
+            block, part = b.blocks + j * nw, b.parts + j * nw
+            count = 0
+            for i in range(nw):
+                elim[i] |= block[i] & cand[i] & ~part[i]
+                count += __builtin_popcountll(part[i])
+                common[i] = cand[i]
+                union_parts[i] |= part[i]
+            if count == 1:
+                for i in range(nw):
+                    place[i] |= part[i]
+            for cell in range(self.ncells):
+                if (part[cell >> 6] >> (cell & 63)) & 1:
+                    for i in range(nw):
+                        common[i] &= self.attack_bits[cell * nw + i]
+            for i in range(nw):
+                elim[i] |= common[i]
+        # units holding whole parts get a star from each: when that is all they need, the rest is empty
+        for u in range(self.nunits):
+            if needs[u] <= 0:
+                continue
+            found = False
+            for i in range(nw):
+                found = found or (self.unit_bits[u * nw + i] & union_parts[i]) != 0
+            if not found:
+                continue
+            count = 0
+            memset(inside, 0, nw * sizeof(uint64_t))
+            for j in range(nb):
+                part = b.parts + j * nw
+                whole = True
+                for i in range(nw):
+                    whole = whole and (part[i] & ~self.unit_bits[u * nw + i]) == 0
+                if whole:
+                    count += 1
+                    for i in range(nw):
+                        inside[i] |= part[i]
+            if count and count == needs[u]:
+                for i in range(nw):
+                    elim[i] |= cand[i] & self.unit_bits[u * nw + i] & ~inside[i]
+        found = False
+        for i in range(nw):
+            found = found or (place[i] | (elim[i] & ~place[i])) != 0
+        return found
 
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil:
         """The cells a star on `cell` takes: itself, the cells it attacks, the rest of its units that

@@ -124,6 +124,9 @@ def _block_step(state, name, cost, area_units, need, result) -> Step:
 def find_2x2_bound(state: StarState, name: str, cost: int) -> Step | None:
     geo = state.geo
     needs = state.needs()
+    compiled = compiled_finders(geo)
+    if compiled and not compiled.blocks_give(state.cand, needs, "bound"):
+        return None         # the usual answer, found in C; a step is found and worded below
     for u in regions_first(geo):
         need = needs[u]
         if need < 2:
@@ -138,6 +141,9 @@ def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
     geo = state.geo
     n = geo.n
     needs = state.needs()
+    compiled = compiled_finders(geo)
+    if compiled and not compiled.blocks_give(state.cand, needs, "squeeze"):
+        return None
     for base in (0, n):
         for i in range(n - 1):
             a, b = base + i, base + i + 1
@@ -322,6 +328,9 @@ def _area_step(state: StarState, name: str, cost: int, area: Area, found: tuple[
 def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tuple[int, ...]) -> Step | None:
     """The remainder or excess of a window of adjacent lines, as an area with an exact need."""
     needs = state.needs()
+    compiled = compiled_finders(state.geo)
+    if compiled and not compiled.blocks_give(state.cand, needs, kind, sizes):
+        return None
     for size in sizes:
         if size >= 4 and size > state.geo.n // 2:
             break

@@ -46,9 +46,9 @@ time goes, are screened by a compiled twin (_techniques.pyx) whose every "contra
 confirmed by the Python probe, so the recorded steps never depend on it. The same module runs what
 most grades spend their time in (crowding, the counting groups, pressured areas, and the
 enumerations: `_ways` and `_agreement` for footprints, `_pair_crowders` for pressured pairs) step for
-step as the Python code does (`state.compiled_finders`), and screens the set differentials (whether
-any argument holds; the Python finder words the one it finds); the Python code stays as the fallback
-and as the reference parity tests hold the compiled one to.
+step as the Python code does (`state.compiled_finders`), and screens the 2x2-block arguments and the
+set differentials (whether any argument holds; the Python finder then finds and words the first); the
+Python code stays as the fallback and as the reference parity tests hold the compiled one to.
 """
 
 from __future__ import annotations
