@@ -44,3 +44,9 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil
 cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil
 # The same, also telling how many search nodes it took (1: singles alone settled the position).
 cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long long *nodes) noexcept nogil
+# Whether a position has a solution other than a known one (81 digit masks) that fills the open cells
+# `cells` as it does: -1 when singles alone settle it (one solution, one search node), 2 when singles
+# do not settle it but fill every open cell (it then has the singles' fixed point of the position with
+# those cells given), 0 when the known solution is the only one otherwise, 1 when there is another.
+cdef int sd_other_solution(const uint16_t *masks, const uint16_t *known, const int *cells, int ncells
+                           ) noexcept nogil

@@ -67,9 +67,8 @@ cdef extern from *:
 cdef bint sd_propagate(sd_pos *p) noexcept nogil:
     """Naked and hidden singles to a fixed point; 0 on a contradiction."""
     cdef int stack[81]
-    cdef int top = 0, cell, i, j, u, peer
-    cdef unsigned int m, once, twice, only, hit
-    cdef const int *peers
+    cdef int top = 0, cell
+    cdef unsigned int m
     for cell in range(81):
         if not p.done[cell]:
             m = p.cand[cell]
@@ -79,6 +78,24 @@ cdef bint sd_propagate(sd_pos *p) noexcept nogil:
                 stack[top] = cell
                 top += 1
                 p.done[cell] = 2          # queued
+    return _drain(p, stack, top)
+
+
+cdef inline bint _place(sd_pos *p, int cell, unsigned int bit) noexcept nogil:
+    """Give the open cell `cell` of a propagated position the digit `bit`, and propagate (the same
+    fixed point as sd_propagate: in a propagated position no other open cell has a single mark)."""
+    cdef int stack[81]
+    p.cand[cell] = bit
+    p.done[cell] = 2
+    stack[0] = cell
+    return _drain(p, stack, 1)
+
+
+cdef bint _drain(sd_pos *p, int *stack, int top) noexcept nogil:
+    """sd_propagate from its queue of singles (`top` cells in `stack`, marked done = 2)."""
+    cdef int cell, i, j, u, peer
+    cdef unsigned int m, once, twice, only, hit
+    cdef const int *peers
     while True:
         while top:
             top -= 1
@@ -206,6 +223,77 @@ cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long 
     sd_search_from(&s, &p)
     nodes[0] = s.nodes
     return -1 if s.timed_out else s.nsolutions
+
+
+cdef bint _find_other(sd_pos *p, const uint16_t *known) noexcept nogil:
+    """Whether the propagated position p has a solution; the digit of the known solution is tried
+    first at every branch (a second solution usually differs from it in a few cells only)."""
+    cdef int cell, best = -1, bestn = 10, n
+    cdef unsigned int m, first, bit
+    cdef sd_pos child
+    if p.nsolved == 81:
+        return 1
+    for cell in range(81):
+        if not p.done[cell]:
+            n = _popcount(p.cand[cell])
+            if n < bestn:
+                bestn = n
+                best = cell
+                if n == 2:
+                    break
+    m = p.cand[best]
+    first = m & known[best]
+    if first:
+        memcpy(&child, p, sizeof(sd_pos))
+        if _place(&child, best, first) and _find_other(&child, known):
+            return 1
+        m &= ~first
+    while m:
+        bit = m & (~m + 1)
+        m &= m - 1
+        memcpy(&child, p, sizeof(sd_pos))
+        if _place(&child, best, bit) and _find_other(&child, known):
+            return 1
+    return 0
+
+
+cdef int sd_other_solution(const uint16_t *masks, const uint16_t *known, const int *cells, int ncells
+                           ) noexcept nogil:
+    """Whether the position `masks` has a solution other than the known one (`known`: 81 digit masks),
+    where the cells `cells` are left open. Returns -1 when singles alone settle the position (the root
+    of sd_count_nodes is then its only node: exactly one solution), 2 when they do not but they fill
+    every open cell (the position then has the singles' fixed point, so the solutions, of the same
+    position with those cells given), 0 when the known solution is the only one otherwise, 1 when there
+    is another.
+
+    The same answer as counting to 2, found faster: the other solutions are split by the first of the
+    open cells k where they leave the known solution (cells before k as known, cell k not), and each
+    part is searched for one solution from the propagated root."""
+    cdef sd_pos root, child
+    cdef int k, j, c
+    if not sd_start(&root, masks):
+        return 0                                      # not expected: the known solution fits masks
+    if root.nsolved == 81:
+        return -1
+    for k in range(ncells):
+        if not root.done[cells[k]]:
+            break
+    else:
+        return 2
+    for k in range(ncells):
+        memcpy(&child, &root, sizeof(sd_pos))
+        for j in range(k):
+            c = cells[j]
+            child.cand[c] &= known[c]
+        c = cells[k]
+        child.cand[c] &= ~known[c]
+        for j in range(k + 1):
+            if child.cand[cells[j]] == 0:
+                break
+        else:
+            if sd_propagate(&child) and _find_other(&child, known):
+                return 1
+    return 0
 
 
 def solve(masks, int limit, double deadline=0.0, bint randomize=False, uint64_t seed=0):

@@ -15,7 +15,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t, uint64_t
 from engine.games.sudoku._count cimport (sd_peers, sd_cell_units, sd_unit_cells, sd_count_masks,
-                                         sd_count_nodes)
+                                         sd_other_solution)
 from engine.games.sudoku.table import Finding
 
 cdef extern from *:
@@ -1585,27 +1585,110 @@ cdef class Position:
 # ------------------------------------------------------------------------------------------------
 # digging (the generator's inner loop, compiled: dozens of solves per board)
 
+cdef void two_digit_sets(const unsigned char *vals, b81 *sets) noexcept nogil:
+    """The unavoidable sets of two digits of the complete grid `vals`: for digits a and b, the cells
+    holding a or b split into the classes of "the a and the b of one unit go together"; swapping a and
+    b over one class gives another valid grid, so a board keeps a clue in each class or has a second
+    solution. `sets[c * 9 + d]`: the class of cell c for its digit and digit d + 1 (d not c's digit)."""
+    cdef int a, b, u, i, c, k, n, x, y, root
+    cdef int members[18]
+    cdef int parent[81]
+    cdef int roots[18]
+    cdef b81 classes[81]
+    for a in range(1, 10):
+        for b in range(a + 1, 10):
+            n = 0
+            for c in range(81):
+                if vals[c] == a or vals[c] == b:
+                    members[n] = c
+                    parent[c] = c
+                    n += 1
+            for u in range(27):
+                x = -1
+                y = -1
+                for i in range(9):
+                    c = UNIT_CELLS[u * 9 + i]
+                    if vals[c] == a:
+                        x = c
+                    elif vals[c] == b:
+                        y = c
+                while parent[x] != x:
+                    x = parent[x]
+                while parent[y] != y:
+                    y = parent[y]
+                if x != y:
+                    parent[x] = y
+            for i in range(n):
+                root = members[i]
+                while parent[root] != root:
+                    root = parent[root]
+                roots[i] = root
+                classes[root] = b_zero()
+            for i in range(n):
+                b_set(&classes[roots[i]], members[i])
+            for i in range(n):
+                c = members[i]
+                sets[c * 9 + (b - 1 if vals[c] == a else a - 1)] = classes[roots[i]]
+
+
+cdef inline bint given_single(const unsigned char *vals, const uint16_t *unit_digits, int c,
+                              uint16_t bit) noexcept nogil:
+    """Whether the empty cell c must hold the digit `bit` by a single on the givens alone: its peers'
+    givens hold every other digit, or in one of its units every other cell is given or sees a given
+    `bit`. (`unit_digits`: the digits given in each unit.)"""
+    cdef const int *units = &CELL_UNITS[c * 3]
+    cdef int k, i, e
+    cdef const int *eu
+    if (unit_digits[units[0]] | unit_digits[units[1]] | unit_digits[units[2]]) == (ALL & ~bit):
+        return 1
+    for k in range(3):
+        for i in range(9):
+            e = UNIT_CELLS[units[k] * 9 + i]
+            if e == c or vals[e]:
+                continue
+            eu = &CELL_UNITS[e * 3]
+            if not ((unit_digits[eu[0]] | unit_digits[eu[1]] | unit_digits[eu[2]]) & bit):
+                break
+        else:
+            return 1
+    return 0
+
+
 def dig(str grid, groups, order, int floor=0, int target=0):
     """Remove the clues of `grid` group by group (each group a tuple of cells, tried in the given
     order); a group goes only when the board stays unique (the counter, stopping at 2) and, when
     `order` (technique ids) is not empty, the ladder with those techniques still solves it. With
     `target` > 0, stop once at most `target` clues are left, and never go below `floor`.
 
+    Uniqueness is asked as "is there a solution other than `grid`?" (sd_other_solution): the same
+    answer as counting to 2, since the board before the removal has `grid` as its only solution.
+
     The ladder is not run when the counter settled the board by singles alone (one search node): the
     counter's propagation is the ladder's first tier (naked and hidden singles; a full house is both),
     and singles reach the same fixed point in any order, so the ladder, which tries singles first,
-    would solve it with singles alone. The ladder's path is taken once, on the final board.
+    would solve it with singles alone. Nor is it run when singles refill every removed cell (when the
+    order starts with the singles): the board then has the singles' fixed point of the board before
+    the removal, which the ladder solved, and the ladder, placing singles until none is left, reaches
+    that same position and goes on from it as before. Both still count as ladder runs in the returned
+    count (the removals the ladder judged), so the count does not depend on these shortcuts.
+    The ladder's path is taken once, on the final board: from the last run when that run's board is
+    the final one, else by one more run.
 
     Returns (givens line, ids used by the ladder on the final board, ladder runs, counts)."""
     cdef unsigned char vals[81]
     cdef unsigned char saved[81]
     cdef uint16_t masks[81]
+    cdef uint16_t known[81]
     cdef int ids[64]
     cdef int cells[81]
     cdef int starts[82]
     cdef int norder = len(order), ngroups = len(groups), i, j, c, clues = 81, status, nused = 0
-    cdef int nlast = -1, runs = 0, counts = 0, g, size, n
-    cdef long long nodes
+    cdef int nlast = -1, runs = 0, counts = 0, g, size, n, seen = 0
+    cdef bint ran, singles_first, settled = 1
+    cdef uint16_t unit_digits[27]
+    cdef unsigned char vals0[81]
+    cdef b81 givenb, bs
+    cdef b81 sets[729]
     cdef int *used = <int *> malloc(1001 * sizeof(int))
     cdef int *last = <int *> malloc(1001 * sizeof(int))
     cdef sd_step *scratch = <sd_step *> malloc(sizeof(sd_step))
@@ -1622,7 +1705,22 @@ def dig(str grid, groups, order, int floor=0, int target=0):
             if not 1 <= vals[i] <= 9:
                 raise ValueError("the grid must be complete")
             masks[i] = 1u << (vals[i] - 1)
+            known[i] = masks[i]
+        for i in range(27):
+            unit_digits[i] = ALL
+        memcpy(vals0, vals, 81)
+        givenb.lo = ~(<uint64_t> 0)
+        givenb.hi = (<uint64_t> 1 << 17) - 1
+        two_digit_sets(vals, sets)
         read_order(order, ids)
+        for i in range(norder):
+            if ids[i] == T_NAKED_SINGLE:
+                seen |= 1
+            elif ids[i] == T_HIDDEN_SINGLE:
+                seen |= 2
+            elif ids[i] != T_FULL_HOUSE:
+                break
+        singles_first = seen == 3
         j = 0
         for g in range(ngroups):
             starts[g] = j
@@ -1644,22 +1742,55 @@ def dig(str grid, groups, order, int floor=0, int target=0):
                     saved[c] = vals[c]
                     vals[c] = 0
                     masks[c] = ALL
+                    for j in range(3):
+                        unit_digits[CELL_UNITS[c * 3 + j]] &= ~known[c]
+                    b_clear(&givenb, c)
                 counts += 1
-                n = sd_count_nodes(masks, 2, 0.0, &nodes)
-                ok = n == 1
-                if ok and norder > 0 and nodes > 1:
-                    state_from_values(&st, vals)
+                for i in range(starts[g], starts[g + 1]):
+                    if not given_single(vals, unit_digits, cells[i], known[cells[i]]):
+                        n = 0
+                        break
+                else:
+                    n = -1 if settled else 2
+                if n == 0:
+                    for i in range(starts[g], starts[g + 1]):
+                        c = cells[i]
+                        for j in range(9):
+                            if j != vals0[c] - 1:
+                                bs = b_and(sets[c * 9 + j], givenb)
+                                if bs.lo == 0 and bs.hi == 0:
+                                    n = 1
+                                    break
+                        if n == 1:
+                            break
+                    else:
+                        n = sd_other_solution(masks, known, &cells[starts[g]], size)
+                ok = n != 1
+                ran = 0
+                if ok and norder > 0 and n >= 0:
                     runs += 1
-                    status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
-                    ok = status == 1
+                    if n == 0 or not singles_first:
+                        state_from_values(&st, vals)
+                        status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
+                        ok = status == 1
+                        ran = 1
                 if ok:
                     clues -= size
+                    settled = n == -1
+                    if ran:
+                        memcpy(last, used, nused * sizeof(int))
+                        nlast = nused
+                    else:
+                        nlast = -1
                 else:
                     for i in range(starts[g], starts[g + 1]):
                         c = cells[i]
                         vals[c] = saved[c]
                         masks[c] = 1u << (vals[c] - 1)
-            if norder > 0:
+                        for j in range(3):
+                            unit_digits[CELL_UNITS[c * 3 + j]] |= known[c]
+                        b_set(&givenb, c)
+            if norder > 0 and nlast < 0:
                 state_from_values(&st, vals)
                 status = sd_run(&st, ids, norder, used, 1000, &nused, scratch)
                 memcpy(last, used, nused * sizeof(int))
