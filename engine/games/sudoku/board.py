@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 from engine.errors import InvalidBoard
@@ -43,8 +44,21 @@ def _units_of(cell: int) -> tuple[int, int, int]:
     return r, 9 + c, 18 + (r // 3) * 3 + c // 3
 
 
+_UNIT_READERS = tuple(itemgetter(*cells) for cells in
+                      ([r * 9 + c for c in range(9)] for r in range(9)))
+_UNIT_READERS += tuple(itemgetter(*cells) for cells in ([r * 9 + c for r in range(9)] for c in range(9)))
+_UNIT_READERS += tuple(itemgetter(*cells) for cells in
+                       ([(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)))
+
+
 def _check_units(line: str, what: str) -> None:
     """Raise InvalidBoard when a digit appears twice in a unit of `line` ('.' for empty)."""
+    for read in _UNIT_READERS:                   # the common case, a valid line: one pass per unit
+        digits = "".join(read(line)).replace(EMPTY, "")
+        if len(set(digits)) != len(digits):
+            break
+    else:
+        return
     seen: dict[tuple[int, str], int] = {}
     for cell, ch in enumerate(line):
         if ch == EMPTY:

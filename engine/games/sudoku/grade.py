@@ -25,6 +25,7 @@ from engine.games.sudoku._logic import Position
 from engine.games.sudoku.board import SudokuBoard
 from engine.games.sudoku.techniques import BANDS, LADDER, NAME_OF, UNIQUENESS, SudokuState, order_ids
 from engine.ladder import Step, run
+from engine.ladder.table import Technique
 from engine.ladder.grade import LadderGrade
 
 CEILINGS: dict[str, int | None] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": None, "beyond": None}
@@ -95,12 +96,21 @@ def quick_grade(board: SudokuBoard | str, cap: str | int | None = None) -> Quick
     return quick_from_ids(status, used_ids)
 
 
+_BY_ID = {tid: LADDER[name] for tid, name in NAME_OF.items()}
+
+
 def quick_from_ids(status: int, used_ids: Sequence[int]) -> QuickGrade:
     """The grade of a compiled run from its status and the technique ids it used."""
-    used = tuple(NAME_OF[t] for t in used_ids)
-    hardest, tier = _hardest(used)
-    score = sum(LADDER[name].cost for name in used)
+    techniques = [_BY_ID[t] for t in used_ids]
+    used = tuple(t.name for t in techniques)
+    best = max(techniques, key=_rank, default=None)      # as _hardest(used): (tier, order) is unique
+    hardest, tier = (best.name, best.tier) if best else (None, 0)
+    score = sum(t.cost for t in techniques)
     return QuickGrade(status, used, hardest, tier, score, band_for(tier, score) if status == 1 else None)
+
+
+def _rank(technique: Technique) -> tuple[int, int]:
+    return technique.tier, technique.order
 
 
 def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
