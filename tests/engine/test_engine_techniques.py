@@ -346,9 +346,10 @@ def test_compiled_differential_screen_answers_as_the_python_finder(monkeypatch):
     """The screen is trusted when it says no step: it must say yes exactly when the finder finds one."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
+    cases = pool()              # built with the compiled finders, as every other test builds it
     monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
     fired = Counter()
-    for i, case in enumerate(pool()):
+    for i, case in enumerate(cases):
         if i % 2:
             continue
         state = case.state
@@ -365,9 +366,10 @@ def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
     excesses (each screen must say yes exactly when its finder finds a step)."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
+    cases = pool()              # built with the compiled finders, as every other test builds it
     monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
     fired = Counter()
-    for i, case in enumerate(pool()):
+    for i, case in enumerate(cases):
         if i % 2:
             continue
         state = case.state
@@ -383,12 +385,59 @@ def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
     assert len(fired) == 10 and min(fired.values()) > 500, fired
 
 
+def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
+    """Every candidate is asked (not only those near the unit or group), with and without a known way."""
+    from engine.games.starbattle import techniques as T
+    cases = pool()              # built with the compiled finders, as every other test builds it
+    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+    compared = crowders = 0
+    rng = random.Random(11)
+    for i, case in enumerate(cases):
+        if i % 20:
+            continue
+        state, geo = case.state, case.state.geo
+        needs, cand = state.needs(), state.cand
+        removed = T.removal_sets(state, needs)
+        tight = T._short_of_room(geo, cand, needs)
+        twin = geo.compiled()
+        groups = [(u,) for u in rng.sample(range(geo.nunits), 4)] + rng.sample(T._crowded_groups(geo.n, geo.regions), 2)
+        for group in groups:
+            area = 0
+            for u in group:
+                area |= geo.unit_mask[u]
+            area &= cand
+            m = sum(needs[u] for u in group)
+            if len(group) == 1:         # as find_pressured_footprint: no known way, no budget
+                known, budget, short = (-1, 0), 0, ()
+            else:                       # as find_crowded_group
+                way = T._ways(state, area, m, needs, cand, first_only=True, budget=T.GROUP_TRIES)
+                if not way:
+                    continue
+                known, budget, short = way[0], T.GROUP_TRIES, tight
+            expected = 0
+            for cell in T.cells_of(cand):
+                if short and T._stands(known, cell, area, removed, needs, cand, geo, tight):
+                    continue
+                keep = cand & ~removed[cell]
+                after = list(needs)
+                for w in geo.cell_units[cell]:
+                    after[w] -= 1
+                if T._ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
+                           budget=budget) == []:
+                    expected |= 1 << cell
+            got = twin.first_way_crowders(area, group, needs, cand, cand, *known, short, budget, T.FOOTPRINT_SLACK)
+            assert got == expected, (group, describe(case, None))
+            compared += 1
+            crowders += got.bit_count()
+    assert compared > 1_500 and crowders > 2_000
+
+
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
                                   "undercount-large", "overcount-large", "fish-large",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
                                   "differential-1", "differential-large", "2x2-bound", "squeeze", "remainder-1",
-                                  "excess-2", "remainder-large"])
+                                  "excess-2", "remainder-large", "crowded-group"])
 def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
     from engine.games.starbattle import techniques as T
     steps = 0
@@ -431,5 +480,9 @@ def test_compiled_finders_refuse_bad_arguments():
         twin.blocks_give(cand, needs, "remainders", (1,))
     with pytest.raises(ValueError, match="needs must list"):
         twin.blocks_give(cand, needs[:-1], "bound")
+    with pytest.raises(ValueError, match="units off the board"):
+        twin.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
+    with pytest.raises(ValueError, match="needs must list"):
+        twin.first_way_crowders(cand, (0,), needs[:-1], cand, cand, -1, 0, (), 0)
     assert twin.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
     assert twin.ways(cand, -1, needs, cand) == [] and twin.agreement(cand, -1, needs, cand) is None

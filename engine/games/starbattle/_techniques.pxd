@@ -117,6 +117,8 @@ cdef class Prober(Search):
     cdef object _pack(self, const unsigned char *flags, unsigned char *scratch)
     cdef object _pack_words(self, const uint64_t *words, unsigned char *scratch)
     cdef int _extend(self, WaysRun *w, int start, int left, list out) except -1
+    cdef void _ways_point(self, WaysRun *w, unsigned char *flags, int *ints, uint64_t *words) noexcept nogil
+    cdef void _ways_start(self, WaysRun *w, const unsigned char *inside, int slack) noexcept nogil
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil

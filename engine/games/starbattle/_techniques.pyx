@@ -438,54 +438,17 @@ cdef class Prober(Search):
             free(flags); free(ints); free(words)
             raise MemoryError()
         try:
-            w.cand = flags
+            self._ways_point(&w, flags, ints, words)
             inside = flags + nc
-            w.scratch = flags + 2 * nc
-            w.wcand, w.wchosen, w.wremoved = words, words + nw, words + 2 * nw
-            w.wevery, w.wused, w.wruled, w.warea = words + 3 * nw, words + 4 * nw, words + 5 * nw, words + 6 * nw
-            w.cells, w.block, w.placed = ints, ints + nc, ints + 2 * nc
-            w.got, w.needs, w.tight = ints + 3 * nc, ints + 3 * nc + nu, ints + 3 * nc + 2 * nu
             self._unpack(cand.to_bytes(self.nbytes, "little"), w.cand)
             self._unpack(area.to_bytes(self.nbytes, "little"), inside)
             for v in range(nu):
                 w.needs[v] = needs[v]
-            w.size = 0
-            for i in range(nc):
-                if inside[i]:
-                    w.cells[w.size] = i
-                    w.size += 1
-            # only units with little room to spare can be emptied by a few stars
-            w.ntight = 0
-            for v in range(nu):
-                if w.needs[v] > 0:
-                    room = 0
-                    for j in range(self.unit_start[v], self.unit_start[v + 1]):
-                        room += w.cand[self.unit_cells[j]]
-                    if room - w.needs[v] <= slack:
-                        w.tight[w.ntight] = v
-                        w.ntight += 1
-            w.area_n = w.size
-            w.every_n = w.size
-            w.used_n = 0
-            w.ruled_n = 0
-            for i in range(nc):
-                if w.cand[i]:
-                    _set_bit(w.wcand, i)
-                if inside[i]:
-                    _set_bit(w.warea, i)
-                    _set_bit(w.wevery, i)
-                elif w.cand[i]:
-                    _set_bit(w.wruled, i)
-                    w.ruled_n += 1
-            w.nplaced = 0
-            w.tried = 0
+            self._ways_start(&w, inside, slack)
             w.budget = budget
             w.limit = limit
-            w.found = 0
             w.first_only = first_only
             w.telling = telling
-            w.too_many = False
-            w.hopeless = False
             w.collect = collect
             self._extend(&w, 0, m, out)
             if collect:
@@ -496,6 +459,176 @@ cdef class Prober(Search):
                 w.wused[i] = w.warea[i] & ~w.wused[i]           # now: the area's cells no way uses
             return (w.found, self._pack_words(w.wevery, w.scratch), self._pack_words(w.wused, w.scratch),
                     self._pack_words(w.wruled, w.scratch))
+        finally:
+            free(flags)
+            free(ints)
+            free(words)
+
+    cdef void _ways_point(self, WaysRun *w, unsigned char *flags, int *ints, uint64_t *words) noexcept nogil:
+        """Lay a search's arrays over scratch: `flags` 2 * ncells + nbytes bytes (the candidates, an area,
+        packing), `ints` 3 * ncells + 3 * nunits, `words` 7 * nwords."""
+        cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords
+        w.cand = flags
+        w.scratch = flags + 2 * nc
+        w.wcand, w.wchosen, w.wremoved = words, words + nw, words + 2 * nw
+        w.wevery, w.wused, w.wruled, w.warea = words + 3 * nw, words + 4 * nw, words + 5 * nw, words + 6 * nw
+        w.cells, w.block, w.placed = ints, ints + nc, ints + 2 * nc
+        w.got, w.needs, w.tight = ints + 3 * nc, ints + 3 * nc + nu, ints + 3 * nc + 2 * nu
+
+    cdef void _ways_start(self, WaysRun *w, const unsigned char *inside, int slack) noexcept nogil:
+        """Ready a search over the cells `inside` (w.cand and w.needs filled): its cells, the units short
+        of room (at most `slack` spare candidates), the sets as words; every count reset, no limits."""
+        cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords
+        cdef int i, j, v, room
+        memset(w.wcand, 0, 7 * nw * sizeof(uint64_t))
+        memset(w.block, 0, nc * sizeof(int))
+        memset(w.got, 0, nu * sizeof(int))
+        w.size = 0
+        for i in range(nc):
+            if inside[i]:
+                w.cells[w.size] = i
+                w.size += 1
+        # only units with little room to spare can be emptied by a few stars
+        w.ntight = 0
+        for v in range(nu):
+            if w.needs[v] > 0:
+                room = 0
+                for j in range(self.unit_start[v], self.unit_start[v + 1]):
+                    room += w.cand[self.unit_cells[j]]
+                if room - w.needs[v] <= slack:
+                    w.tight[w.ntight] = v
+                    w.ntight += 1
+        w.area_n = w.size
+        w.every_n = w.size
+        w.used_n = 0
+        w.ruled_n = 0
+        for i in range(nc):
+            if w.cand[i]:
+                _set_bit(w.wcand, i)
+            if inside[i]:
+                _set_bit(w.warea, i)
+                _set_bit(w.wevery, i)
+            elif w.cand[i]:
+                _set_bit(w.wruled, i)
+                w.ruled_n += 1
+        w.nplaced = 0
+        w.tried = 0
+        w.budget = 0
+        w.limit = 0
+        w.found = 0
+        w.first_only = False
+        w.telling = False
+        w.too_many = False
+        w.hopeless = False
+        w.collect = False
+
+    def first_way_crowders(self, area, group, needs, cand, near, stars, ruled, tight, long long budget,
+                           int slack=5):
+        """The loop of techniques.find_crowded_group (`group`: its units, `area`: their candidates,
+        (`stars`, `ruled`): a way the group holds its stars, `tight`: the units short of room) and of
+        find_pressured_footprint (`group` one unit, `stars` = -1: no way known): the cells of `near`
+        on which a star, with the cells it rules out (itself, what it attacks, the rest of its units
+        that need one star), leaves the group no way to hold its stars (a search past `budget` partial
+        placements proves nothing); as a bitset."""
+        cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords
+        cdef int i, j, v, c, cell, m, want, room
+        cdef bint known_way = stars >= 0, stands
+        cdef WaysRun w
+        cdef unsigned char *in_area
+        cdef unsigned char *base_cand
+        cdef unsigned char *near_f
+        cdef unsigned char *gone
+        cdef unsigned char *way_stars
+        cdef unsigned char *way_ruled
+        cdef int *base_needs
+        cdef int *units
+        cdef int *tight_units
+        cdef uint64_t *crowders
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int ngroup = len(group), ntight = len(tight)
+        cdef unsigned char *flags = <unsigned char *> calloc(2 * nc + self.nbytes + 6 * nc, 1)
+        cdef int *ints = <int *> calloc(3 * nc + 3 * nu + 2 * nu + ngroup + ntight + 1, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc(7 * nw + 3 * nw, sizeof(uint64_t))
+        if not flags or not ints or not words:
+            free(flags); free(ints); free(words)
+            raise MemoryError()
+        try:
+            self._ways_point(&w, flags, ints, words)
+            in_area, base_cand, near_f, gone, way_stars, way_ruled = (
+                flags + 2 * nc + self.nbytes, flags + 3 * nc + self.nbytes, flags + 4 * nc + self.nbytes,
+                flags + 5 * nc + self.nbytes, flags + 6 * nc + self.nbytes, flags + 7 * nc + self.nbytes)
+            base_needs = ints + 3 * nc + 3 * nu
+            units = base_needs + 2 * nu
+            tight_units = units + ngroup
+            crowders = words + 7 * nw
+            self._unpack(area.to_bytes(self.nbytes, "little"), in_area)
+            self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
+            self._unpack(near.to_bytes(self.nbytes, "little"), near_f)
+            if known_way:
+                self._unpack(stars.to_bytes(self.nbytes, "little"), way_stars)
+                self._unpack(ruled.to_bytes(self.nbytes, "little"), way_ruled)
+            for v in range(nu):
+                base_needs[v] = needs[v]
+            for j in range(ngroup):
+                units[j] = group[j]
+                if not 0 <= units[j] < nu:
+                    raise ValueError("units off the board")
+            for j in range(ntight):
+                tight_units[j] = tight[j]
+                if not 0 <= tight_units[j] < nu:
+                    raise ValueError("units off the board")
+            for cell in range(nc):
+                if not near_f[cell]:
+                    continue
+                self._taken(cell, base_needs, gone)
+                if known_way:
+                    # techniques._stands: the known way still stands with a star here
+                    if way_stars[cell]:
+                        continue
+                    stands = not in_area[cell] and not way_ruled[cell]
+                    if stands:
+                        for i in range(nc):
+                            if way_stars[i] and gone[i]:
+                                stands = False
+                                break
+                    if stands:
+                        for j in range(ntight):
+                            v = tight_units[j]
+                            want = base_needs[v]
+                            room = 0
+                            for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                                c = self.unit_cells[i]
+                                if way_stars[c] or c == cell:
+                                    want -= 1
+                                elif base_cand[c] and not gone[c] and not way_ruled[c]:
+                                    room += 1
+                            if want > 0 and room < want:
+                                stands = False
+                                break
+                    if stands:
+                        continue
+                # the ways left to the group with a star here
+                for v in range(nu):
+                    w.needs[v] = base_needs[v]
+                for j in range(3):
+                    w.needs[self.cell_units[cell * 3 + j]] -= 1
+                m = 0
+                for j in range(ngroup):
+                    m += w.needs[units[j]]
+                if m < 0:
+                    _set_bit(crowders, cell)
+                    continue
+                for i in range(nc):
+                    w.cand[i] = base_cand[i] and not gone[i]
+                    gone[i] = in_area[i] and w.cand[i]          # now: the group's cells left
+                self._ways_start(&w, gone, slack)
+                w.first_only = True
+                w.budget = budget
+                self._extend(&w, 0, m, None)
+                if not w.found and not w.too_many:
+                    _set_bit(crowders, cell)
+            return self._pack_words(crowders, w.scratch)
         finally:
             free(flags)
             free(ints)

@@ -730,8 +730,15 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
         found = _ways(state, area, m, needs, cand, first_only=True, budget=GROUP_TRIES)
         if not found:                   # None: gave up counting; []: no way at all, a contradiction
             continue
-        crowders = 0
-        for cell in cells_of(taking_any(removed, area) & cand):
+        near = taking_any(removed, area) & cand
+        compiled = compiled_finders(geo)
+        if compiled:
+            crowders = compiled.first_way_crowders(area, group, needs, cand, near, *found[0], tight, GROUP_TRIES,
+                                                   FOOTPRINT_SLACK)
+            near = 0                    # the loop below, done
+        else:
+            crowders = 0
+        for cell in cells_of(near):
             if _stands(found[0], cell, area, removed, needs, cand, geo, tight):
                 continue                # a star there leaves a way of the group standing
             keep = cand & ~removed[cell]
@@ -763,7 +770,12 @@ def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | N
         if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
             continue
         near = taking_any(removed, free) & cand & ~free
-        crowders = 0
+        compiled = compiled_finders(geo)
+        if compiled:
+            crowders = compiled.first_way_crowders(free, (u,), needs, cand, near, -1, 0, (), 0, FOOTPRINT_SLACK)
+            near = 0                    # the loop below, done
+        else:
+            crowders = 0
         while near:
             low = near & -near
             cell = low.bit_length() - 1
