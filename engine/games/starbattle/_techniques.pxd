@@ -122,6 +122,10 @@ cdef class Prober(Search):
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
+    cdef void _pair_loop(self, PairRun *p, const unsigned char *in_u, const unsigned char *in_v,
+                         const unsigned char *base_cand, const unsigned char *near_f, const int *base_needs,
+                         const int *given, int ngiven, int u, int v, unsigned char *gone,
+                         unsigned char *crowders) noexcept nogil
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil
     cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
                      int need_y) noexcept nogil

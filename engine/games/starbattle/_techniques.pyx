@@ -772,37 +772,138 @@ cdef class Prober(Search):
                     raise ValueError(f"unit {w} is off the board")
                 given[i] = w
             with nogil:
-                for cell in range(nc):
-                    if not near_f[cell]:
-                        continue
-                    self._taken(cell, base_needs, gone)
-                    p.count_a = 0
-                    p.count_b = 0
-                    for i in range(nc):
-                        p.in_a[i] = in_u[i] and not gone[i]
-                        p.in_b[i] = in_v[i] and not gone[i]
-                        p.cand[i] = base_cand[i] and not gone[i]
-                        p.count_a += p.in_a[i]
-                        p.count_b += p.in_b[i]
-                        p.blocked[i] = 0
-                        p.excluded[i] = 0
-                        p.chosen[i] = 0
-                    for w in range(nu):
-                        p.needs[w] = base_needs[w]
-                        p.got[w] = 0
-                    for j in range(3):
-                        p.needs[self.cell_units[cell * 3 + j]] -= 1
-                    p.nunits = 0
-                    for i in range(nunits):
-                        if p.needs[given[i]] > 0:
-                            p.units[p.nunits] = given[i]
-                            p.nunits += 1
-                    fits = self._pair(&p, p.needs[u], p.needs[v])
-                    crowders[cell] = not fits
+                self._pair_loop(&p, in_u, in_v, base_cand, near_f, base_needs, given, nunits, u, v, gone, crowders)
             return self._pack(crowders, flags + 11 * nc)
         finally:
             free(flags)
             free(ints)
+
+    cdef void _pair_loop(self, PairRun *p, const unsigned char *in_u, const unsigned char *in_v,
+                         const unsigned char *base_cand, const unsigned char *near_f, const int *base_needs,
+                         const int *given, int ngiven, int u, int v, unsigned char *gone,
+                         unsigned char *crowders) noexcept nogil:
+        """pair_crowders' look at each cell of `near_f` (a crowder byte per cell into `crowders`)."""
+        cdef int nc = self.ncells, nu = self.nunits
+        cdef int i, j, w, cell
+        for cell in range(nc):
+            crowders[cell] = 0
+            if not near_f[cell]:
+                continue
+            self._taken(cell, base_needs, gone)
+            p.count_a = 0
+            p.count_b = 0
+            for i in range(nc):
+                p.in_a[i] = in_u[i] and not gone[i]
+                p.in_b[i] = in_v[i] and not gone[i]
+                p.cand[i] = base_cand[i] and not gone[i]
+                p.count_a += p.in_a[i]
+                p.count_b += p.in_b[i]
+                p.blocked[i] = 0
+                p.excluded[i] = 0
+                p.chosen[i] = 0
+            for w in range(nu):
+                p.needs[w] = base_needs[w]
+                p.got[w] = 0
+            for j in range(3):
+                p.needs[self.cell_units[cell * 3 + j]] -= 1
+            p.nunits = 0
+            for i in range(ngiven):
+                if p.needs[given[i]] > 0:
+                    p.units[p.nunits] = given[i]
+                    p.nunits += 1
+            crowders[cell] = not self._pair(p, p.needs[u], p.needs[v])
+
+    def pressured_pair(self, needs, cand, pairs, tight):
+        """techniques.find_pressured_pair's search: the first pair (u, v) of `pairs`, both needing
+        stars and one of them cramped, with cells on which a star leaves them no way to hold their
+        stars together (the units of `tight` other than u and v keeping room), as (u, v, the cells as
+        a bitset); None when no pair has any."""
+        cdef int nc = self.ncells, nu = self.nunits
+        cdef int i, j, w, cell, u, v, count_u, count_v, ngiven
+        cdef bint any_near, any_crowder
+        cdef PairRun p
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int npairs = len(pairs), ntight = len(tight)
+        cdef int *pair_units = <int *> malloc((2 * npairs + 1) * sizeof(int))
+        cdef unsigned char *flags = <unsigned char *> calloc(12 * nc + nc * nc + self.nbytes, 1)
+        cdef int *ints = <int *> calloc(nc + 3 * nu + 2 * ntight + 1, sizeof(int))
+        if not flags or not ints or not pair_units:
+            free(flags); free(ints); free(pair_units)
+            raise MemoryError()
+        try:
+            in_u, in_v, base_cand, near_f, gone = flags, flags + nc, flags + 2 * nc, flags + 3 * nc, flags + 4 * nc
+            p.in_a, p.in_b, p.excluded = flags + 5 * nc, flags + 6 * nc, flags + 7 * nc
+            p.chosen, p.cand = flags + 8 * nc, flags + 9 * nc
+            crowders, near_u = flags + 10 * nc, flags + 11 * nc
+            removed = flags + 12 * nc                   # per candidate: the cells its star takes
+            p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
+            base_needs = ints + nc + 2 * nu
+            given = ints + nc + 3 * nu                  # the tight units other than u and v
+            p.units = given + ntight                    # ... less those the star completes
+            self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
+            for w in range(nu):
+                base_needs[w] = needs[w]
+            for j in range(npairs):
+                u, v = pairs[j]
+                if not (0 <= u < nu and 0 <= v < nu):
+                    raise ValueError("units off the board")
+                pair_units[2 * j] = u
+                pair_units[2 * j + 1] = v
+            tight_units = [int(w) for w in tight]
+            for w in tight_units:
+                if not 0 <= w < nu:
+                    raise ValueError("units off the board")
+            for cell in range(nc):
+                if base_cand[cell]:
+                    self._taken(cell, base_needs, removed + cell * nc)
+            for j in range(npairs):
+                u = pair_units[2 * j]
+                v = pair_units[2 * j + 1]
+                if base_needs[u] <= 0 or base_needs[v] <= 0:
+                    continue
+                count_u = count_v = 0
+                for i in range(nc):
+                    in_u[i] = base_cand[i] and self.cell_units[i * 3 + u // self.n] == u
+                    in_v[i] = base_cand[i] and self.cell_units[i * 3 + v // self.n] == v
+                    count_u += in_u[i]
+                    count_v += in_v[i]
+                if count_u > 2 * base_needs[u] + 2 and count_v > 2 * base_needs[v] + 2:
+                    continue                    # neither is cramped
+                # near: the candidates whose star takes room from both (removal sets are symmetric)
+                memset(near_u, 0, nc)
+                memset(near_f, 0, nc)
+                for cell in range(nc):
+                    if in_u[cell]:
+                        for i in range(nc):
+                            near_u[i] |= removed[cell * nc + i]
+                any_near = False
+                for cell in range(nc):
+                    if in_v[cell]:
+                        for i in range(nc):
+                            if near_u[i] and removed[cell * nc + i] and base_cand[i]:
+                                near_f[i] = 1
+                                any_near = True
+                if not any_near:
+                    continue
+                ngiven = 0
+                for w in tight_units:
+                    if w != u and w != v:
+                        given[ngiven] = w
+                        ngiven += 1
+                with nogil:
+                    self._pair_loop(&p, in_u, in_v, base_cand, near_f, base_needs, given, ngiven, u, v, gone,
+                                    crowders)
+                any_crowder = False
+                for cell in range(nc):
+                    any_crowder = any_crowder or crowders[cell]
+                if any_crowder:
+                    return u, v, self._pack(crowders, flags + 12 * nc + nc * nc)
+            return None
+        finally:
+            free(flags)
+            free(ints)
+            free(pair_units)
 
     def counting_group(self, cand, needs, int ykind, int xkind, int size):
         """techniques._counting's search for one kind of group (unit kinds: 0 rows, 1 columns, 2

@@ -452,8 +452,12 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand = state.geo, state.cand
     unit_mask = geo.unit_mask
     needs = state.needs()
-    removed = removal_sets(state, needs)
     tight = _short_of_room(geo, cand, needs)
+    compiled = compiled_finders(geo)
+    if compiled:
+        found = compiled.pressured_pair(needs, cand, _pairs_near(geo), tight)
+        return None if found is None else _pressured_pair_step(state, name, cost, *found)
+    removed = removal_sets(state, needs)
     for u, v in _pairs_near(geo):
         nu, nv = needs[u], needs[v]
         if nu <= 0 or nv <= 0:
@@ -468,12 +472,17 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
         crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
                                   removed)
         if crowders:
-            cells = cells_of(crowders)
-            pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
-            return Step(name, cost, (), cells, geo.names((u, v)),
-                        f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave {pair} no room "
-                        f"for the stars they still need, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
+            return _pressured_pair_step(state, name, cost, u, v, crowders)
     return None
+
+
+def _pressured_pair_step(state: StarState, name: str, cost: int, u: int, v: int, crowders: int) -> Step:
+    geo = state.geo
+    cells = cells_of(crowders)
+    pair = f"{geo.unit_name[u]} and {geo.unit_name[v]}"
+    return Step(name, cost, (), cells, geo.names((u, v)),
+                f"a star at {' or '.join(geo.cell_name[c] for c in cells)} would leave {pair} no room "
+                f"for the stars they still need, so " + ("it is" if len(cells) == 1 else "they are") + " empty")
 
 
 # --------------------------------------------------------------------------------------------------
