@@ -482,6 +482,10 @@ def test_compiled_finders_refuse_bad_arguments():
         twin.blocks_give(cand, needs[:-1], "bound")
     with pytest.raises(ValueError, match="units off the board"):
         twin.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
+    with pytest.raises(ValueError, match="units off the board"):
+        twin.pressured_pair(needs, cand, ((0, geo.nunits),), ())
+    with pytest.raises(ValueError, match="units off the board"):
+        twin.pressured_pair(needs, cand, (), (-1,))
     with pytest.raises(ValueError, match="needs must list"):
         twin.first_way_crowders(cand, (0,), needs[:-1], cand, cand, -1, 0, (), 0)
     assert twin.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument

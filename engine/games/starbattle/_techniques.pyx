@@ -3,7 +3,7 @@
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
 # After it: compiled twins of the finders most grades spend their time in (crowding, counting groups,
-# pressured areas and pairs, footprint enumerations), whose answers are used as they are (see
+# pressured areas and pairs, footprint enumerations and the crowders they find), whose answers are used as they are (see
 # _techniques.pxd), and screens for the 2x2-block arguments and the set differentials (whether any
 # argument holds).
 

@@ -45,8 +45,9 @@ Speed: positions are Python ints used as bitsets; the probes of the trials, wher
 time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
 confirmed by the Python probe, so the recorded steps never depend on it. The same module runs what
 most grades spend their time in (crowding, the counting groups, pressured areas, and the
-enumerations: `_ways` and `_agreement` for footprints, `_pair_crowders` for pressured pairs) step for
-step as the Python code does (`state.compiled_finders`), and screens the 2x2-block arguments and the
+enumerations: `_ways` and `_agreement` for footprints, the per-cell loops of crowded-group and
+pressured-footprint, the pair search of pressured-pair) step for step as the Python code does
+(`state.compiled_finders`), and screens the 2x2-block arguments and the
 set differentials (whether any argument holds; the Python finder then finds and words the first); the
 Python code stays as the fallback and as the reference parity tests hold the compiled one to.
 """
