@@ -96,7 +96,7 @@ class _EngineNames:
 
 
 GAMES = _EngineNames("names", member="is_game")
-BANDS, BAND_BY = _EngineNames("bands"), _EngineNames("band_by_choices")
+BANDS, BAND_BY = _EngineNames("bands", member="is_band"), _EngineNames("band_by_choices")
 
 
 def _is_puzzle_error(exc: BaseException) -> bool:

@@ -76,6 +76,14 @@ def bands() -> tuple[str, ...]:
     return tuple(dict.fromkeys(band for game in games() for band in game.bands))
 
 
+def is_band(value: Any) -> bool:
+    """Whether some game lists this band (`value in bands()`), asking the games already imported
+    first: a command naming its game before the band imports no other game."""
+    if any(value in game.bands for game in _games.values()):
+        return True
+    return value in bands()
+
+
 def band_by_choices() -> tuple[str, ...]:
     return tuple(dict.fromkeys(choice for game in games() for choice in game.options.band_by))
 

@@ -38,6 +38,19 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
                                 "['queens', 'starbattle', 'sudoku']", "True False"]
 
 
+def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
+    """What `generate --game sudoku --band hard` checks of its band: the game named first answers,
+    and only a band it lacks makes every game load (the answer is that of the full list)."""
+    script = ("import sys, engine; engine.game_named('sudoku'); print(engine.is_band('hard'));"
+              "print(sorted(m for m in sys.modules if m.startswith('engine.games.') and m.count('.') == 2));"
+              "print(engine.is_band('nope'), engine.is_band('beyond'), 'engine.games.starbattle' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["True", "['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
+                                "False True True"]
+    assert set(engine.bands()) == {band for game in games() for band in game.bands}
+    assert all(engine.is_band(band) for band in engine.bands()) and not engine.is_band(None)
+
+
 @pytest.mark.parametrize("name", sorted(REQUESTS))
 def test_a_game_answers_every_layer(name: str) -> None:
     game = game_named(name)
