@@ -331,9 +331,7 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
             # every candidate is asked, not only those near both units, and a sample of the other units
             args = (geo, cand & geo.unit_mask[u], cand & geo.unit_mask[v], u, v, needs, cand, cand,
                     [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)], removed)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
-            fast = T._pair_crowders(*args)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+            fast = geo.compiled().pair_crowders(*args[1:-1])
             slow = T._pair_crowders(*args)
             assert fast == slow, (u, v, describe(case, None))
             compared += 1
@@ -386,10 +384,10 @@ def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
 
 
 def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
-    """Every candidate is asked (not only those near the unit or group), with and without a known way."""
+    """Every candidate is asked (not only those near the unit or group), with a known way and a budget
+    (as crowded-group asks) and without (as pressured-footprint asks)."""
     from engine.games.starbattle import techniques as T
     cases = pool()              # built with the compiled finders, as every other test builds it
-    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
     compared = crowders = 0
     rng = random.Random(11)
     for i, case in enumerate(cases):
@@ -399,36 +397,28 @@ def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
         needs, cand = state.needs(), state.cand
         removed = T.removal_sets(state, needs)
         tight = T._short_of_room(geo, cand, needs)
-        twin = geo.compiled()
         groups = [(u,) for u in rng.sample(range(geo.nunits), 4)] + rng.sample(T._crowded_groups(geo.n, geo.regions), 2)
         for group in groups:
             area = 0
             for u in group:
                 area |= geo.unit_mask[u]
             area &= cand
-            m = sum(needs[u] for u in group)
-            if len(group) == 1:         # as find_pressured_footprint: no known way, no budget
-                known, budget, short = (-1, 0), 0, ()
-            else:                       # as find_crowded_group
-                way = T._ways(state, area, m, needs, cand, first_only=True, budget=T.GROUP_TRIES)
-                if not way:
+            if len(group) == 1:
+                way, budget = None, 0
+            else:
+                found = T._ways(state, area, sum(needs[u] for u in group), needs, cand, first_only=True,
+                                budget=T.GROUP_TRIES)
+                if not found:
                     continue
-                known, budget, short = way[0], T.GROUP_TRIES, tight
-            expected = 0
-            for cell in T.cells_of(cand):
-                if short and T._stands(known, cell, area, removed, needs, cand, geo, tight):
-                    continue
-                keep = cand & ~removed[cell]
-                after = list(needs)
-                for w in geo.cell_units[cell]:
-                    after[w] -= 1
-                if T._ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
-                           budget=budget) == []:
-                    expected |= 1 << cell
-            got = twin.first_way_crowders(area, group, needs, cand, cand, *known, short, budget, T.FOOTPRINT_SLACK)
-            assert got == expected, (group, describe(case, None))
+                way, budget = found[0], T.GROUP_TRIES
+            args = (state, area, group, needs, cand, cand, way, tight, budget, removed)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
+            fast = T._first_way_crowders(*args)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+            slow = T._first_way_crowders(*args)
+            assert fast == slow, (group, describe(case, None))
             compared += 1
-            crowders += got.bit_count()
+            crowders += fast.bit_count()
     assert compared > 1_500 and crowders > 2_000
 
 

@@ -3,9 +3,9 @@
 # position a probe reaches is the one the Python probe reaches; the parity test holds them together.
 # The basic rules are the compiled search's (a Prober is a Search that loads a position).
 # After it: compiled twins of the finders most grades spend their time in (crowding, counting groups,
-# pressured areas and pairs, footprint enumerations and the crowders they find), whose answers are used as they are (see
-# _techniques.pxd), and screens for the 2x2-block arguments and the set differentials (whether any
-# argument holds).
+# pressured areas and pairs, footprint enumerations and the crowders they find), whose answers are
+# used as they are (see _techniques.pxd), and screens for the 2x2-block arguments and the set
+# differentials (whether any argument holds).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
@@ -423,7 +423,7 @@ cdef class Prober(Search):
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack):
         cdef int nc = self.ncells, nu = self.nunits
-        cdef int i, j, v, room
+        cdef int i, v
         cdef WaysRun w
         cdef list out = []
         if len(needs) != nu:
@@ -734,7 +734,8 @@ cdef class Prober(Search):
         """techniques._pair_crowders: the cells of `near` on which a star (with the cells it rules
         out: itself, what it attacks, the rest of its units that need one star) leaves units `u` and
         `v` (their candidates `fu`, `fv`) no way to hold their stars together, every unit of `units`
-        keeping room for what it needs; as a bitset."""
+        keeping room for what it needs; as a bitset. pressured_pair runs the same look on each pair;
+        this one, given any cells to ask about, is what the parity test compares with Python."""
         cdef int nc = self.ncells, nu = self.nunits
         cdef int i, j, w, cell, a
         cdef PairRun p

@@ -361,11 +361,9 @@ def _pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Seque
                    near: int, units: Sequence[int], removed: list[int]) -> int:
     """The cells of `near` on which a star (with the cells it rules out, `removed`: removal_sets)
     leaves units u and v (their candidates `fu`, `fv`) unable to hold their stars together, every unit
-    of `units` keeping room for what it needs; a bitset. Runs compiled when the compiled module is
-    built (the same answer: a parity test compares them)."""
-    compiled = compiled_finders(geo)
-    if compiled:
-        return compiled.pair_crowders(fu, fv, u, v, needs, cand, near, units)
+    of `units` keeping room for what it needs; a bitset. find_pressured_pair's Python path; the
+    compiled search (Prober.pressured_pair) looks at each pair as Prober.pair_crowders does, which a
+    parity test holds to this."""
     crowders = 0
     while near:
         low = near & -near
@@ -717,6 +715,34 @@ def _stands(way: tuple[int, int], cell: int, area: int, removed: list[int], need
     return _keeps_room(geo, tight, needs, cand, stars | 1 << cell, ruled | removed[cell])
 
 
+def _first_way_crowders(state: StarState, area: int, group: Sequence[int], needs: Sequence[int], cand: int,
+                        near: int, way: tuple[int, int] | None, tight: Sequence[int], budget: int,
+                        removed: list[int]) -> int:
+    """The cells of `near` on which a star (with the cells it rules out: `removed`, removal_sets)
+    leaves the units of `group` (their candidates `area`) no way to hold the stars they still need; a
+    search past `budget` partial placements (0: none) proves nothing. `way`: one way the group holds
+    them, or None; a star that leaves it standing (checked against the units of `tight`) needs no
+    search. Runs compiled when built (Prober.first_way_crowders, the same answer: a parity test)."""
+    geo = state.geo
+    compiled = compiled_finders(geo)
+    if compiled:
+        stars, ruled = way if way is not None else (-1, 0)
+        return compiled.first_way_crowders(area, group, needs, cand, near, stars, ruled,
+                                           tight if way is not None else (), budget, FOOTPRINT_SLACK)
+    crowders = 0
+    for cell in cells_of(near):
+        if way is not None and _stands(way, cell, area, removed, needs, cand, geo, tight):
+            continue                    # a star there leaves the known way standing
+        keep = cand & ~removed[cell]
+        after = list(needs)
+        for w in geo.cell_units[cell]:
+            after[w] -= 1
+        if _ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
+                 budget=budget) == []:  # None: gave up counting, which proves nothing
+            crowders |= 1 << cell
+    return crowders
+
+
 def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
     """Crowding on a group of units at once (see _crowded_groups): a cell is empty if a star there
     (with the cells it rules out and the units it completes) leaves the group no way to hold the stars
@@ -740,25 +766,8 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
         found = _ways(state, area, m, needs, cand, first_only=True, budget=GROUP_TRIES)
         if not found:                   # None: gave up counting; []: no way at all, a contradiction
             continue
-        near = taking_any(removed, area) & cand
-        compiled = compiled_finders(geo)
-        if compiled:
-            crowders = compiled.first_way_crowders(area, group, needs, cand, near, *found[0], tight, GROUP_TRIES,
-                                                   FOOTPRINT_SLACK)
-            near = 0                    # the loop below, done
-        else:
-            crowders = 0
-        for cell in cells_of(near):
-            if _stands(found[0], cell, area, removed, needs, cand, geo, tight):
-                continue                # a star there leaves a way of the group standing
-            keep = cand & ~removed[cell]
-            after = list(needs)
-            for w in geo.cell_units[cell]:
-                after[w] -= 1
-            ways = _ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
-                         budget=GROUP_TRIES)
-            if ways == []:              # None: gave up counting, which proves nothing
-                crowders |= 1 << cell
+        crowders = _first_way_crowders(state, area, group, needs, cand, taking_any(removed, area) & cand,
+                                       found[0], tight, GROUP_TRIES, removed)
         if crowders:
             cells = cells_of(crowders)
             return Step(name, cost, (), cells, geo.names(group),
@@ -779,22 +788,8 @@ def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | N
         free = cand & geo.unit_mask[u]
         if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
             continue
-        near = taking_any(removed, free) & cand & ~free
-        compiled = compiled_finders(geo)
-        if compiled:
-            crowders = compiled.first_way_crowders(free, (u,), needs, cand, near, -1, 0, (), 0, FOOTPRINT_SLACK)
-            near = 0                    # the loop below, done
-        else:
-            crowders = 0
-        while near:
-            low = near & -near
-            cell = low.bit_length() - 1
-            near ^= low
-            after = list(needs)
-            for w in geo.cell_units[cell]:
-                after[w] -= 1
-            if not _placements(state, u, after, cand & ~removed[cell], first_only=True):
-                crowders |= low
+        crowders = _first_way_crowders(state, free, (u,), needs, cand, taking_any(removed, free) & cand & ~free,
+                                       None, (), 0, removed)
         if crowders:
             cells = cells_of(crowders)
             unit = geo.unit_name[u]
