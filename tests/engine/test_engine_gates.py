@@ -65,3 +65,17 @@ def test_sudoku_has_no_gates():
     status, out = game_named("sudoku").solve(game_named("sudoku").parse_text(
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"))
     assert status == "unique" and out["gates"] == {}
+
+
+def test_no_shape_gate_beyond_the_sizes_the_shape_was_measured_on():
+    """The shape bounds come from published boards up to 14x14; a 20x20 Queens board is measured and
+    stored with its shape score but not turned away for it (the gate used to refuse nearly every
+    20x20 drawing), and `solve` reports only the fun gate there."""
+    assert gates_for(Rules(14, 3)) == Gates(min_fun=60, min_shape=70)
+    assert gates_for(Rules(15, 1)) == Gates(min_fun=55, min_shape=None)
+    board, stats = generate(Rules(20), 70000, timeout=120)
+    assert stats.rejected["ugly"] == 0
+    data = board.to_json()
+    assert 0 <= data["shape"]["score"] <= 100
+    game = game_named("queens")
+    assert set(game.gates(board).verdict(fun=data["fun"]["score"], shape=data["shape"]["score"])) == {"fun"}
