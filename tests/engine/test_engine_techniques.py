@@ -340,28 +340,9 @@ def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
     assert compared > 3_000 and 10_000 < crowders < cells - 10_000
 
 
-def test_compiled_differential_screen_answers_as_the_python_finder(monkeypatch):
-    """The screen is trusted when it says no step: it must say yes exactly when the finder finds one."""
-    from engine.games.starbattle import blocks as B
-    from engine.games.starbattle.techniques import _LARGE
-    cases = pool()              # built with the compiled finders, as every other test builds it
-    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
-    fired = Counter()
-    for i, case in enumerate(cases):
-        if i % 2:
-            continue
-        state = case.state
-        for sizes in ((1,), (2,), (3,), _LARGE):
-            screen = state.geo.compiled().differential(state.cand, state.needs(), sizes, B.DIFFERENTIAL_PARTS)
-            step = B.find_differential(state, "differential", 1, sizes=sizes)
-            assert screen == (step is not None), (sizes, describe(case, step))
-            fired[sizes] += screen
-    assert min(fired.values()) > 500, fired
-
-
-def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
-    """Likewise for the 2x2-block arguments: the bound, the squeeze, and the windows' remainders and
-    excesses (each screen must say yes exactly when its finder finds a step)."""
+def test_compiled_screens_answer_as_the_python_finders(monkeypatch):
+    """A screen is trusted when it says no step, so it must say yes exactly when its finder finds one:
+    the set differentials, the 2x2 bound, the squeeze, and the windows' remainders and excesses."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
     cases = pool()              # built with the compiled finders, as every other test builds it
@@ -372,6 +353,11 @@ def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
             continue
         state = case.state
         twin, needs = state.geo.compiled(), state.needs()
+        for sizes in ((1,), (2,), (3,), _LARGE):
+            step = B.find_differential(state, "x", 1, sizes=sizes)
+            screen = twin.differential(state.cand, needs, sizes, B.DIFFERENTIAL_PARTS)
+            assert screen == (step is not None), ("differential", sizes, describe(case, step))
+            fired["differential", sizes] += screen
         found = [("bound", (), B.find_2x2_bound(state, "x", 1)), ("squeeze", (), B.find_squeeze(state, "x", 1))]
         for kind in ("remainder", "excess"):
             for sizes in ((1,), (2,), (3,), _LARGE):
@@ -380,46 +366,7 @@ def test_compiled_block_screens_answer_as_the_python_finders(monkeypatch):
             screen = twin.blocks_give(state.cand, needs, what, sizes)
             assert screen == (step is not None), (what, sizes, describe(case, step))
             fired[what, sizes] += screen
-    assert len(fired) == 10 and min(fired.values()) > 500, fired
-
-
-def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
-    """Every candidate is asked (not only those near the unit or group), with a known way and a budget
-    (as crowded-group asks) and without (as pressured-footprint asks)."""
-    from engine.games.starbattle import techniques as T
-    cases = pool()              # built with the compiled finders, as every other test builds it
-    compared = crowders = 0
-    rng = random.Random(11)
-    for i, case in enumerate(cases):
-        if i % 20:
-            continue
-        state, geo = case.state, case.state.geo
-        needs, cand = state.needs(), state.cand
-        removed = T.removal_sets(state, needs)
-        tight = T._short_of_room(geo, cand, needs)
-        groups = [(u,) for u in rng.sample(range(geo.nunits), 4)] + rng.sample(T._crowded_groups(geo.n, geo.regions), 2)
-        for group in groups:
-            area = 0
-            for u in group:
-                area |= geo.unit_mask[u]
-            area &= cand
-            if len(group) == 1:
-                way, budget = None, 0
-            else:
-                found = T._ways(state, area, sum(needs[u] for u in group), needs, cand, first_only=True,
-                                budget=T.GROUP_TRIES)
-                if not found:
-                    continue
-                way, budget = found[0], T.GROUP_TRIES
-            args = (state, area, group, needs, cand, cand, way, tight, budget, removed)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
-            fast = T._first_way_crowders(*args)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
-            slow = T._first_way_crowders(*args)
-            assert fast == slow, (group, describe(case, None))
-            compared += 1
-            crowders += fast.bit_count()
-    assert compared > 1_500 and crowders > 2_000
+    assert len(fired) == 14 and min(fired.values()) > 500, fired
 
 
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",

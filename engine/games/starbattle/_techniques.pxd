@@ -99,6 +99,8 @@ cdef class Prober(Search):
     cdef unsigned char *one
     cdef unsigned char *reach     # crowding: the cells whose star could take some of a unit's room
     cdef unsigned char *hit_units # ... and the units of its free cells that need one star
+    cdef uint64_t *cover_words    # scratch of _covered: its cells as words
+    cdef int *cover_anchors       # ... and the blocks _cover_into finds
     # attacks and units as bitsets of 64-bit words, nwords a cell or unit
     cdef int nwords
     cdef uint64_t *attack_bits
@@ -130,6 +132,9 @@ cdef class Prober(Search):
     cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
                      int need_y) noexcept nogil
     cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil
+    cdef void _region_words(self, const uint64_t *wcand, uint64_t *region) noexcept nogil
+    cdef bint _window_words(self, int first, int size, const int *needs, const uint64_t *wcand,
+                            uint64_t *window, int *need) noexcept nogil
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
                            BlockRun *b) noexcept nogil

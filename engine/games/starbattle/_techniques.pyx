@@ -43,8 +43,10 @@ cdef class Prober(Search):
         self.one = <unsigned char *> malloc(self.nunits)
         self.reach = <unsigned char *> malloc(self.ncells)
         self.hit_units = <unsigned char *> malloc(self.nunits)
+        self.cover_anchors = <int *> malloc(self.ncells * sizeof(int))
         if (not self.attacks or not self.base_cand or not self.base_star or not self.count or not self.buf
-                or not self.touched or not self.one or not self.reach or not self.hit_units):
+                or not self.touched or not self.one or not self.reach or not self.hit_units
+                or not self.cover_anchors):
             raise MemoryError()
         memset(self.attacks, 0, self.ncells * self.ncells)
         for cell in range(self.ncells):
@@ -54,7 +56,8 @@ cdef class Prober(Search):
         self.nwords = (self.ncells + 63) // 64
         self.attack_bits = <uint64_t *> calloc(self.ncells * self.nwords, sizeof(uint64_t))
         self.unit_bits = <uint64_t *> calloc(self.nunits * self.nwords, sizeof(uint64_t))
-        if not self.attack_bits or not self.unit_bits:
+        self.cover_words = <uint64_t *> calloc(self.nwords, sizeof(uint64_t))
+        if not self.attack_bits or not self.unit_bits or not self.cover_words:
             raise MemoryError()
         for cell in range(self.ncells):
             for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
@@ -66,7 +69,7 @@ cdef class Prober(Search):
     def __dealloc__(self):
         free(self.attacks); free(self.base_cand); free(self.base_star); free(self.count); free(self.buf)
         free(self.touched); free(self.one); free(self.attack_bits); free(self.unit_bits)
-        free(self.reach); free(self.hit_units)
+        free(self.reach); free(self.hit_units); free(self.cover_anchors); free(self.cover_words)
 
     cdef bint _load(self) noexcept nogil:
         """The loaded position, with the cells its stars attack crossed off; False if impossible."""
@@ -1077,7 +1080,7 @@ cdef class Prober(Search):
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
         cdef int size, base, start, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side
         cdef int more_n, fewer_n
-        cdef bint any_cand, fits, touching, outside
+        cdef bint any_cand, touching, outside
         cdef int *need
         cdef int *inside
         cdef int *partial
@@ -1094,9 +1097,8 @@ cdef class Prober(Search):
             raise ValueError(f"needs must list {nu} units")
         cdef int *ints = <int *> calloc(nu + 3 * n + 4, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((n + 6) * nw, sizeof(uint64_t))
-        cdef unsigned char *flags = <unsigned char *> calloc(nc, 1)
-        if not ints or not words or not flags:
-            free(ints); free(words); free(flags)
+        if not ints or not words:
+            free(ints); free(words)
             raise MemoryError()
         try:
             need, inside, partial, pick = ints, ints + nu, ints + nu + n, ints + nu + 2 * n
@@ -1107,23 +1109,13 @@ cdef class Prober(Search):
                 need[u] = needs[u]
             data = cand.to_bytes(8 * nw, "little")
             memcpy(wcand, <const char *> data, 8 * nw)
-            for r in range(n):
-                for i in range(nw):
-                    region[r * nw + i] = wcand[i] & self.unit_bits[(2 * n + r) * nw + i]
+            self._region_words(wcand, region)
             for size in sizes:
                 if size >= 4 and size > n // 2:
                     break
                 for base in (0, n):
                     for start in range(n - size + 1):
-                        memset(window, 0, nw * sizeof(uint64_t))
-                        need_w = 0
-                        for u in range(base + start, base + start + size):
-                            for i in range(nw):
-                                window[i] |= self.unit_bits[u * nw + i]
-                            need_w += need[u]
-                        any_cand = False
-                        for i in range(nw):
-                            any_cand = any_cand or (wcand[i] & window[i]) != 0
+                        any_cand = self._window_words(base + start, size, need, wcand, window, &need_w)
                         if need_w <= 0 or not any_cand:
                             continue
                         ninside = npartial = 0
@@ -1168,11 +1160,7 @@ cdef class Prober(Search):
                                         if more_n == 0:
                                             return True
                                         continue
-                                    for i in range(nc):
-                                        flags[i] = (more[i >> 6] >> (i & 63)) & 1
-                                    with nogil:
-                                        fits = self._covered(flags, more_n, m)
-                                    if fits:
+                                    if self._cover_into(more, more_n, m, self.cover_anchors) >= 0:
                                         return True
                                 # the next combination in lexicographic order
                                 j = count - 1
@@ -1187,7 +1175,6 @@ cdef class Prober(Search):
         finally:
             free(ints)
             free(words)
-            free(flags)
 
     def blocks_give(self, cand, needs, str what, sizes=()):
         """Whether a block argument of blocks.py finds a step, without its sentences (the Python
@@ -1245,23 +1232,13 @@ cdef class Prober(Search):
                             return True
                 return False
             excess = what == "excess"
-            for r in range(n):
-                for i in range(nw):
-                    region[r * nw + i] = wcand[i] & self.unit_bits[(2 * n + r) * nw + i]
+            self._region_words(wcand, region)
             for size in sizes:
                 if size >= 4 and size > n // 2:
                     break
                 for base in (0, n):
                     for start in range(n - size + 1):
-                        memset(window, 0, nw * sizeof(uint64_t))
-                        need = 0
-                        for u in range(base + start, base + start + size):
-                            for i in range(nw):
-                                window[i] |= self.unit_bits[u * nw + i]
-                            need += need_of[u]
-                        any_cand = False
-                        for i in range(nw):
-                            any_cand = any_cand or (wcand[i] & window[i]) != 0
+                        any_cand = self._window_words(base + start, size, need_of, wcand, window, &need)
                         if need < 0 or not any_cand:
                             continue
                         ninside = ntouching = 0
@@ -1325,6 +1302,29 @@ cdef class Prober(Search):
         finally:
             free(ints)
             free(words)
+
+    cdef void _region_words(self, const uint64_t *wcand, uint64_t *region) noexcept nogil:
+        """Each region's candidates as words (region r at region + r * nwords)."""
+        cdef int r, i, n = self.n, nw = self.nwords
+        for r in range(n):
+            for i in range(nw):
+                region[r * nw + i] = wcand[i] & self.unit_bits[(2 * n + r) * nw + i]
+
+    cdef bint _window_words(self, int first, int size, const int *needs, const uint64_t *wcand,
+                            uint64_t *window, int *need) noexcept nogil:
+        """The window of `size` adjacent lines from unit `first` as words, and (into `need`) the stars
+        its lines still need; whether it holds a candidate."""
+        cdef int u, i, nw = self.nwords
+        cdef bint any_cand = False
+        memset(window, 0, nw * sizeof(uint64_t))
+        need[0] = 0
+        for u in range(first, first + size):
+            for i in range(nw):
+                window[i] |= self.unit_bits[u * nw + i]
+            need[0] += needs[u]
+        for i in range(nw):
+            any_cand = any_cand or (wcand[i] & window[i]) != 0
+        return any_cand
 
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil:
         """blocks._cover_search on a set of cells as words: how many 2x2 blocks (at most m; their top-left
@@ -1469,41 +1469,14 @@ cdef class Prober(Search):
                     gone[self.unit_cells[i]] = 1
 
     cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil:
-        """Whether at most m 2x2 blocks cover `cells` (blocks._cover): the lowest cell's blocks are
-        the ones with it in their top row (bottom row on the last row), tried in turn."""
-        cdef int x = 0, r, c, ar, cc, a, i, taken
-        cdef int block[4]
-        cdef int took[4]
-        cdef bint found = False
-        if size == 0:
-            return True
-        if m == 0 or size > 4 * m:
-            return False
-        while not cells[x]:
-            x += 1
-        r = x // self.n
-        c = x % self.n
-        ar = r if r < self.n - 1 else r - 1
-        for cc in range(c - 1, c + 1):
-            if cc < 0 or cc > self.n - 2:
-                continue
-            a = ar * self.n + cc
-            block[0] = a
-            block[1] = a + 1
-            block[2] = a + self.n
-            block[3] = a + self.n + 1
-            taken = 0
-            for i in range(4):
-                if cells[block[i]]:
-                    cells[block[i]] = 0
-                    took[taken] = block[i]
-                    taken += 1
-            found = self._covered(cells, size - taken, m - 1)
-            for i in range(taken):
-                cells[took[i]] = 1
-            if found:
-                return True
-        return False
+        """Whether at most m 2x2 blocks cover `cells` (byte flags; blocks._cover): _cover_into on
+        their words."""
+        cdef int i
+        memset(self.cover_words, 0, self.nwords * sizeof(uint64_t))
+        for i in range(self.ncells):
+            if cells[i]:
+                _set_bit(self.cover_words, i)
+        return self._cover_into(self.cover_words, size, m, self.cover_anchors) >= 0
 
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil:
         """Count in (delta 1) or out (delta -1) what a star on `cell` rules out: itself, the cells it

@@ -157,8 +157,23 @@ cdef bint sd_start(sd_pos *p, const uint16_t *masks) noexcept nogil:
     return sd_propagate(p)
 
 
+cdef inline int _fewest(const sd_pos *p) noexcept nogil:
+    """The open cell with the fewest candidates (the first such; two is the fewest an open cell of a
+    propagated position has)."""
+    cdef int cell, best = -1, bestn = 10, n
+    for cell in range(81):
+        if not p.done[cell]:
+            n = _popcount(p.cand[cell])
+            if n < bestn:
+                bestn = n
+                best = cell
+                if n == 2:
+                    break
+    return best
+
+
 cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
-    cdef int cell, best = -1, bestn = 10, k, n, i, j, t
+    cdef int cell, best, k, n, i, j, t
     cdef int digits[9]
     cdef unsigned int m
     cdef sd_pos child
@@ -172,14 +187,7 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
                 s.solutions[s.nsolutions * 81 + cell] = <unsigned char> (__builtin_ctz(p.cand[cell]) + 1)
         s.nsolutions += 1
         return s.nsolutions >= s.limit
-    for cell in range(81):
-        if not p.done[cell]:
-            n = _popcount(p.cand[cell])
-            if n < bestn:
-                bestn = n
-                best = cell
-                if n == 2:
-                    break
+    best = _fewest(p)
     m = p.cand[best]
     n = 0
     while m:
@@ -228,19 +236,12 @@ cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long 
 cdef bint _find_other(sd_pos *p, const uint16_t *known) noexcept nogil:
     """Whether the propagated position p has a solution; the digit of the known solution is tried
     first at every branch (a second solution usually differs from it in a few cells only)."""
-    cdef int cell, best = -1, bestn = 10, n
+    cdef int best
     cdef unsigned int m, first, bit
     cdef sd_pos child
     if p.nsolved == 81:
         return 1
-    for cell in range(81):
-        if not p.done[cell]:
-            n = _popcount(p.cand[cell])
-            if n < bestn:
-                bestn = n
-                best = cell
-                if n == 2:
-                    break
+    best = _fewest(p)
     m = p.cand[best]
     first = m & known[best]
     if first:
