@@ -369,6 +369,45 @@ def test_compiled_screens_answer_as_the_python_finders(monkeypatch):
     assert len(fired) == 14 and min(fired.values()) > 500, fired
 
 
+def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
+    """Every candidate is asked (not only those near the unit or group), with a known way and a budget
+    (as crowded-group asks) and without (as pressured-footprint asks)."""
+    from engine.games.starbattle import techniques as T
+    cases = pool()              # built with the compiled finders, as every other test builds it
+    compared = crowders = 0
+    rng = random.Random(11)
+    for i, case in enumerate(cases):
+        if i % 20:
+            continue
+        state, geo = case.state, case.state.geo
+        needs, cand = state.needs(), state.cand
+        removed = T.removal_sets(state, needs)
+        tight = T._short_of_room(geo, cand, needs)
+        groups = [(u,) for u in rng.sample(range(geo.nunits), 4)] + rng.sample(T._crowded_groups(geo.n, geo.regions), 2)
+        for group in groups:
+            area = 0
+            for u in group:
+                area |= geo.unit_mask[u]
+            area &= cand
+            if len(group) == 1:
+                way, budget = None, 0
+            else:
+                found = T._ways(state, area, sum(needs[u] for u in group), needs, cand, first_only=True,
+                                budget=T.GROUP_TRIES)
+                if not found:
+                    continue
+                way, budget = found[0], T.GROUP_TRIES
+            args = (state, area, group, needs, cand, cand, way, tight, budget, removed)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
+            fast = T._first_way_crowders(*args)
+            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+            slow = T._first_way_crowders(*args)
+            assert fast == slow, (group, describe(case, None))
+            compared += 1
+            crowders += fast.bit_count()
+    assert compared > 1_500 and crowders > 2_000
+
+
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
                                   "undercount-large", "overcount-large", "fish-large",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
