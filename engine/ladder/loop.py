@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from engine.errors import DeadlineExceeded
 from engine.ladder.step import Step
-from engine.ladder.table import Ladder, Technique
+from engine.ladder.table import Ladder, Technique, hardest
 
 
 class State(Protocol):
@@ -83,13 +83,6 @@ def run(state: Any, techniques: Sequence[Technique] | Ladder, cap: str | int | N
 
 
 def summarize(steps: Sequence[Step], ladder: Ladder, solved: bool, contradiction: bool) -> SolveResult:
-    hardest: Technique | None = None
-    total = 0
-    for step in steps:
-        total += step.cost
-        technique = ladder.by_name.get(step.technique)
-        if technique is not None and (hardest is None or (technique.tier, technique.order)
-                                      > (hardest.tier, hardest.order)):
-            hardest = technique
-    return SolveResult(tuple(steps), solved, contradiction, hardest.name if hardest else None,
-                       hardest.tier if hardest else 0, total)
+    top = hardest(t for t in (ladder.by_name.get(step.technique) for step in steps) if t is not None)
+    return SolveResult(tuple(steps), solved, contradiction, top.name if top else None,
+                       top.tier if top else 0, sum(step.cost for step in steps))

@@ -74,5 +74,10 @@ class Ladder:
         return self.by_name[name].tier
 
 
+def hardest(techniques: Iterable[Technique]) -> Technique | None:
+    """The technique of the highest tier among these, the latest on the ladder on ties; None for none."""
+    return max(techniques, key=lambda t: (t.tier, t.order), default=None)
+
+
 def ladder_of(techniques: Sequence[Technique] | Ladder) -> Ladder:
     return techniques if isinstance(techniques, Ladder) else Ladder(techniques)

@@ -25,7 +25,7 @@ from engine.games.sudoku._logic import Position
 from engine.games.sudoku.board import SudokuBoard
 from engine.games.sudoku.techniques import BANDS, LADDER, NAME_OF, UNIQUENESS, SudokuState, order_ids
 from engine.ladder import Step, run
-from engine.ladder.table import Technique
+from engine.ladder.table import hardest
 from engine.ladder.grade import LadderGrade
 
 CEILINGS: dict[str, int | None] = {"easy": 800, "medium": 1000, "hard": 1600, "expert": None, "beyond": None}
@@ -68,15 +68,6 @@ def band_for(hardest_tier: int, score: int) -> str:
         index += 1
 
 
-def _hardest(names: Sequence[str]) -> tuple[str | None, int]:
-    best = None
-    for name in names:
-        technique = LADDER[name]
-        if best is None or (technique.tier, technique.order) > (best.tier, best.order):
-            best = technique
-    return (best.name, best.tier) if best else (None, 0)
-
-
 def _givens(board: SudokuBoard | str) -> str:
     return board.givens if isinstance(board, SudokuBoard) else board
 
@@ -102,15 +93,11 @@ _BY_ID = {tid: LADDER[name] for tid, name in NAME_OF.items()}
 def quick_from_ids(status: int, used_ids: Sequence[int]) -> QuickGrade:
     """The grade of a compiled run from its status and the technique ids it used."""
     techniques = [_BY_ID[t] for t in used_ids]
-    used = tuple(t.name for t in techniques)
-    best = max(techniques, key=_rank, default=None)      # as _hardest(used): (tier, order) is unique
-    hardest, tier = (best.name, best.tier) if best else (None, 0)
+    top = hardest(techniques)           # the shared loop's rule (engine.ladder.table.hardest)
+    name, tier = (top.name, top.tier) if top else (None, 0)
     score = sum(t.cost for t in techniques)
-    return QuickGrade(status, used, hardest, tier, score, band_for(tier, score) if status == 1 else None)
-
-
-def _rank(technique: Technique) -> tuple[int, int]:
-    return technique.tier, technique.order
+    return QuickGrade(status, tuple(t.name for t in techniques), name, tier, score,
+                      band_for(tier, score) if status == 1 else None)
 
 
 def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
