@@ -42,8 +42,6 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil
 # Count solutions of a position given as masks, up to `limit`, without storing them: the count, or
 # -1 when the deadline passed first.
 cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil
-# The same, also telling how many search nodes it took (1: singles alone settled the position).
-cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long long *nodes) noexcept nogil
 # Whether a position has a solution other than a known one (81 digit masks) that fills the open cells
 # `cells` as it does: -1 when singles alone settle it (one solution, one search node), 2 when singles
 # do not settle it but fill every open cell (it then has the singles' fixed point of the position with

@@ -210,11 +210,6 @@ cdef bint sd_search_from(sd_search *s, sd_pos *p) noexcept nogil:
 
 
 cdef int sd_count_masks(const uint16_t *masks, int limit, double deadline) noexcept nogil:
-    cdef long long nodes
-    return sd_count_nodes(masks, limit, deadline, &nodes)
-
-
-cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long long *nodes) noexcept nogil:
     cdef sd_pos p
     cdef sd_search s
     s.limit = limit
@@ -225,11 +220,9 @@ cdef int sd_count_nodes(const uint16_t *masks, int limit, double deadline, long 
     s.timed_out = 0
     s.randomize = 0
     s.rng = 0
-    nodes[0] = 0
     if limit <= 0 or not sd_start(&p, masks):
         return 0
     sd_search_from(&s, &p)
-    nodes[0] = s.nodes
     return -1 if s.timed_out else s.nsolutions
 
 
@@ -261,8 +254,8 @@ cdef bint _find_other(sd_pos *p, const uint16_t *known) noexcept nogil:
 cdef int sd_other_solution(const uint16_t *masks, const uint16_t *known, const int *cells, int ncells
                            ) noexcept nogil:
     """Whether the position `masks` has a solution other than the known one (`known`: 81 digit masks),
-    where the cells `cells` are left open. Returns -1 when singles alone settle the position (the root
-    of sd_count_nodes is then its only node: exactly one solution), 2 when they do not but they fill
+    where the cells `cells` are left open. Returns -1 when singles alone settle the position (the
+    counter's search would stop at its root: exactly one solution), 2 when they do not but they fill
     every open cell (the position then has the singles' fixed point, so the solutions, of the same
     position with those cells given), 0 when the known solution is the only one otherwise, 1 when there
     is another.

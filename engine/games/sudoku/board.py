@@ -44,11 +44,8 @@ def _units_of(cell: int) -> tuple[int, int, int]:
     return r, 9 + c, 18 + (r // 3) * 3 + c // 3
 
 
-_UNIT_READERS = tuple(itemgetter(*cells) for cells in
-                      ([r * 9 + c for c in range(9)] for r in range(9)))
-_UNIT_READERS += tuple(itemgetter(*cells) for cells in ([r * 9 + c for r in range(9)] for c in range(9)))
-_UNIT_READERS += tuple(itemgetter(*cells) for cells in
-                       ([(b // 3 * 3 + i // 3) * 9 + b % 3 * 3 + i % 3 for i in range(9)] for b in range(9)))
+# each unit's cells, read from a line in one call (the units as _units_of numbers them)
+_UNIT_READERS = tuple(itemgetter(*(cell for cell in range(81) if u in _units_of(cell))) for u in range(27))
 
 
 def _check_units(line: str, what: str) -> None:
