@@ -124,6 +124,7 @@ cdef class Prober(Search):
     cdef object _run_ways(self, area, int m, needs, cand, bint first_only, int limit, long long budget,
                           bint telling, bint collect, int slack)
     cdef bint _pair(self, PairRun *p, int wa, int wb) noexcept nogil
+    cdef void _pair_point(self, PairRun *p, unsigned char *flags, int *ints, int ngiven) noexcept nogil
     cdef void _pair_loop(self, PairRun *p, const unsigned char *in_u, const unsigned char *in_v,
                          const unsigned char *base_cand, const unsigned char *near_f, const int *base_needs,
                          const int *given, int ngiven, int u, int v, unsigned char *gone,

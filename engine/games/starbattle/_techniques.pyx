@@ -740,30 +740,24 @@ cdef class Prober(Search):
         keeping room for what it needs; as a bitset. pressured_pair runs the same look on each pair;
         this one, given any cells to ask about, is what the parity test compares with Python."""
         cdef int nc = self.ncells, nu = self.nunits
-        cdef int i, j, w, cell, a
+        cdef int i, w
         cdef PairRun p
-        cdef bint fits
         if len(needs) != nu:
             raise ValueError(f"needs must list {nu} units")
         if not (0 <= u < nu and 0 <= v < nu):
             raise ValueError("units off the board")
         cdef int nunits = len(units)
-        # flags: fu, fv, cand, near, gone, then the run's in_a, in_b, excluded, chosen, cand; a crowder
-        # byte per cell; packing scratch
         cdef unsigned char *flags = <unsigned char *> calloc(11 * nc + self.nbytes, 1)
         cdef int *ints = <int *> calloc(nc + 3 * nu + 2 * nunits + 1, sizeof(int))
         if not flags or not ints:
             free(flags); free(ints)
             raise MemoryError()
         try:
+            self._pair_point(&p, flags, ints, nunits)
             in_u, in_v, base_cand, near_f, gone = flags, flags + nc, flags + 2 * nc, flags + 3 * nc, flags + 4 * nc
-            p.in_a, p.in_b, p.excluded = flags + 5 * nc, flags + 6 * nc, flags + 7 * nc
-            p.chosen, p.cand = flags + 8 * nc, flags + 9 * nc
             crowders = flags + 10 * nc
-            p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
             base_needs = ints + nc + 2 * nu
             given = ints + nc + 3 * nu              # `units` as given
-            p.units = given + nunits                # ... less those the star completes
             self._unpack(fu.to_bytes(self.nbytes, "little"), in_u)
             self._unpack(fv.to_bytes(self.nbytes, "little"), in_v)
             self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
@@ -781,6 +775,17 @@ cdef class Prober(Search):
         finally:
             free(flags)
             free(ints)
+
+    cdef void _pair_point(self, PairRun *p, unsigned char *flags, int *ints, int ngiven) noexcept nogil:
+        """Lay a pair search's arrays over scratch, after what its caller keeps there: `flags` holds
+        the two units' cells, the candidates, the cells asked about and the cells a star takes (5 *
+        ncells), then the run's own (5 * ncells); `ints` holds the run's counts (ncells + 2 * nunits),
+        the needs, `ngiven` units to keep room in, and the run's share of them."""
+        cdef int nc = self.ncells, nu = self.nunits
+        p.in_a, p.in_b, p.excluded = flags + 5 * nc, flags + 6 * nc, flags + 7 * nc
+        p.chosen, p.cand = flags + 8 * nc, flags + 9 * nc
+        p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
+        p.units = ints + nc + 3 * nu + ngiven
 
     cdef void _pair_loop(self, PairRun *p, const unsigned char *in_u, const unsigned char *in_v,
                          const unsigned char *base_cand, const unsigned char *near_f, const int *base_needs,
@@ -831,20 +836,18 @@ cdef class Prober(Search):
         cdef int npairs = len(pairs), ntight = len(tight)
         cdef int *pair_units = <int *> malloc((2 * npairs + 1) * sizeof(int))
         cdef unsigned char *flags = <unsigned char *> calloc(12 * nc + nc * nc + self.nbytes, 1)
-        cdef int *ints = <int *> calloc(nc + 3 * nu + 2 * ntight + 1, sizeof(int))
+        cdef int *ints = <int *> calloc(nc + 3 * nu + 3 * ntight + 1, sizeof(int))
         if not flags or not ints or not pair_units:
             free(flags); free(ints); free(pair_units)
             raise MemoryError()
         try:
+            self._pair_point(&p, flags, ints, ntight)
             in_u, in_v, base_cand, near_f, gone = flags, flags + nc, flags + 2 * nc, flags + 3 * nc, flags + 4 * nc
-            p.in_a, p.in_b, p.excluded = flags + 5 * nc, flags + 6 * nc, flags + 7 * nc
-            p.chosen, p.cand = flags + 8 * nc, flags + 9 * nc
             crowders, near_u = flags + 10 * nc, flags + 11 * nc
             removed = flags + 12 * nc                   # per candidate: the cells its star takes
-            p.blocked, p.got, p.needs = ints, ints + nc, ints + nc + nu
             base_needs = ints + nc + 2 * nu
             given = ints + nc + 3 * nu                  # the tight units other than u and v
-            p.units = given + ntight                    # ... less those the star completes
+            tight_units = given + 2 * ntight            # every tight unit
             self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
             for w in range(nu):
                 base_needs[w] = needs[w]
@@ -854,9 +857,9 @@ cdef class Prober(Search):
                     raise ValueError("units off the board")
                 pair_units[2 * j] = u
                 pair_units[2 * j + 1] = v
-            tight_units = [int(w) for w in tight]
-            for w in tight_units:
-                if not 0 <= w < nu:
+            for j in range(ntight):
+                tight_units[j] = tight[j]
+                if not 0 <= tight_units[j] < nu:
                     raise ValueError("units off the board")
             for cell in range(nc):
                 if base_cand[cell]:
@@ -866,12 +869,17 @@ cdef class Prober(Search):
                 v = pair_units[2 * j + 1]
                 if base_needs[u] <= 0 or base_needs[v] <= 0:
                     continue
+                memset(in_u, 0, nc)
+                memset(in_v, 0, nc)
                 count_u = count_v = 0
-                for i in range(nc):
-                    in_u[i] = base_cand[i] and self.cell_units[i * 3 + u // self.n] == u
-                    in_v[i] = base_cand[i] and self.cell_units[i * 3 + v // self.n] == v
-                    count_u += in_u[i]
-                    count_v += in_v[i]
+                for i in range(self.unit_start[u], self.unit_start[u + 1]):
+                    cell = self.unit_cells[i]
+                    in_u[cell] = base_cand[cell]
+                    count_u += in_u[cell]
+                for i in range(self.unit_start[v], self.unit_start[v + 1]):
+                    cell = self.unit_cells[i]
+                    in_v[cell] = base_cand[cell]
+                    count_v += in_v[cell]
                 if count_u > 2 * base_needs[u] + 2 and count_v > 2 * base_needs[v] + 2:
                     continue                    # neither is cramped
                 # near: the candidates whose star takes room from both (removal sets are symmetric)
@@ -891,9 +899,9 @@ cdef class Prober(Search):
                 if not any_near:
                     continue
                 ngiven = 0
-                for w in tight_units:
-                    if w != u and w != v:
-                        given[ngiven] = w
+                for j in range(ntight):
+                    if tight_units[j] != u and tight_units[j] != v:
+                        given[ngiven] = tight_units[j]
                         ngiven += 1
                 with nogil:
                     self._pair_loop(&p, in_u, in_v, base_cand, near_f, base_needs, given, ngiven, u, v, gone,
