@@ -133,6 +133,7 @@ cdef class Prober(Search):
     cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
                      int need_y) noexcept nogil
     cdef bint _covered(self, unsigned char *cells, int size, int m) noexcept nogil
+    cdef int _windows(self, sizes, int *windows) except -1
     cdef void _region_words(self, const uint64_t *wcand, uint64_t *region) noexcept nogil
     cdef bint _window_words(self, int first, int size, const int *needs, const uint64_t *wcand,
                             uint64_t *window, int *need) noexcept nogil

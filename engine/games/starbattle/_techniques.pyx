@@ -1086,7 +1086,7 @@ cdef class Prober(Search):
         gives a step. Only the answer is used: the Python finder runs (and words the first argument)
         when it is True, and is skipped when it is False."""
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
-        cdef int size, base, start, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side
+        cdef int k, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side
         cdef int more_n, fewer_n
         cdef bint any_cand, touching, outside
         cdef int *need
@@ -1105,8 +1105,9 @@ cdef class Prober(Search):
             raise ValueError(f"needs must list {nu} units")
         cdef int *ints = <int *> calloc(nu + 3 * n + 4, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((n + 6) * nw, sizeof(uint64_t))
-        if not ints or not words:
-            free(ints); free(words)
+        cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
+        if not ints or not words or not windows:
+            free(ints); free(words); free(windows)
             raise MemoryError()
         try:
             need, inside, partial, pick = ints, ints + nu, ints + nu + n, ints + nu + 2 * n
@@ -1118,71 +1119,68 @@ cdef class Prober(Search):
             data = cand.to_bytes(8 * nw, "little")
             memcpy(wcand, <const char *> data, 8 * nw)
             self._region_words(wcand, region)
-            for size in sizes:
-                if size >= 4 and size > n // 2:
-                    break
-                for base in (0, n):
-                    for start in range(n - size + 1):
-                        any_cand = self._window_words(base + start, size, need, wcand, window, &need_w)
-                        if need_w <= 0 or not any_cand:
-                            continue
-                        ninside = npartial = 0
-                        for r in range(n):
-                            touching = outside = False
+            for k in range(self._windows(sizes, windows)):
+                any_cand = self._window_words(windows[2 * k], windows[2 * k + 1], need, wcand, window, &need_w)
+                if need_w <= 0 or not any_cand:
+                    continue
+                ninside = npartial = 0
+                for r in range(n):
+                    touching = outside = False
+                    for i in range(nw):
+                        touching = touching or (region[r * nw + i] & window[i]) != 0
+                        outside = outside or (region[r * nw + i] & ~window[i]) != 0
+                    if touching:
+                        if outside:
+                            partial[npartial] = r
+                            npartial += 1
+                        else:
+                            inside[ninside] = r
+                            ninside += 1
+                for count in range(1, min(parts, npartial - 1) + 1):
+                    # every `count` of the partial regions (pick: their indexes, ascending)
+                    for j in range(count):
+                        pick[j] = j
+                    while True:
+                        memset(group, 0, nw * sizeof(uint64_t))
+                        need_g = 0
+                        for j in range(ninside + count):
+                            r = inside[j] if j < ninside else partial[pick[j - ninside]]
                             for i in range(nw):
-                                touching = touching or (region[r * nw + i] & window[i]) != 0
-                                outside = outside or (region[r * nw + i] & ~window[i]) != 0
-                            if touching:
-                                if outside:
-                                    partial[npartial] = r
-                                    npartial += 1
-                                else:
-                                    inside[ninside] = r
-                                    ninside += 1
-                        for count in range(1, min(parts, npartial - 1) + 1):
-                            # every `count` of the partial regions (pick: their indexes, ascending)
-                            for j in range(count):
-                                pick[j] = j
-                            while True:
-                                memset(group, 0, nw * sizeof(uint64_t))
-                                need_g = 0
-                                for j in range(ninside + count):
-                                    r = inside[j] if j < ninside else partial[pick[j - ninside]]
-                                    for i in range(nw):
-                                        group[i] |= region[r * nw + i]
-                                    need_g += need[2 * n + r]
-                                diff = need_w - need_g
-                                for i in range(nw):
-                                    w_only[i] = wcand[i] & window[i] & ~group[i]
-                                    g_only[i] = group[i] & ~window[i]
-                                for side in range(2):
-                                    m = diff if side == 0 else -diff
-                                    more_n = fewer_n = 0
-                                    for i in range(nw):
-                                        more[i] = w_only[i] if side == 0 else g_only[i]
-                                        more_n += __builtin_popcountll(more[i])
-                                        fewer_n += __builtin_popcountll(g_only[i] if side == 0 else w_only[i])
-                                    if m < 0 or fewer_n == 0 or more_n > 4 * m:
-                                        continue
-                                    if m == 0:
-                                        if more_n == 0:
-                                            return True
-                                        continue
-                                    if self._cover_into(more, more_n, m, self.cover_anchors) >= 0:
-                                        return True
-                                # the next combination in lexicographic order
-                                j = count - 1
-                                while j >= 0 and pick[j] == npartial - count + j:
-                                    j -= 1
-                                if j < 0:
-                                    break
-                                pick[j] += 1
-                                for i in range(j + 1, count):
-                                    pick[i] = pick[i - 1] + 1
+                                group[i] |= region[r * nw + i]
+                            need_g += need[2 * n + r]
+                        diff = need_w - need_g
+                        for i in range(nw):
+                            w_only[i] = wcand[i] & window[i] & ~group[i]
+                            g_only[i] = group[i] & ~window[i]
+                        for side in range(2):
+                            m = diff if side == 0 else -diff
+                            more_n = fewer_n = 0
+                            for i in range(nw):
+                                more[i] = w_only[i] if side == 0 else g_only[i]
+                                more_n += __builtin_popcountll(more[i])
+                                fewer_n += __builtin_popcountll(g_only[i] if side == 0 else w_only[i])
+                            if m < 0 or fewer_n == 0 or more_n > 4 * m:
+                                continue
+                            if m == 0:
+                                if more_n == 0:
+                                    return True
+                                continue
+                            if self._cover_into(more, more_n, m, self.cover_anchors) >= 0:
+                                return True
+                        # the next combination in lexicographic order
+                        j = count - 1
+                        while j >= 0 and pick[j] == npartial - count + j:
+                            j -= 1
+                        if j < 0:
+                            break
+                        pick[j] += 1
+                        for i in range(j + 1, count):
+                            pick[i] = pick[i - 1] + 1
             return False
         finally:
             free(ints)
             free(words)
+            free(windows)
 
     def blocks_give(self, cand, needs, str what, sizes=()):
         """Whether a block argument of blocks.py finds a step, without its sentences (the Python
@@ -1190,7 +1188,7 @@ cdef class Prober(Search):
         2 or more stars), "squeeze" (two adjacent lines), or "remainder" / "excess" (find_window over
         windows of `sizes` adjacent lines, as area_deductions reads them)."""
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
-        cdef int u, r, i, size, base, start, need, inner, m, count, ninside, ntouching, cell
+        cdef int k, u, r, i, base, start, need, inner, m, count, ninside, ntouching, cell
         cdef bint excess, any_cand, gives, is_touching, is_inside
         cdef BlockRun b
         cdef bytes data
@@ -1200,8 +1198,9 @@ cdef class Prober(Search):
             raise ValueError(f"needs must list {nu} units")
         cdef int *ints = <int *> calloc(nu + nc + 2 * n, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 1 + n + 3) * nw, sizeof(uint64_t))
-        if not ints or not words:
-            free(ints); free(words)
+        cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
+        if not ints or not words or not windows:
+            free(ints); free(words); free(windows)
             raise MemoryError()
         cdef int *need_of = ints
         cdef int *inside = ints + nu + nc
@@ -1241,75 +1240,87 @@ cdef class Prober(Search):
                 return False
             excess = what == "excess"
             self._region_words(wcand, region)
-            for size in sizes:
-                if size >= 4 and size > n // 2:
-                    break
-                for base in (0, n):
-                    for start in range(n - size + 1):
-                        any_cand = self._window_words(base + start, size, need_of, wcand, window, &need)
-                        if need < 0 or not any_cand:
-                            continue
-                        ninside = ntouching = 0
-                        for r in range(n):
-                            is_touching = False
-                            is_inside = True
-                            for i in range(nw):
-                                is_touching = is_touching or (region[r * nw + i] & window[i]) != 0
-                                is_inside = is_inside and (region[r * nw + i] & ~window[i]) == 0
-                            if is_touching:
-                                touching[ntouching] = r
-                                ntouching += 1
-                                if is_inside:
-                                    inside[ninside] = r
-                                    ninside += 1
-                        # the area (_window_areas) and its need m
-                        if not excess:
-                            if not ninside:
-                                continue
-                            inner = 0
-                            for i in range(nw):
-                                cells[i] = wcand[i] & window[i]
-                            for r in range(ninside):
-                                for i in range(nw):
-                                    cells[i] &= ~region[inside[r] * nw + i]
-                                inner += need_of[2 * n + inside[r]]
-                            m = need - inner
-                        else:
-                            memset(cells, 0, nw * sizeof(uint64_t))
-                            inner = 0
-                            for r in range(ntouching):
-                                for i in range(nw):
-                                    cells[i] |= region[touching[r] * nw + i]
-                                inner += need_of[2 * n + touching[r]]
-                            for i in range(nw):
-                                cells[i] &= ~window[i]
-                            m = inner - need
-                        count = 0
+            for k in range(self._windows(sizes, windows)):
+                any_cand = self._window_words(windows[2 * k], windows[2 * k + 1], need_of, wcand, window, &need)
+                if need < 0 or not any_cand:
+                    continue
+                ninside = ntouching = 0
+                for r in range(n):
+                    is_touching = False
+                    is_inside = True
+                    for i in range(nw):
+                        is_touching = is_touching or (region[r * nw + i] & window[i]) != 0
+                        is_inside = is_inside and (region[r * nw + i] & ~window[i]) == 0
+                    if is_touching:
+                        touching[ntouching] = r
+                        ntouching += 1
+                        if is_inside:
+                            inside[ninside] = r
+                            ninside += 1
+                # the area (_window_areas) and its need m
+                if not excess:
+                    if not ninside:
+                        continue
+                    inner = 0
+                    for i in range(nw):
+                        cells[i] = wcand[i] & window[i]
+                    for r in range(ninside):
                         for i in range(nw):
-                            count += __builtin_popcountll(cells[i])
-                        if not count or m < 0:
-                            continue
-                        # what it shows (area_deductions)
-                        if m == 0:
-                            return True
-                        if m == 1:
-                            gives = False
+                            cells[i] &= ~region[inside[r] * nw + i]
+                        inner += need_of[2 * n + inside[r]]
+                    m = need - inner
+                else:
+                    memset(cells, 0, nw * sizeof(uint64_t))
+                    inner = 0
+                    for r in range(ntouching):
+                        for i in range(nw):
+                            cells[i] |= region[touching[r] * nw + i]
+                        inner += need_of[2 * n + touching[r]]
+                    for i in range(nw):
+                        cells[i] &= ~window[i]
+                    m = inner - need
+                count = 0
+                for i in range(nw):
+                    count += __builtin_popcountll(cells[i])
+                if not count or m < 0:
+                    continue
+                # what it shows (area_deductions)
+                if m == 0:
+                    return True
+                if m == 1:
+                    gives = False
+                    for i in range(nw):
+                        common[i] = wcand[i] & ~cells[i]
+                    for cell in range(nc):
+                        if (cells[cell >> 6] >> (cell & 63)) & 1:
                             for i in range(nw):
-                                common[i] = wcand[i] & ~cells[i]
-                            for cell in range(nc):
-                                if (cells[cell >> 6] >> (cell & 63)) & 1:
-                                    for i in range(nw):
-                                        common[i] &= self.attack_bits[cell * nw + i]
-                            for i in range(nw):
-                                gives = gives or common[i] != 0
-                            if gives:
-                                return True
-                        if self._block_gives(cells, m, need_of, wcand, &b):
-                            return True
+                                common[i] &= self.attack_bits[cell * nw + i]
+                    for i in range(nw):
+                        gives = gives or common[i] != 0
+                    if gives:
+                        return True
+                if self._block_gives(cells, m, need_of, wcand, &b):
+                    return True
             return False
         finally:
             free(ints)
             free(words)
+            free(windows)
+
+    cdef int _windows(self, sizes, int *windows) except -1:
+        """The windows of `sizes` adjacent lines a finder looks at, in its order (rows, then columns,
+        for each size; sizes from 4 up stop past n / 2, as blocks.py's finders do): (first unit,
+        lines) pairs into `windows` (room for 4 * n * len(sizes) ints); how many."""
+        cdef int n = self.n, count = 0, size, base, start
+        for size in sizes:
+            if size >= 4 and size > n // 2:
+                break
+            for base in (0, n):
+                for start in range(n - size + 1):
+                    windows[2 * count] = base + start
+                    windows[2 * count + 1] = size
+                    count += 1
+        return count
 
     cdef void _region_words(self, const uint64_t *wcand, uint64_t *region) noexcept nogil:
         """Each region's candidates as words (region r at region + r * nwords)."""
