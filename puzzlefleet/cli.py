@@ -175,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "puzz.link URLs")
     solve.add_argument("file", help="a file, or - for standard input")
     solve.add_argument("--explain", action="store_true", help="after each board, its solve path in words")
+    solve.add_argument("--no-grade", dest="grade", action="store_false",
+                       help="only prove each board unique and give its solution: no grade, solve path or gates")
 
     verbs.add_parser("regrade", help="re-grade every board graded by another engine version")
 

@@ -14,7 +14,7 @@ import secrets
 import sys
 import tempfile
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 import engine
 from engine import PuzzleError, board_from_json, game_of, games
@@ -237,7 +237,18 @@ def _from_line(line: str) -> Any:
                       + (f" or {forms[-1]}" if forms else ""))
 
 
-def parse_boards(text: str) -> list[Any]:
+class Brought(NamedTuple):
+    """A board as a user brought it: the board value and the id they gave it (None: none given)."""
+    board: Any
+    given_id: str | int | None
+
+
+def _brought(data: Any) -> Brought:
+    board = board_from_json(data)           # checks the id's form with the rest of the board
+    return Brought(board, data.get("id"))
+
+
+def parse_boards(text: str) -> list[Brought]:
     """Boards from JSON (one object, an array, or one per line), or the games' one-line text forms
     (puzz.link URLs, 81-character Sudoku lines, ...), one per line."""
     stripped = text.strip()
@@ -250,9 +261,9 @@ def parse_boards(text: str) -> list[Any]:
     if isinstance(whole, list):
         if not whole:
             raise PuzzleError("no boards in the input (an empty list)")
-        return [board_from_json(item) for item in whole]
+        return [_brought(item) for item in whole]
     if isinstance(whole, dict):             # a bare number or string is read line by line below
-        return [board_from_json(whole)]
+        return [_brought(whole)]
     boards = []
     for number, line in enumerate(stripped.splitlines(), 1):
         line = line.strip()
@@ -261,11 +272,12 @@ def parse_boards(text: str) -> list[Any]:
         try:
             if line.startswith("{"):
                 try:
-                    boards.append(board_from_json(json.loads(line)))
+                    data = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise PuzzleError(f"malformed JSON ({exc.msg})") from None
+                boards.append(_brought(data))
             else:
-                boards.append(_from_line(line))
+                boards.append(Brought(_from_line(line), None))
         except PuzzleError as exc:
             raise PuzzleError(f"line {number}: {exc}") from None
     return boards
@@ -278,10 +290,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     boards = parse_boards(text)
     worst = 0
-    for board in boards:
-        status, out = engine.game_named(board.game).solve(board)
+    for board, given_id in boards:
+        status, out = engine.game_named(board.game).solve(board, grade=args.grade)
+        # The answer keeps the user's id; the id the store would give the board is beside it.
+        out["board_id"] = out.get("id")
+        if given_id is not None:
+            out["id"] = given_id
         print(json.dumps(out, separators=(",", ":")), flush=True)
-        if args.explain and status == "unique":
+        if args.explain and status == "unique" and args.grade:
             print(render.explained(out), flush=True)
         worst = max(worst, {"unique": 0, "several": EXIT_SEVERAL, "none": EXIT_NONE}[status])
     return worst

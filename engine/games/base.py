@@ -190,16 +190,16 @@ class Game(ABC):
         """The bars the generator sets for boards like this one (its rules); none by default."""
         return Gates()
 
-    def solve(self, board: Any) -> tuple[str, dict[str, Any]]:
-        """Count to 2 and, when unique, grade: ("unique" | "several" | "none", the board's JSON filled
-        in with its solution, status, difficulty, fun, shape, solve path and `gates`: per gate of the
-        game's generator, whether it would accept the board)."""
+    def solve(self, board: Any, *, grade: bool = True) -> tuple[str, dict[str, Any]]:
+        """Count to 2 and, when unique and `grade` is set, grade: ("unique" | "several" | "none", the
+        board's JSON filled in with its solution, status, difficulty, fun, shape, solve path and
+        `gates`: per gate of the game's generator, whether it would accept the board)."""
         found = self.solutions(board, 2)
         out = (self.with_solution(board, found[0]) if len(found) == 1 else board).to_json()
         out["solution"] = self.solution_json(board, found[0] if found else None)
         status = {0: "none", 1: "unique"}.get(len(found), "several")
         out["status"] = status
-        if status == "unique":
+        if status == "unique" and grade:
             out.update(self.describe(self.with_solution(board, found[0])))
             out["gates"] = self.gates(board).verdict(fun=_score(out, "fun"), shape=_score(out, "shape"))
         return status, out

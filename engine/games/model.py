@@ -11,7 +11,11 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-Id = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$", description="the first 16 hex digits of the fingerprint")]
+# A stored board's id is the store's (the first 16 hex digits of the fingerprint; the store checks
+# that). A board brought to `solve` keeps the id its owner gave it: a site's or a publisher's own.
+Id = Annotated[Union[Annotated[StrictStr, Field(max_length=200)], StrictInt],  # noqa: UP007
+               Field(description="a stored board: the first 16 hex digits of its fingerprint; a board "
+                                 "brought to solve: any string of up to 200 characters, or an integer")]
 
 
 class _Open(BaseModel):
