@@ -296,17 +296,15 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         body = await drawn(pictures, etag, lambda: print_page([json.loads(text)], title=f"puzzlefleet {board_id}"))
         return _cached(request, body, "text/html; charset=utf-8", etag, BOARD_CACHE)
 
-    daily_set = getattr(store, "daily_set", None)
-    if daily_set is not None:      # the daily table arrived with store.daily_set
-        @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
-                 responses={404: {"description": "no set for this day"}})
-        async def get_daily(request: Request, day: date) -> Response:
-            with session(engine_(), read_only=True) as s:
-                boards = daily_set(session=s, day=day)
-            if not boards:
-                raise HTTPException(404, f"no daily set for {day.isoformat()}")
-            body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
-            return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
+    @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
+             responses={404: {"description": "no set for this day"}})
+    async def get_daily(request: Request, day: date) -> Response:
+        with session(engine_(), read_only=True) as s:
+            boards = store.daily_set(session=s, day=day)
+        if not boards:
+            raise HTTPException(404, f"no daily set for {day.isoformat()}")
+        body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
+        return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
     add_player_routes(app, board_text, pictures, _etag, fresh)
     return app

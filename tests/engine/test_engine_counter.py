@@ -7,6 +7,7 @@ import itertools
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -176,10 +177,10 @@ def test_random_solution_is_seeded_and_valid() -> None:
 def test_deadline_in_the_past_stops_a_long_search() -> None:
     n = 14
     regions = rows_as_regions(n)
-    started = monotonic()
+    started = time.process_time()
     count = count_solutions(Rules(n), regions, 10**5, deadline=monotonic() - 1.0)
     assert not count.complete
-    assert monotonic() - started < 2.0
+    assert time.process_time() - started < 2.0     # CPU time: a search that ignores its deadline
     assert count.count < 10**5
     for solution in count.solutions[:200]:
         assert_solution(Rules(n), regions, solution)

@@ -10,11 +10,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
+import yaml
 
 from workers.params import FLEET_QUEUE, queues
-
-yaml = pytest.importorskip("yaml")
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 HARD_LIMIT = 660
