@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test build bench bench-fleet schema clean
+.PHONY: run test test-fast build bench bench-fleet schema clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,9 +39,18 @@ run: build
 	$(DEMO) $(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
 	@echo "The demo boards are in demo.db: PUZZLEFLEET_DB=sqlite:///demo.db .venv/bin/puzzlefleet list"
 
+# Every test, on as many pytest-xdist workers as the machine has cores (at most six: each takes a Redis
+# database of its own); tests that share a fleet, a browser or a built package run in one group.
+PYTEST_XDIST := -n auto --maxprocesses 6 --dist loadgroup
+
 test: build
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST)
+
+# The quick lane between two edits: the engine, store and command-line tests without the fleet,
+# the browser and the slow ones.
+test-fast: build
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST) -m "not fleet and not browser and not slow" tests/engine tests/store tests/cli
 
 bench: build
 	$(BIN)/python bench/bench_starbattle.py

@@ -21,6 +21,8 @@ import pytest
 from tests.browser_support import chromium, viewport
 from tests.serve_support import serving
 
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
 
 def _spec(page: str, name: str = "play") -> Any:
     found = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', page, re.S)

@@ -42,6 +42,7 @@ def test_a_second_run_with_the_same_seed_adds_new_boards_not_duplicates(env):
     assert "duplicate 3" in result.stdout
 
 
+@pytest.mark.slow
 def test_export_formats_and_show(env, tmp_path):
     assert run(env, "generate", "--game", "queens", "--size", "8", "--diagonals", "--seed", "3")\
         .returncode == 0
@@ -59,6 +60,7 @@ def test_export_formats_and_show(env, tmp_path):
     assert run(env, "export", "--game", "starbattle").stdout == ""
 
 
+@pytest.mark.slow
 def test_band_solve_explain_show_and_regrade(env, tmp_path):
     result = run(env, "generate", "--game", "starbattle", "--size", "10", "--band", "medium", "--count", "2",
                  "--seed", "8")

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.executable).parent.parent
 
@@ -24,6 +26,7 @@ def _copy(tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.mark.slow
 def test_make_run_keeps_the_users_store(tmp_path: Path) -> None:
     copy = _copy(tmp_path)
     with sqlite3.connect(copy / "puzzles.db") as conn:

@@ -129,6 +129,7 @@ def test_words_count_from_one_and_name_regions_by_letter(store: dict[str, str]) 
                 assert name.isalpha() if kind == "region" else int(name) >= 1
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly(store: dict[str, str], tmp_path: Path) -> None:
     board = exported(store)[0]
     (tmp_path / "boards.jsonl").write_text(run(store, "export").stdout)
@@ -139,6 +140,7 @@ def test_a_closed_pipe_ends_quietly(store: dict[str, str], tmp_path: Path) -> No
         assert pipeline.stderr == "" and pipeline.stdout.strip() == "0", (args, pipeline.stderr)
 
 
+@pytest.mark.slow
 def test_out_takes_a_folder_for_every_format_and_leaves_no_temporary_file(
         store: dict[str, str], tmp_path: Path) -> None:
     folder = tmp_path / "out"

@@ -20,8 +20,8 @@ from test_engine_starbattle_support import (assert_regions_sound, assert_solutio
 
 REPO = Path(__file__).resolve().parents[2]
 
-RULES = [Rules(6), Rules(7), Rules(8), Rules(9), Rules(8, 1, True), Rules(10, 1, True), Rules(8, 2),
-         Rules(9, 2), Rules(10, 2), Rules(12, 3)]
+RULES = [Rules(6), Rules(7), Rules(8), Rules(9), Rules(8, 1, True), pytest.param(Rules(10, 1, True), marks=pytest.mark.slow),
+         Rules(8, 2), pytest.param(Rules(9, 2), marks=pytest.mark.slow), Rules(10, 2), Rules(12, 3)]
 SEEDS = {6: range(8), 7: range(8), 8: range(8), 9: range(6), 10: range(4), 12: range(3)}
 
 
@@ -47,8 +47,8 @@ def test_generated_boards_are_unique(rules: Rules) -> None:
         assert stats.to_json()["drawings"] == stats.drawings
 
 
-@pytest.mark.parametrize("rules", [Rules(8), Rules(10, 1, True), Rules(10, 2), Rules(12, 3), Rules(14)],
-                         ids=str)
+@pytest.mark.parametrize("rules", [Rules(8), pytest.param(Rules(10, 1, True), marks=pytest.mark.slow), Rules(10, 2),
+                                   Rules(12, 3), Rules(14)], ids=str)
 def test_same_seed_same_board(rules: Rules) -> None:
     for seed in (0, 5, 2**62 + 3):
         first, stats_first = generate(rules, seed)

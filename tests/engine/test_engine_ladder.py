@@ -159,7 +159,7 @@ def test_ladder_on_unique_boards_never_contradicts_and_finds_the_answer(kind):
     assert solved >= 10       # the ladder finishes nearly every board (rare deep diagonal boards stall)
 
 
-@pytest.mark.parametrize("kind", [(6, 1, False), (7, 1, True), (8, 2, False),
+@pytest.mark.parametrize("kind", [(6, 1, False), (7, 1, True), pytest.param((8, 2, False), marks=pytest.mark.slow),
                                   pytest.param((10, 2, False), marks=pytest.mark.slow)])
 def test_ladder_on_ambiguous_boards_neither_solves_nor_contradicts(kind):
     """With several solutions no sound ladder can finish, and none may find a contradiction."""

@@ -150,6 +150,7 @@ def test_k2_parity_8x8(kind: str, seed: int) -> None:
     check_board(rules, build(rules, kind, rng), rng)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 2**64 - 1))
 def test_k2_parity_9x9(kind: str, seed: int) -> None:
@@ -160,6 +161,7 @@ def test_k2_parity_9x9(kind: str, seed: int) -> None:
 
 # ---- seeded sweeps (the same boards on every run) -----------------------------------------------
 
+@pytest.mark.slow
 def test_k1_parity_seeded_sweep() -> None:
     rng = random.Random(20240601)
     boards = solved = 0
@@ -173,6 +175,7 @@ def test_k1_parity_seeded_sweep() -> None:
     assert solved > 600, "too few boards with a solution: the sweep would prove little"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,count", [(8, 60), (9, 8)])
 def test_k2_parity_seeded_sweep(n: int, count: int) -> None:
     rng = random.Random(7000 + n)
@@ -184,6 +187,7 @@ def test_k2_parity_seeded_sweep(n: int, count: int) -> None:
     assert solved >= count // 2
 
 
+@pytest.mark.slow
 def test_oracle_agrees_with_reference() -> None:
     """The independent oracle (used where the reference is too slow) is itself checked here."""
     rng = random.Random(99)

@@ -234,6 +234,7 @@ def test_unhashable_stars_is_refused(stars) -> None:
         Board.from_json(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=3),
                     lambda inner: st.lists(inner, max_size=7) | st.dictionaries(st.text(max_size=8), inner,

@@ -48,6 +48,7 @@ def test_known_puzzle():
     assert is_unique(HARD_17)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["unique", "several", "none"])
 def test_parity_with_reference(kind):
     rng = random.Random({"unique": 1, "several": 2, "none": 3}[kind])
@@ -79,6 +80,7 @@ def test_parity_with_reference(kind):
         assert max(totals) > 1
 
 
+@pytest.mark.slow
 def test_parity_on_pencil_mark_positions():
     """Positions given as candidate masks: some true marks kept, others removed at random."""
     rng = random.Random(4)

@@ -23,6 +23,9 @@ from engine.games.sudoku.techniques import LADDER, TABLE, TOP_OF_TIER, UNIQUENES
 from engine.ladder import run
 from test_engine_sudoku_support import build_cases, check_step, marks_position, random_puzzle
 
+# One xdist worker builds the pool of positions once and runs every test that reads it.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("sudoku-pool")]
+
 MIN_FIRED = 50
 
 

@@ -31,6 +31,9 @@ from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, ce
 from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
                                             random_position, truth)
 
+# One xdist worker builds the pool of positions once and runs every test that reads it.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("starbattle-pool")]
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 CHEAP = [name for name in technique_names() if name not in TRIALS]
 PROBES = list(TRIALS)

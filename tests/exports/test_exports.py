@@ -18,6 +18,8 @@ from store import init_db, make_engine, save_board, session
 from engine.core.regions import touching_areas
 from store.render import PALETTE, RenderError, area_colours, layout, png, print_page, svg
 
+pytestmark = [pytest.mark.xdist_group("exports")]
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
+
 ROOT = Path(__file__).resolve().parents[2]
 EXTRA_MODULES = ("celery", "kombu", "redis", "flower", "prometheus_client", "fastapi", "uvicorn", "psycopg")
 

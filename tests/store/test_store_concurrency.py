@@ -7,6 +7,7 @@ import multiprocessing as mp
 import random
 from typing import Any
 
+import pytest
 from sqlalchemy import Engine
 
 import store
@@ -31,6 +32,7 @@ def _writer(url: str, boards: list[tuple[dict[str, Any], str]], start: Any, resu
         results.put(("error", f"{type(exc).__name__}: {exc}"))
 
 
+@pytest.mark.slow
 def test_concurrent_writers_store_exactly_the_distinct_set(db_url: str, board: Any) -> None:
     shared = [board(f"shared-{i}") for i in range(SHARED)]
     plans, expected = [], {data["id"]: data for data, _ in shared}

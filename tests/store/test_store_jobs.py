@@ -178,6 +178,7 @@ def _racer(url: str, job_id: int, boards: list, start: Any, results: Any) -> Non
         results.put(("error", f"{type(exc).__name__}: {exc}"))
 
 
+@pytest.mark.slow
 def test_racing_deliveries_of_the_same_slots_store_each_board_once(db_url: str, engine: Engine,
                                                                    board: Any) -> None:
     """Three processes deliver the same 30 slot tasks at once (each slot's board is the same, as a

@@ -25,7 +25,16 @@ from store import StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", "redis://127.0.0.1:6379/5")
+
+
+def _redis_database(base: int) -> int:
+    """A Redis database of this pytest-xdist worker's own (gw0 gets `base`, gw1 the next, ...), so
+    parallel fleet tests never flush or consume each other's queues; `make test` runs at most six."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return base + int(worker.removeprefix("gw") or 0)
+
+
+REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", f"redis://127.0.0.1:6379/{_redis_database(9)}")
 PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 VISIBILITY = 5          # seconds: a killed worker's tasks come back fast
 

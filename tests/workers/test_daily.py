@@ -27,6 +27,8 @@ from tests.workers.conftest import make_db_url
 from workers import daily as daily_mod
 from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, make_daily, overlap, too_close
 
+pytestmark = [pytest.mark.xdist_group("daily-pool")]
+
 Entry = tuple[dict[str, Any], str]          # (board JSON, fingerprint)
 POOL_SIZE = 3
 DAY = date(2025, 6, 15)                      # any date; this one generates its set quickly

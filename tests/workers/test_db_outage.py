@@ -24,6 +24,8 @@ import pytest
 import store
 from tests.workers.conftest import BIN, Fleet, free_port, wait_for
 
+pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
+
 COUNT = 120          # Star Battle 10x10 2-star boards: several seconds of work for two pool processes
 
 

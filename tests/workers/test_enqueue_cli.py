@@ -13,6 +13,8 @@ import pytest
 
 from tests.workers.conftest import free_port
 
+pytestmark = [pytest.mark.fleet]
+
 EXE = Path(sys.executable).with_name("puzzlefleet")
 
 

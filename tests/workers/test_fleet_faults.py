@@ -15,6 +15,8 @@ import pytest
 import store
 from tests.workers.conftest import Fleet, Proc, free_port, make_db_url, redis_client, wait_for
 
+pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
+
 
 def _enqueue(fleet: Fleet, *args: str) -> int:
     result = fleet.cli("enqueue", *args, "--json")

@@ -1,5 +1,5 @@
 """A real fleet on a SQLite WAL store: one `celery -A workers worker` (prefork, 2 processes, metrics on)
-and Flower with basic auth, shared by this module's tests; Redis database 5, flushed."""
+and Flower with basic auth, shared by this module's tests; a Redis database of this test worker's own, flushed."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import pytest
 
 import store
 from tests.workers.conftest import Fleet, flush, free_port, send_raw, wait_for
+
+pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("fleet-jobs")]
 
 AUTH = "fleet:s3cret-pass"
 

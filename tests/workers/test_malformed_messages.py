@@ -8,7 +8,11 @@ import re
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.workers.conftest import free_port, redis_client, send_raw, wait_for
+
+pytestmark = [pytest.mark.fleet]
 
 
 def test_a_worker_survives_malformed_messages(fleet_factory, redis_url: str, tmp_path: Path) -> None:

@@ -11,7 +11,11 @@ import urllib.request
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from tests.workers.conftest import Fleet, free_port, wait_for
+
+pytestmark = [pytest.mark.fleet, pytest.mark.slow]
 
 DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "dashboards" / "puzzlefleet.json"
 

@@ -9,7 +9,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.workers.conftest import free_port, wait_for
+
+pytestmark = [pytest.mark.fleet, pytest.mark.slow]
 
 
 def test_a_queue_nobody_consumes_is_said_and_reported(fleet_factory, tmp_path: Path) -> None:
