@@ -374,3 +374,242 @@ def solve(cage_of, sums, masks, int limit, double deadline=0.0):
         return sols, n >= 0, nodes
     finally:
         free(out)
+
+
+# ------------------------------------------------------------------------------------------------
+# exact cage support: which digits each cell of a cage can take in some completion of the cage
+
+cdef int kl_cage_support(int total, const uint16_t *masks, int k, unsigned int need,
+                         uint16_t *support, uint16_t *live) noexcept nogil:
+    """For k distinct cells adding up to `total` (holding every digit of `need`): each cell's digits that
+    some assignment within the cells' candidates uses (`support`), and the digit sets those
+    assignments use (`live`). Returns how many sets are live (0: the cage cannot be completed).
+
+    Per digit set, a forward pass marks the digits the first i cells can hold together, a backward
+    pass keeps the ones the remaining cells can complete."""
+    cdef unsigned char fwd[10][512]
+    cdef unsigned char good[10][512]
+    cdef unsigned int combo, union = 0, sub, avail, bit, m
+    cdef int i, j, n, nlive = 0
+    cdef bint ok
+    cdef uint16_t found[9]
+    for i in range(k):
+        support[i] = 0
+        union |= masks[i]
+    if k < 1 or k > 9 or total < 0 or total > 45:
+        return 0
+    n = _NCOMBOS[k * 46 + total]
+    for j in range(n):
+        combo = _COMBOS[(k * 46 + total) * MAXCOMBOS + j]
+        if (combo & union) != combo or (combo & need) != need:
+            continue
+        ok = 1
+        for i in range(k):
+            if (masks[i] & combo) == 0:
+                ok = 0
+                break
+        if not ok:
+            continue
+        # forward: fwd[i][used] when the first i cells can hold exactly the digits `used`
+        for i in range(k + 1):
+            sub = combo
+            while True:
+                fwd[i][sub] = 0
+                good[i][sub] = 0
+                if sub == 0:
+                    break
+                sub = (sub - 1) & combo
+        fwd[0][0] = 1
+        for i in range(k):
+            sub = combo
+            while True:
+                if fwd[i][sub]:
+                    avail = masks[i] & combo & ~sub
+                    while avail:
+                        bit = avail & (~avail + 1)
+                        avail &= avail - 1
+                        fwd[i + 1][sub | bit] = 1
+                if sub == 0:
+                    break
+                sub = (sub - 1) & combo
+        if not fwd[k][combo]:
+            continue
+        good[k][combo] = 1
+        for i in range(k):
+            found[i] = 0
+        for i in range(k - 1, -1, -1):
+            sub = combo
+            while True:
+                if fwd[i][sub]:
+                    avail = masks[i] & combo & ~sub
+                    while avail:
+                        bit = avail & (~avail + 1)
+                        avail &= avail - 1
+                        if good[i + 1][sub | bit]:
+                            found[i] |= bit
+                            good[i][sub] = 1
+                if sub == 0:
+                    break
+                sub = (sub - 1) & combo
+        live[nlive] = <uint16_t> combo
+        nlive += 1
+        for i in range(k):
+            support[i] |= found[i]
+    return nlive
+
+
+def cage_support(int total, masks, unsigned int need=0):
+    """For distinct cells adding up to `total` (with every digit of `need` among them): (each cell's
+    supported digits, the digit sets some assignment uses); all empty when it cannot be completed."""
+    cdef uint16_t buf[9]
+    cdef uint16_t support[9]
+    cdef uint16_t live[MAXCOMBOS]
+    cdef int k = len(masks), i, n
+    if not 1 <= k <= 9:
+        raise ValueError("a cage has 1 to 9 cells")
+    for i in range(k):
+        buf[i] = <uint16_t> (masks[i] & ALL)
+    n = kl_cage_support(total, buf, k, need, support, live)
+    if n == 0:
+        return (0,) * k, ()
+    return tuple([support[i] for i in range(k)]), tuple([live[i] for i in range(n)])
+
+
+cdef class Cages:
+    """A board's cages over one position at a time (`load`), to screen every cage at once: the compiled
+    half of the cage techniques, which say where the first step is; techniques.py words it."""
+
+    cdef kl_layout L
+    cdef uint16_t cand[81]            # every cell as a mask, a placed digit as its single bit
+    cdef unsigned char placed[81]
+    cdef int unit_of[81 * 3]
+
+    def __init__(self, cage_of, sums):
+        cdef int cell
+        _read_layout(&self.L, cage_of, sums)
+        for cell in range(81):
+            self.unit_of[cell * 3] = cell // 9
+            self.unit_of[cell * 3 + 1] = 9 + cell % 9
+            self.unit_of[cell * 3 + 2] = 18 + (cell // 27) * 3 + (cell % 9) // 3
+            self.cand[cell] = ALL
+            self.placed[cell] = 0
+
+    def load(self, masks, marks):
+        """The position: `masks` every cell (a placed digit as its bit), `marks` 0 for placed cells."""
+        cdef int i
+        if len(masks) != 81 or len(marks) != 81:
+            raise ValueError("a position has 81 cells")
+        for i in range(81):
+            self.cand[i] = <uint16_t> (masks[i] & ALL)
+            self.placed[i] = marks[i] == 0
+
+    cdef inline int _support(self, int cage, unsigned int need, unsigned int drop_outside_unit, int unit,
+                             uint16_t *cells, uint16_t *support, uint16_t *live) noexcept nogil:
+        cdef int i, k = self.L.cage_size[cage], cell
+        for i in range(k):
+            cell = self.L.cage_cells[cage * 9 + i]
+            cells[i] = self.cand[cell]
+            if unit >= 0 and not self._in_unit(cell, unit):
+                cells[i] &= ~drop_outside_unit
+        return kl_cage_support(self.L.cage_sum[cage], cells, k, need, support, live)
+
+    cdef inline bint _in_unit(self, int cell, int unit) noexcept nogil:
+        return self.unit_of[cell * 3] == unit or self.unit_of[cell * 3 + 1] == unit or self.unit_of[cell * 3 + 2] == unit
+
+    def scan(self):
+        """(the first cage whose cells hold a digit no completion uses, or that cannot be completed, or
+        -1; whether some cage cannot be completed)."""
+        cdef uint16_t cells[9]
+        cdef uint16_t support[9]
+        cdef uint16_t live[MAXCOMBOS]
+        cdef int i, cage, first = -1
+        for cage in range(self.L.ncages):
+            if self._support(cage, 0, 0, -1, cells, support, live) == 0:
+                return (cage if first < 0 else first), True
+            if first < 0:
+                for i in range(self.L.cage_size[cage]):
+                    if support[i] != cells[i]:
+                        first = cage
+                        break
+        return first, False
+
+    def pointing(self):
+        """The first (cage, digit 0-8, unit) where every combination of the cage holds the digit, its
+        places in the cage lie in the unit, and the unit has it elsewhere; None."""
+        cdef uint16_t cells[9]
+        cdef uint16_t support[9]
+        cdef uint16_t live[MAXCOMBOS]
+        cdef int i, j, n, cage, k, d, first, u, cell
+        cdef unsigned int needed
+        cdef bint inside
+        for cage in range(self.L.ncages):
+            k = self.L.cage_size[cage]
+            if k == 1:
+                continue
+            n = self._support(cage, 0, 0, -1, cells, support, live)
+            if n == 0:
+                continue
+            needed = ALL
+            for i in range(n):
+                needed &= live[i]
+            for d in range(9):
+                if not needed >> d & 1:
+                    continue
+                first = -1
+                for i in range(k):
+                    if cells[i] >> d & 1:
+                        first = self.L.cage_cells[cage * 9 + i]
+                        break
+                for j in range(3):
+                    u = self.unit_of[first * 3 + j]
+                    inside = 1
+                    for i in range(k):
+                        if cells[i] >> d & 1 and not self._in_unit(self.L.cage_cells[cage * 9 + i], u):
+                            inside = 0
+                            break
+                    if not inside:
+                        continue
+                    for i in range(9):
+                        cell = _UNIT_CELLS[u * 9 + i]
+                        if self.L.cage_of[cell] != cage and self.cand[cell] >> d & 1:
+                            return cage, d, u
+        return None
+
+    def claiming(self):
+        """The first (unit, digit 0-8, cage) where the open places of the digit in the unit all lie in the
+        cage and that tells the cage something (it holds the digit elsewhere, or a combination
+        without it is left); None."""
+        cdef uint16_t cells[9]
+        cdef uint16_t support[9]
+        cdef uint16_t live[MAXCOMBOS]
+        cdef int u, d, i, cage, k, cell, n
+        cdef unsigned int bit
+        cdef bint learn
+        for u in range(27):
+            for d in range(9):
+                bit = 1 << d
+                cage = -1
+                for i in range(9):
+                    cell = _UNIT_CELLS[u * 9 + i]
+                    if self.cand[cell] & bit:
+                        if self.placed[cell]:
+                            cage = -2
+                            break
+                        if cage == -1:
+                            cage = self.L.cage_of[cell]
+                        elif cage != self.L.cage_of[cell]:
+                            cage = -2
+                            break
+                if cage < 0:
+                    continue
+                k = self.L.cage_size[cage]
+                n = self._support(cage, bit, bit, u, cells, support, live)
+                if n == 0:
+                    continue
+                learn = 0
+                for i in range(k):
+                    if support[i] != self.cand[self.L.cage_cells[cage * 9 + i]]:
+                        learn = 1
+                if learn:
+                    return u, d, cage
+        return None

@@ -1,6 +1,7 @@
 """The arithmetic of cages and of the rule of 45, on candidate masks (bit d = digit d + 1).
 
-A *sum group* is cells whose digits add up to a known total, each cell counted with a sign (+1, or -1
+`cage_support` (compiled) answers for a cage: the digits each cell can still take in some way of
+completing it, and the digit sets those ways use. A *sum group* is cells whose digits add up to a known total, each cell counted with a sign (+1, or -1
 for the outies of an innie-outie difference), with some pairs of them known distinct (they share a
 row, column, box or cage). A cage is a sum group of distinct cells; the innies or outies of a set of
 units are another. `support` answers which digits each cell can still take with the group's total
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from engine.games.killer._count import combos as _combos
+from engine.games.killer._count import cage_support, combos as _combos
 
 COMBOS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(tuple(_combos(k, s)) for s in range(46))
                                                          for k in range(10))
@@ -30,47 +31,6 @@ def bits(mask: int) -> list[int]:
         out.append(low)
         mask ^= low
     return out
-
-
-@lru_cache(maxsize=1 << 17)
-def cage_support(total: int, masks: tuple[int, ...], need: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """For a group of distinct cells adding up to `total` (with every digit of `need` among them): (each
-    cell's supported digits, the digit sets some assignment uses). All empty when it cannot be completed."""
-    k = len(masks)
-    support = [0] * k
-    live = []
-    union = 0
-    for m in masks:
-        union |= m
-    for combo in COMBOS[k][total] if 0 <= total <= 45 and k <= 9 else ():
-        if combo & union != combo or combo & need != need or any(not m & combo for m in masks):
-            continue
-        layers = [{0}]                      # layers[i]: digits the first i cells can take together
-        for m in masks:
-            nxt = set()
-            for used in layers[-1]:
-                for bit in bits(m & combo & ~used):
-                    nxt.add(used | bit)
-            if not nxt:
-                break
-            layers.append(nxt)
-        if len(layers) <= k:
-            continue
-        good = {combo}                      # states from which the rest can complete the combo
-        found = [0] * k
-        for i in range(k - 1, -1, -1):
-            back = set()
-            for used in layers[i]:
-                for bit in bits(masks[i] & combo & ~used):
-                    if used | bit in good:
-                        found[i] |= bit
-                        back.add(used)
-            good = back
-        live.append(combo)
-        support = [a | b for a, b in zip(support, found)]
-    if not live:
-        return (0,) * k, ()
-    return tuple(support), tuple(live)
 
 
 @lru_cache(maxsize=1 << 16)

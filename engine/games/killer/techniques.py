@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from engine.games.killer._count import Cages
 from engine.games.killer.board import Cage, KillerBoard, cell_name, unit_name
 from engine.games.killer.cages import bits, cage_support, digits_text, group_support
 from engine.games.killer.count import count_solutions
@@ -34,6 +35,7 @@ BANDS = ("easy", "medium", "hard", "expert", "beyond")
 GROUP_LIMIT = 4           # a signed or not all-distinct sum group is searched up to this many cells
 UNIT_CELLS = tuple(tuple(cell for cell in range(81) if u == cell // 9 or u == 9 + cell % 9 or
                          u == 18 + (cell // 27) * 3 + (cell % 9) // 3) for u in range(27))
+CELL_UNITS = tuple((cell // 9, 9 + cell % 9, 18 + (cell // 27) * 3 + (cell % 9) // 3) for cell in range(81))
 
 
 def _sees(a: int, b: int) -> bool:
@@ -100,15 +102,30 @@ class Sides(NamedTuple):
 
 
 @lru_cache(maxsize=256)
+def _scanner(cages: tuple[Cage, ...]) -> Cages:
+    cage_of = [0] * 81
+    for number, cage in enumerate(cages):
+        for cell in cage.cells:
+            cage_of[cell] = number
+    return Cages(cage_of, [cage.total for cage in cages])
+
+
+@lru_cache(maxsize=256)
 def _layout(cages: tuple[Cage, ...]) -> tuple[tuple[Sides, ...], tuple[Sides, ...]]:
+    cage_of = [0] * 81
+    for number, cage in enumerate(cages):
+        for cell in cage.cells:
+            cage_of[cell] = number
+
     def sides(region: Region) -> Sides:
         inside = 0
         crossing = []
-        for cage in cages:
+        for number in sorted({cage_of[c] for c in region.cells}):
+            cage = cages[number]
             inner = tuple(c for c in cage.cells if c in region.cells)
             if len(inner) == len(cage.cells):
                 inside += cage.total
-            elif inner:
+            else:
                 crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
         return Sides(inside, tuple(crossing))
     return tuple(sides(r) for r in SINGLE_REGIONS), tuple(sides(r) for r in SEVERAL_REGIONS)
@@ -120,13 +137,16 @@ def _layout(cages: tuple[Cage, ...]) -> tuple[tuple[Sides, ...], tuple[Sides, ..
 class KillerState:
     """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
 
-    __slots__ = ("pos", "board", "cages", "cage_of", "_masks", "_values")
+    __slots__ = ("pos", "board", "cages", "cage_of", "_screen", "_loaded", "_scan", "_masks", "_values")
 
     def __init__(self, board: KillerBoard, pos: Position):
         self.pos = pos
         self.board = board
         self.cages = board.cages
         self.cage_of = board.cage_of
+        self._screen = _scanner(board.cages)
+        self._loaded = False
+        self._scan: tuple[int, bool] | None = None
         self._masks: list[int] | None = None
         self._values: str | None = None
 
@@ -139,6 +159,23 @@ class KillerState:
 
     def copy(self) -> KillerState:
         return KillerState(self.board, self.pos.copy())
+
+    def screen(self) -> Cages:
+        """The compiled cage screens, loaded with this position."""
+        if not self._loaded:
+            self._screen.load(self.masks(), self.pos.marks())
+            self._loaded = True
+        return self._screen
+
+    def scan(self) -> tuple[int, bool]:
+        """(the first cage with a digit no completion uses, or -1; whether some cage is dead)."""
+        if self._scan is None:
+            self._scan = self.screen().scan()
+        return self._scan
+
+    def _changed(self) -> None:
+        self._masks = self._values = self._scan = None
+        self._loaded = False
 
     def masks(self) -> list[int]:
         """Every cell as a mask, a placed digit as its single bit."""
@@ -157,11 +194,11 @@ class KillerState:
                 if mate != x // 9 and marks[mate] >> (x % 9) & 1]
         if gone:
             self.pos.apply((), gone)
-        self._masks = self._values = None
+        self._changed()
 
     def apply(self, step: Step) -> None:
         self.pos.apply(step.place, step.eliminate)
-        self._masks = self._values = None
+        self._changed()
         if step.place:
             self._clear_cage_mates(step.place)
 
@@ -171,8 +208,7 @@ class KillerState:
     def is_contradiction(self) -> bool:
         if self.pos.is_contradiction():
             return True
-        masks = self.masks()
-        return any(not cage_support(cage.total, tuple(masks[c] for c in cage.cells))[1] for cage in self.cages)
+        return self.scan()[1]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -200,10 +236,12 @@ def _combos_text(live: Sequence[int]) -> str:
 def cage_combinations(state: KillerState) -> Found | None:
     """A cage's cells keep only the digits of the combinations they can still make."""
     masks = state.masks()
-    for cage in state.cages:
+    number, dead = state.scan()
+    if number >= 0 and not dead:
+        cage = state.cages[number]
         old = tuple(masks[c] for c in cage.cells)
         new, live = cage_support(cage.total, old)
-        if live and new != old:
+        if live:
             gone = _losses(cage.cells, old, new)
             return Found((), gone, (cage.name,),
                          f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
@@ -213,62 +251,37 @@ def cage_combinations(state: KillerState) -> Found | None:
 
 def cage_pointing(state: KillerState) -> Found | None:
     """A digit every combination of a cage holds, whose places in the cage lie in one unit, leaves the
-    rest of that unit."""
+    rest of that unit. (The compiled screen finds the first such cage, digit and unit.)"""
+    found = state.screen().pointing()
+    if found is None:
+        return None
+    number, d, u = found
     masks = state.masks()
-    for cage in state.cages:
-        old = tuple(masks[c] for c in cage.cells)
-        _, live = cage_support(cage.total, old)
-        if not live:
-            continue
-        needed = live[0]
-        for combo in live[1:]:
-            needed &= combo
-        for bit in bits(needed):
-            where = [c for c in cage.cells if masks[c] & bit]
-            for u in range(27):
-                if all(c in UNIT_CELLS[u] for c in where):
-                    d = bit.bit_length() - 1
-                    gone = tuple(c * 9 + d for c in UNIT_CELLS[u]
-                                 if masks[c] & bit and c not in cage.cells)
-                    if gone:
-                        return Found((), gone, (cage.name, unit_name(u)),
-                                     f"{cage.name} must hold {d + 1} ({_combos_text(live)}), and only in "
-                                     f"{unit_name(u)}: so not elsewhere in {unit_name(u)}: {_gone(gone)}")
-    return None
+    cage = state.cages[number]
+    _, live = cage_support(cage.total, [masks[c] for c in cage.cells])
+    gone = tuple(c * 9 + d for c in UNIT_CELLS[u] if masks[c] >> d & 1 and state.cage_of[c] != number)
+    return Found((), gone, (cage.name, unit_name(u)),
+                 f"{cage.name} must hold {d + 1} ({_combos_text(live)}), and only in {unit_name(u)}: so not "
+                 f"elsewhere in {unit_name(u)}: {_gone(gone)}")
 
 
 def cage_claiming(state: KillerState) -> Found | None:
     """A digit whose places in a unit all lie in one cage: that cage holds it there, so nowhere else in the
-    cage, and only the combinations with it are left."""
+    cage, and only the combinations with it are left. (The compiled screen finds the first such unit,
+    digit and cage that teaches the cage something.)"""
+    found = state.screen().claiming()
+    if found is None:
+        return None
+    u, d, number = found
     masks = state.masks()
-    values = state.values()
-    for u in range(27):
-        cells = UNIT_CELLS[u]
-        placed = 0
-        for c in cells:
-            if values[c] != ".":
-                placed |= masks[c]
-        for d in range(9):
-            bit = 1 << d
-            if placed & bit:
-                continue
-            where = [c for c in cells if masks[c] & bit]
-            if not where:
-                continue
-            cage_number = state.cage_of[where[0]]
-            if any(state.cage_of[c] != cage_number for c in where[1:]):
-                continue
-            cage = state.cages[cage_number]
-            old = tuple(masks[c] if c in cells else masks[c] & ~bit for c in cage.cells)
-            new, live = cage_support(cage.total, old, bit)
-            if not live:
-                continue
-            gone = _losses(cage.cells, tuple(masks[c] for c in cage.cells), new)
-            if gone:
-                return Found((), gone, (unit_name(u), cage.name),
-                             f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it "
-                             f"there ({_combos_text(live)}): not {_gone(gone)}")
-    return None
+    cage = state.cages[number]
+    bit = 1 << d
+    old = tuple(masks[c] for c in cage.cells)
+    new, live = cage_support(cage.total, [m if u in CELL_UNITS[c] else m & ~bit for c, m in zip(cage.cells, old)], bit)
+    gone = _losses(cage.cells, old, new)
+    return Found((), gone, (unit_name(u), cage.name),
+                 f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it there "
+                 f"({_combos_text(live)}): not {_gone(gone)}")
 
 
 def _group_step(region: Region, how: str, cells: list[int], signs: list[int], total: int,
