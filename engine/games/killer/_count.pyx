@@ -483,10 +483,13 @@ cdef class Cages:
     cdef uint16_t cand[81]            # every cell as a mask, a placed digit as its single bit
     cdef unsigned char placed[81]
     cdef int unit_of[81 * 3]
+    cdef uint16_t seen[81 * 9]      # each cage's cells when `scan` last looked at it
+    cdef signed char verdict[81]    # and what it found: 0 nothing, 1 a digit to drop, 2 dead, -1 not yet
 
     def __init__(self, cage_of, sums):
         cdef int cell
         _read_layout(&self.L, cage_of, sums)
+        memset(self.verdict, -1, sizeof(self.verdict))
         for cell in range(81):
             self.unit_of[cell * 3] = cell // 9
             self.unit_of[cell * 3 + 1] = 9 + cell % 9
@@ -522,15 +525,30 @@ cdef class Cages:
         cdef uint16_t cells[9]
         cdef uint16_t support[9]
         cdef uint16_t live[MAXCOMBOS]
-        cdef int i, cage, first = -1
+        cdef int i, k, cage, first = -1
+        cdef bint same
         for cage in range(self.L.ncages):
-            if self._support(cage, 0, 0, -1, cells, support, live) == 0:
+            k = self.L.cage_size[cage]
+            same = self.verdict[cage] >= 0
+            for i in range(k):
+                cells[i] = self.cand[self.L.cage_cells[cage * 9 + i]]
+                if cells[i] != self.seen[cage * 9 + i]:
+                    same = 0
+            if not same:          # a cage unchanged since the last scan keeps its verdict
+                if self._support(cage, 0, 0, -1, cells, support, live) == 0:
+                    self.verdict[cage] = 2
+                else:
+                    self.verdict[cage] = 0
+                    for i in range(k):
+                        if support[i] != cells[i]:
+                            self.verdict[cage] = 1
+                            break
+                for i in range(k):
+                    self.seen[cage * 9 + i] = cells[i]
+            if self.verdict[cage] == 2:
                 return (cage if first < 0 else first), True
-            if first < 0:
-                for i in range(self.L.cage_size[cage]):
-                    if support[i] != cells[i]:
-                        first = cage
-                        break
+            if first < 0 and self.verdict[cage] == 1:
+                first = cage
         return first, False
 
     def pointing(self):

@@ -101,34 +101,41 @@ class Sides(NamedTuple):
     crossing: tuple[tuple[Cage, tuple[int, ...], tuple[int, ...]], ...]
 
 
-@lru_cache(maxsize=256)
-def _scanner(cages: tuple[Cage, ...]) -> Cages:
-    cage_of = [0] * 81
-    for number, cage in enumerate(cages):
-        for cell in cage.cells:
-            cage_of[cell] = number
-    return Cages(cage_of, [cage.total for cage in cages])
+def _screen_of(board: KillerBoard) -> Cages:
+    """A position's own screen (it holds the position it was loaded with)."""
+    return Cages(board.cage_of, board.sums)
+
+
+class _Layout:
+    """How a board's cages meet each region (Sides), worked out the first time a region is asked."""
+
+    def __init__(self, cages: tuple[Cage, ...]):
+        self.cages = cages
+        self.cage_of = [0] * 81
+        for number, cage in enumerate(cages):
+            for cell in cage.cells:
+                self.cage_of[cell] = number
+        self.known: dict[Region, Sides] = {}
+
+    def sides(self, region: Region) -> Sides:
+        found = self.known.get(region)
+        if found is None:
+            inside = 0
+            crossing = []
+            for number in sorted({self.cage_of[c] for c in region.cells}):
+                cage = self.cages[number]
+                inner = tuple(c for c in cage.cells if c in region.cells)
+                if len(inner) == len(cage.cells):
+                    inside += cage.total
+                else:
+                    crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
+            found = self.known[region] = Sides(inside, tuple(crossing))
+        return found
 
 
 @lru_cache(maxsize=256)
-def _layout(cages: tuple[Cage, ...]) -> tuple[tuple[Sides, ...], tuple[Sides, ...]]:
-    cage_of = [0] * 81
-    for number, cage in enumerate(cages):
-        for cell in cage.cells:
-            cage_of[cell] = number
-
-    def sides(region: Region) -> Sides:
-        inside = 0
-        crossing = []
-        for number in sorted({cage_of[c] for c in region.cells}):
-            cage = cages[number]
-            inner = tuple(c for c in cage.cells if c in region.cells)
-            if len(inner) == len(cage.cells):
-                inside += cage.total
-            else:
-                crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
-        return Sides(inside, tuple(crossing))
-    return tuple(sides(r) for r in SINGLE_REGIONS), tuple(sides(r) for r in SEVERAL_REGIONS)
+def _layout(cages: tuple[Cage, ...]) -> _Layout:
+    return _Layout(cages)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -144,7 +151,7 @@ class KillerState:
         self.board = board
         self.cages = board.cages
         self.cage_of = board.cage_of
-        self._screen = _scanner(board.cages)
+        self._screen = _screen_of(board)
         self._loaded = False
         self._scan: tuple[int, bool] | None = None
         self._masks: list[int] | None = None
@@ -327,8 +334,10 @@ def _group_step(region: Region, how: str, cells: list[int], signs: list[int], to
                  f"rule of 45 on {region.name} ({how}): {terms} = {total}, so {what}")
 
 
-def _rule_of_45(state: KillerState, regions: Sequence[Region], sides: Sequence[Sides]) -> Found | None:
-    for region, side in zip(regions, sides):
+def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
+    layout = _layout(state.cages)
+    for region in regions:
+        side = layout.sides(region)
         if not side.crossing:
             continue
         rest = 45 * region.units - side.inside_total
@@ -358,12 +367,12 @@ def _rule_of_45(state: KillerState, regions: Sequence[Region], sides: Sequence[S
 
 def rule_of_45(state: KillerState) -> Found | None:
     """Innies, outies or their difference on one row, column or box."""
-    return _rule_of_45(state, SINGLE_REGIONS, _layout(state.cages)[0])
+    return _rule_of_45(state, SINGLE_REGIONS)
 
 
 def rule_of_45_several(state: KillerState) -> Found | None:
     """Innies, outies or their difference on two to four adjacent rows or columns, or adjacent boxes."""
-    return _rule_of_45(state, SEVERAL_REGIONS, _layout(state.cages)[1])
+    return _rule_of_45(state, SEVERAL_REGIONS)
 
 
 def trial(state: KillerState) -> Found | None:
