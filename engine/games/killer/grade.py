@@ -1,10 +1,11 @@
 """Grading a Killer Sudoku board the way a person solves it: the ladder (techniques.py) from the
 givens, the cheapest technique that moves first, restarting from the bottom after every step.
 
-The band is the tier of the hardest technique used, bumped up while the summed cost exceeds the
-band's ceiling (as Sudoku's). The ceilings are calibrated on the published booklets
-(bench/bench_killer_calibration.py): a Killer's cage arithmetic makes many more small steps than a
-Sudoku's singles, so they sit far above Sudoku's. A board the ladder cannot finish gets no band.
+Nearly every published Killer needs a tier-2 step (a cage confined to a unit, the rule of 45), so the
+band is read from the score (the summed cost of the path: a Killer's cage arithmetic makes many more
+small steps than a Sudoku's singles), with ceilings calibrated on the published booklets
+(bench/bench_killer_calibration.py), and raised to the hardest technique's tier from tier 3 up.
+A board the ladder cannot finish gets no band.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from engine.ladder.fun import fun_score
 from engine.ladder.grade import LadderGrade
 from engine.version import ENGINE_VERSION
 
-CEILINGS: dict[str, int | None] = {"easy": 2000, "medium": 3000, "hard": 4500, "expert": None, "beyond": None}
+# Score ceilings of easy, medium and hard, near the quartiles of the booklets' scores (25%, 55%, 85%).
+CEILINGS = {"easy": 4200, "medium": 5000, "hard": 5800}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,13 +31,11 @@ class Grade(LadderGrade):
 
 
 def band_for(hardest_tier: int, score: int) -> str:
-    """The band of a finished solve: the hardest tier, bumped while the score exceeds its ceiling."""
-    index = max(hardest_tier, 1) - 1
-    while True:
-        ceiling = CEILINGS[BANDS[index]]
-        if ceiling is None or score <= ceiling or BANDS[index + 1] == "beyond":
-            return BANDS[index]
-        index += 1
+    """The band of a finished solve: by score, but at least the band of the hardest technique's tier
+    (a tier-3 technique makes it hard, a chain expert, trial beyond)."""
+    by_score = next((band for band, ceiling in CEILINGS.items() if score <= ceiling), "expert")
+    by_tier = BANDS[min(max(hardest_tier, 2), 5) - 1] if hardest_tier >= 3 else "easy"
+    return max(by_score, by_tier, key=BANDS.index)
 
 
 def grade(board: KillerBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
