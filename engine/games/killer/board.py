@@ -57,14 +57,15 @@ def board_of(cages: Sequence[tuple[int, Sequence[tuple[int, int]]]], givens: str
                 raise InvalidBoard(f"cages[{number}]: {cell_name(cell)} is already in cages[{owner[cell]}]")
             owner[cell] = number
             ids.append(cell)
-        if not is_connected(SIZE, ids):
-            raise InvalidBoard(f"cages[{number}]: its cells are not connected")
-        if not combos(len(ids), total):
-            raise InvalidBoard(f"cages[{number}]: {len(ids)} distinct digits cannot add up to {total}")
         out.append(Cage(total, tuple(sorted(ids))))
     if len(owner) != 81:
         missing = min(set(range(81)) - owner.keys())
         raise InvalidBoard(f"cages: {cell_name(missing)} is in no cage")
+    for number, cage in enumerate(out):
+        if not is_connected(SIZE, cage.cells):
+            raise InvalidBoard(f"cages[{number}]: its cells are not connected")
+        if not combos(len(cage.cells), cage.total):
+            raise InvalidBoard(f"cages[{number}]: {len(cage.cells)} distinct digits cannot add up to {cage.total}")
     line = parse_line(givens).givens if givens else NO_GIVENS
     for number, cage in enumerate(out):
         digits = [line[cell] for cell in cage.cells if line[cell] != EMPTY]
