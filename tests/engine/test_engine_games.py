@@ -15,7 +15,7 @@ import engine
 from engine import InvalidBoard, InvalidRules, game_named, game_of, games
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}}
+REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}, "killer": {"size": 9}}
 
 
 def test_the_registry_lists_the_built_in_games_in_order() -> None:

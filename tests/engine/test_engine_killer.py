@@ -307,3 +307,17 @@ def test_the_game_contract() -> None:
         GAME.rules(size=8)
     with pytest.raises(InvalidRules):
         GAME.rules(size=9, stars=2)
+
+
+def test_generate_is_seeded_unique_and_graded() -> None:
+    first, stats = GAME.generate(GAME.rules(size=9), 3, timeout=60)
+    again, _ = GAME.generate(GAME.rules(size=9), 3, timeout=60)
+    assert first == again and first.seed == 3
+    assert count_solutions(first, 2).solutions == (first.solution,)
+    assert all(1 <= len(cage.cells) <= 6 and len({first.solution[c] for c in cage.cells}) == len(cage.cells)
+               for cage in first.cages)
+    assert first.extra["difficulty"]["band"] in GAME.bands and stats.grids >= 1
+    hard, _ = GAME.generate(GAME.rules(size=9, band="hard"), 5, band="hard", timeout=60)
+    assert hard.extra["difficulty"]["band"] == "hard"
+    with pytest.raises(InvalidRules):
+        GAME.rules(size=9, band="beyond")

@@ -46,5 +46,6 @@ class KillerBoardModel(BoardModel):
                              self.givens, self.solution)
         except PuzzleError as exc:
             raise ValueError(str(exc)) from None
-        self.givens = board.givens
+        if self.givens:             # '0' read as empty; a board without givens keeps none
+            self.givens = board.givens
         return self
