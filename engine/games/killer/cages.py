@@ -11,7 +11,6 @@ total. Answers are cached: a solve asks the same question, unchanged, after almo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.games.killer._count import cage_support, combos as _combos
