@@ -45,6 +45,8 @@ extensions = [
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.sudoku._logic", ["engine/games/sudoku/_logic.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.killer._count", ["engine/games/killer/_count.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.sudoku._canon", ["engine/games/sudoku/_canon.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
 ]

@@ -19,7 +19,7 @@ from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import Game, Gates, Options, Picture, PlaySpec
 from engine.games.model import board_schema as _board_schema
 
-BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku")
+BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku", "engine.games.killer")
 PLUGINS_VARIABLE = "PUZZLEFLEET_GAMES"
 
 _games: dict[str, Game] = {}

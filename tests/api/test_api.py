@@ -160,5 +160,6 @@ def test_the_board_schema_and_the_games_are_served(client):
     assert r.text == published
     assert client.get("/schema/board.json", headers={"If-None-Match": r.headers["etag"]}).status_code == 304
     games = client.get("/games").json()
-    assert [g["name"] for g in games] == ["queens", "starbattle", "sudoku"]
+    assert [g["name"] for g in games] == ["queens", "starbattle", "sudoku", "killer"]
     assert {g["name"]: g["input"] for g in games}["sudoku"] == "digits"
+    assert {g["name"]: g["input"] for g in games}["killer"] == "digits"

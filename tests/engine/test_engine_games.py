@@ -15,12 +15,12 @@ import engine
 from engine import InvalidBoard, InvalidRules, game_named, game_of, games
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}}
+REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}, "killer": {"size": 9}}
 
 
 def test_the_registry_lists_the_built_in_games_in_order() -> None:
-    assert engine.names()[:3] == ("queens", "starbattle", "sudoku")
-    assert [game.queue for game in games()][:3] == ["queens", "starbattle", "sudoku"]
+    assert engine.names()[:4] == ("queens", "starbattle", "sudoku", "killer")
+    assert [game.queue for game in games()][:4] == ["queens", "starbattle", "sudoku", "killer"]
     with pytest.raises(InvalidRules, match="unknown game 'chess'"):
         game_named("chess")
     with pytest.raises(InvalidBoard, match="JSON object"):
@@ -35,7 +35,7 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
               "print([g.name for g in engine.games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
-                                "['queens', 'starbattle', 'sudoku']", "True False"]
+                                "['queens', 'starbattle', 'sudoku', 'killer']", "True False"]
 
 
 def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:

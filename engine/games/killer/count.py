@@ -1,0 +1,37 @@
+"""Counting Killer Sudoku solutions: a typed front for the compiled search, stopping at a limit.
+
+A position is the board's cages with its givens, or with 81 candidate masks (bit d is digit d + 1),
+so the counter also answers for a half-solved position with pencil marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.games.killer._count import solve
+from engine.games.killer.board import KillerBoard
+from engine.games.sudoku.count import ALL, masks_of
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    solutions: tuple[str, ...]     # up to the limit, each 81 digits
+    complete: bool                 # False when the deadline cut the search short
+    nodes: int = 0                 # search nodes visited
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+
+def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] | None = None,
+                    deadline: float = 0.0) -> Count:
+    """Up to `limit` solutions of the board (from its givens, or from `masks`); `deadline` is a time
+    on the monotonic clock, 0 for none."""
+    found, complete, nodes = solve(board.cage_of, board.sums, masks_of(board.givens) if masks is None else masks,
+                                   limit, deadline)
+    return Count(tuple(found), complete, nodes)
+
+
+__all__ = ["ALL", "Count", "count_solutions"]

@@ -1,0 +1,115 @@
+"""9x9 Killer Sudoku as a Game object."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.grid import area_cells, lines
+from engine.errors import InvalidBoard, InvalidRules
+from engine.games.base import Game, Picture, PlaySpec, hints_from_steps
+from engine.games.killer.board import SIZE, KillerBoard, board_of, unit_name
+from engine.games.killer.count import count_solutions
+from engine.games.killer.generator import GENERATED, generate
+from engine.games.killer.grade import describe
+from engine.games.killer.model import KillerBoardModel
+from engine.games.killer.rules import KillerRules
+from engine.games.killer.techniques import BANDS, SEVERAL_REGIONS, SINGLE_REGIONS
+
+_BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
+
+
+def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
+    return board_of([(cage.sum, [tuple(cell) for cell in cage.cells]) for cage in model.cages],
+                    model.givens, model.solution, seed)
+
+
+class Killer(Game):
+    name = "killer"
+    title = "Killer Sudoku"
+    model = KillerBoardModel
+    bands = BANDS
+    input_mode = "digits"
+
+    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
+              band_by: str | None = None, band: str | None = None) -> KillerRules:
+        self.refuse_options(stars, diagonals, band_by)
+        rules = KillerRules(size)
+        self.check_band(band)
+        if band is not None and band not in GENERATED:
+            raise InvalidRules(f"the {band} band is graded, not generated: expected one of {', '.join(GENERATED)}")
+        return rules
+
+    def parse_rules(self, text: str) -> KillerRules:
+        return KillerRules.parse(text)
+
+    def board_from_json(self, data: Any) -> KillerBoard:
+        model = self.validate(data)
+        assert isinstance(model, KillerBoardModel)
+        return _board(model, model.seed)
+
+    def generate(self, rules: KillerRules, seed: int, *, band: str | None = None,
+                 timeout: float | None = None) -> tuple[KillerBoard, Any]:
+        return generate(seed, band=band, timeout=timeout)
+
+    def solutions(self, board: KillerBoard, limit: int) -> list[str]:
+        return list(count_solutions(board, limit).solutions)
+
+    def with_solution(self, board: KillerBoard, solution: str) -> KillerBoard:
+        return board.with_solution(solution)
+
+    def solution_json(self, board: KillerBoard, solution: str | None) -> str:
+        return solution or ""
+
+    def describe(self, board: KillerBoard) -> dict[str, Any]:
+        return describe(board)
+
+    def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
+        model = self.validate_grid(data)
+        assert isinstance(model, KillerBoardModel)
+        return _board(model).to_text(with_solution=with_solution)
+
+    def rules_sentence(self, data: Mapping[str, Any]) -> str:
+        return ("Fill every row, column and 3×3 box with the digits 1 to 9, each once; the digits in each "
+                "cage add up to its sum, and no digit repeats within a cage.")
+
+    def _rules_sentence_ms(self) -> str:
+        """The rules in Malay, for the player's `?lang=ms`."""
+        return ("Isi setiap baris, lajur dan kotak 3×3 dengan digit 1 hingga 9, setiap satu sekali sahaja; "
+                "jumlah digit dalam setiap sangkar sama dengan angkanya, dan tiada digit berulang dalam sangkar.")
+
+    def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        model = self.validate_grid(data)
+        assert isinstance(model, KillerBoardModel)
+        board = _board(model)
+        if solution and not board.solution:
+            raise InvalidBoard("the board has no solution to draw")
+        digits = []
+        for i, given in enumerate(board.givens):
+            if given != ".":
+                digits.append((i // 9, i % 9, given, True))
+            elif solution:
+                digits.append((i // 9, i % 9, board.solution[i], False))
+        # the cages are the areas, coloured, with thick lines between them
+        areas = tuple(tuple(board.cage_of[r * 9 + c] for c in range(9)) for r in range(9))
+        return Picture(SIZE, areas, True, digits=tuple(digits))
+
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+        model = self.validate(data)
+        assert isinstance(model, KillerBoardModel)
+        board = _board(model)
+        units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
+        names = {unit_name(u): cells for u, cells in enumerate(units)}
+        names.update({cage.name: cage.cells for cage in board.cages})
+        names.update({region.name: tuple(sorted(region.cells)) for region in SINGLE_REGIONS + SEVERAL_REGIONS})
+        # a repeated digit is a conflict in a cage as in a unit
+        units = units + tuple(cage.cells for cage in board.cages)
+        areas = tuple(tuple(board.cage_of[r * 9 + c] for c in range(9)) for r in range(9))
+        return PlaySpec(
+            mode="digits", n=SIZE, areas=areas, coloured=True, units=units,
+            answer=tuple(model.solution), symbols="123456789",
+            givens=tuple("" if ch == "." else ch for ch in board.givens),
+            hints=hints_from_steps(model.steps, names), rules={"ms": self._rules_sentence_ms()})
+
+
+GAME = Killer()

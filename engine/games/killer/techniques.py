@@ -1,0 +1,486 @@
+"""The Killer Sudoku technique ladder: one table of techniques, the cage arithmetic first, then Sudoku's
+own ladder run on the same candidate grid, then trial.
+
+Glossary. A *candidate* is a digit still possible in an empty cell; in a Step it is the number
+cell * 9 + (digit - 1), cells r * 9 + c from 0. A cage's *combinations* are the sets of distinct
+digits with its sum that its cells can still hold (cages.cage_support). The *rule of 45*: a row,
+column or box holds 1..9 once, so it adds up to 45; over a set of adjacent units (a region) the cages
+wholly inside account for part of 45 per unit, and the cells of the cages that cross the region's
+edge make up the rest: the *innies* (their cells inside) add up to what the inside cages leave, the
+*outies* (their cells outside) to what the crossing cages bring beyond it, and a mix of innies and
+outies to a known difference.
+
+The position is Sudoku's compiled Position (placed digits and pencil marks), so Sudoku's compiled
+finders read it unchanged; placing a digit also removes it from its cage mates, as it does from the
+cell's row, column and box (bookkeeping, not a step). Sudoku's uniqueness techniques are left out: a
+deadly pattern of Sudoku need not be one of Killer, whose sums can tell its two ways apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.games.killer._count import Cages
+from engine.games.killer.board import Cage, KillerBoard, cell_name, unit_name
+from engine.games.killer.cages import bits, cage_support, digits_text, group_support
+from engine.games.killer.count import count_solutions
+from engine.games.sudoku._logic import Position
+from engine.games.sudoku.techniques import IDS as SUDOKU_IDS, SAY as SUDOKU_SAY, TABLE as SUDOKU_TABLE
+from engine.ladder import Ladder, Step, Technique
+
+BANDS = ("easy", "medium", "hard", "expert", "beyond")
+GROUP_LIMIT = 4           # a signed or not all-distinct sum group is searched up to this many cells
+UNIT_CELLS = tuple(tuple(cell for cell in range(81) if u == cell // 9 or u == 9 + cell % 9 or
+                         u == 18 + (cell // 27) * 3 + (cell % 9) // 3) for u in range(27))
+CELL_UNITS = tuple((cell // 9, 9 + cell % 9, 18 + (cell // 27) * 3 + (cell % 9) // 3) for cell in range(81))
+
+
+def _sees(a: int, b: int) -> bool:
+    return a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3)
+
+
+def cand_name(x: int) -> str:
+    return f"{x % 9 + 1}@{cell_name(x // 9)}"
+
+
+def _cells(cells: Sequence[int]) -> str:
+    return " ".join(cell_name(c) for c in cells)
+
+
+def _gone(eliminate: Sequence[int]) -> str:
+    return ", ".join(cand_name(x) for x in eliminate)
+
+
+# ------------------------------------------------------------------------------------------------
+# regions for the rule of 45: one unit, or adjacent units together
+
+class Region(NamedTuple):
+    name: str                    # "row 3", "rows 1-2", "boxes 1 and 2"
+    units: int                   # how many units: the region adds up to 45 times this
+    cells: frozenset[int]
+
+
+def _regions() -> tuple[tuple[Region, ...], tuple[Region, ...]]:
+    single = tuple(Region(unit_name(u), 1, frozenset(UNIT_CELLS[u])) for u in range(27))
+    several = []
+    for first in range(9):                          # 2 to 4 adjacent rows, then columns
+        for count in (2, 3, 4):
+            if first + count <= 9:
+                several.append(Region(f"rows {first + 1}-{first + count}", count,
+                                      frozenset(c for u in range(first, first + count) for c in UNIT_CELLS[u])))
+    for first in range(9):
+        for count in (2, 3, 4):
+            if first + count <= 9:
+                several.append(Region(f"columns {first + 1}-{first + count}", count,
+                                      frozenset(c for u in range(9 + first, 9 + first + count) for c in UNIT_CELLS[u])))
+    boxes = []
+    for b in range(9):                              # two boxes side by side or one above the other
+        if b % 3 < 2:
+            boxes.append((b, b + 1))
+        if b < 6:
+            boxes.append((b, b + 3))
+    for b in (0, 1, 3, 4):                          # four boxes in a square
+        boxes.append((b, b + 1, b + 3, b + 4))
+    for group in boxes:
+        numbers = [str(b + 1) for b in group]
+        several.append(Region(f"boxes {', '.join(numbers[:-1])} and {numbers[-1]}", len(group),
+                              frozenset(c for b in group for c in UNIT_CELLS[18 + b])))
+    return single, tuple(several)
+
+
+SINGLE_REGIONS, SEVERAL_REGIONS = _regions()
+
+
+class Sides(NamedTuple):
+    """How the cages meet a region: the sum of those wholly inside, and each crossing cage with its
+    cells inside and outside."""
+    inside_total: int
+    crossing: tuple[tuple[Cage, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def _screen_of(board: KillerBoard) -> Cages:
+    """A position's own screen (it holds the position it was loaded with)."""
+    return Cages(board.cage_of, board.sums)
+
+
+class _Layout:
+    """How a board's cages meet each region (Sides), worked out the first time a region is asked."""
+
+    def __init__(self, cages: tuple[Cage, ...]):
+        self.cages = cages
+        self.cage_of = [0] * 81
+        for number, cage in enumerate(cages):
+            for cell in cage.cells:
+                self.cage_of[cell] = number
+        self.known: dict[Region, Sides] = {}
+
+    def sides(self, region: Region) -> Sides:
+        found = self.known.get(region)
+        if found is None:
+            inside = 0
+            crossing = []
+            for number in sorted({self.cage_of[c] for c in region.cells}):
+                cage = self.cages[number]
+                inner = tuple(c for c in cage.cells if c in region.cells)
+                if len(inner) == len(cage.cells):
+                    inside += cage.total
+                else:
+                    crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
+            found = self.known[region] = Sides(inside, tuple(crossing))
+        return found
+
+
+@lru_cache(maxsize=256)
+def _layout(cages: tuple[Cage, ...]) -> _Layout:
+    return _Layout(cages)
+
+
+# ------------------------------------------------------------------------------------------------
+# the position
+
+class KillerState:
+    """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
+
+    __slots__ = ("pos", "board", "cages", "cage_of", "_screen", "_loaded", "_scan", "_masks", "_values")
+
+    def __init__(self, board: KillerBoard, pos: Position):
+        self.pos = pos
+        self.board = board
+        self.cages = board.cages
+        self.cage_of = board.cage_of
+        self._screen = _screen_of(board)
+        self._loaded = False
+        self._scan: tuple[int, bool] | None = None
+        self._masks: list[int] | None = None
+        self._values: str | None = None
+
+    @classmethod
+    def start(cls, board: KillerBoard) -> KillerState:
+        state = cls(board, Position.from_givens(board.givens))
+        mates = [x * 9 + (int(board.givens[x]) - 1) for x in range(81) if board.givens[x] != "."]
+        state._clear_cage_mates(mates)
+        return state
+
+    def copy(self) -> KillerState:
+        return KillerState(self.board, self.pos.copy())
+
+    def screen(self) -> Cages:
+        """The compiled cage screens, loaded with this position."""
+        if not self._loaded:
+            self._screen.load(self.masks(), self.pos.marks())
+            self._loaded = True
+        return self._screen
+
+    def scan(self) -> tuple[int, bool]:
+        """(the first cage with a digit no completion uses, or -1; whether some cage is dead)."""
+        if self._scan is None:
+            self._scan = self.screen().scan()
+        return self._scan
+
+    def _changed(self) -> None:
+        self._masks = self._values = self._scan = None
+        self._loaded = False
+
+    def masks(self) -> list[int]:
+        """Every cell as a mask, a placed digit as its single bit."""
+        if self._masks is None:
+            self._masks = self.pos.masks()
+        return self._masks
+
+    def values(self) -> str:
+        if self._values is None:
+            self._values = self.pos.values()
+        return self._values
+
+    def _clear_cage_mates(self, placed: Sequence[int]) -> None:
+        marks = self.pos.marks()
+        gone = [mate * 9 + x % 9 for x in placed for mate in self.cages[self.cage_of[x // 9]].cells
+                if mate != x // 9 and marks[mate] >> (x % 9) & 1]
+        if gone:
+            self.pos.apply((), gone)
+        self._changed()
+
+    def apply(self, step: Step) -> None:
+        self.pos.apply(step.place, step.eliminate)
+        self._changed()
+        if step.place:
+            self._clear_cage_mates(step.place)
+
+    def is_solved(self) -> bool:
+        return self.pos.is_solved() and not self.is_contradiction()
+
+    def is_contradiction(self) -> bool:
+        if self.pos.is_contradiction():
+            return True
+        return self.scan()[1]
+
+
+# ------------------------------------------------------------------------------------------------
+# the killer finders: each looks at a state and returns a Step (without its technique and cost,
+# which the table adds) or None
+
+class Found(NamedTuple):
+    place: tuple[int, ...]
+    eliminate: tuple[int, ...]
+    units: tuple[str, ...]
+    why: str
+
+
+Finder = Callable[[KillerState], "Found | None"]
+
+
+def _losses(cells: Sequence[int], old: Sequence[int], new: Sequence[int]) -> tuple[int, ...]:
+    return tuple(cell * 9 + d for cell, a, b in zip(cells, old, new) for d in range(9) if (a & ~b) >> d & 1)
+
+
+def _combos_text(live: Sequence[int]) -> str:
+    return " or ".join(digits_text(m) for m in live)
+
+
+def cage_combinations(state: KillerState) -> Found | None:
+    """A cage's cells keep only the digits of the combinations they can still make."""
+    masks = state.masks()
+    number, dead = state.scan()
+    if number >= 0 and not dead:
+        cage = state.cages[number]
+        old = tuple(masks[c] for c in cage.cells)
+        new, live = cage_support(cage.total, old)
+        if live:
+            gone = _losses(cage.cells, old, new)
+            return Found((), gone, (cage.name,),
+                         f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
+                         f" here, so not {_gone(gone)}")
+    return None
+
+
+def cage_pointing(state: KillerState) -> Found | None:
+    """A digit every combination of a cage holds, whose places in the cage lie in one unit, leaves the
+    rest of that unit. (The compiled screen finds the first such cage, digit and unit.)"""
+    found = state.screen().pointing()
+    if found is None:
+        return None
+    number, d, u = found
+    masks = state.masks()
+    cage = state.cages[number]
+    _, live = cage_support(cage.total, [masks[c] for c in cage.cells])
+    gone = tuple(c * 9 + d for c in UNIT_CELLS[u] if masks[c] >> d & 1 and state.cage_of[c] != number)
+    return Found((), gone, (cage.name, unit_name(u)),
+                 f"{cage.name} must hold {d + 1} ({_combos_text(live)}), and only in {unit_name(u)}: so not "
+                 f"elsewhere in {unit_name(u)}: {_gone(gone)}")
+
+
+def cage_claiming(state: KillerState) -> Found | None:
+    """A digit whose places in a unit all lie in one cage: that cage holds it there, so nowhere else in the
+    cage, and only the combinations with it are left. (The compiled screen finds the first such unit,
+    digit and cage that teaches the cage something.)"""
+    found = state.screen().claiming()
+    if found is None:
+        return None
+    u, d, number = found
+    masks = state.masks()
+    cage = state.cages[number]
+    bit = 1 << d
+    old = tuple(masks[c] for c in cage.cells)
+    new, live = cage_support(cage.total, [m if u in CELL_UNITS[c] else m & ~bit for c, m in zip(cage.cells, old)], bit)
+    gone = _losses(cage.cells, old, new)
+    return Found((), gone, (unit_name(u), cage.name),
+                 f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it there "
+                 f"({_combos_text(live)}): not {_gone(gone)}")
+
+
+def _group_step(region: Region, how: str, cells: list[int], signs: list[int], total: int,
+                state: KillerState) -> Found | None:
+    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any."""
+    masks = state.masks()
+    values = state.values()
+    open_cells, open_signs = [], []
+    for c, s in zip(cells, signs):
+        if values[c] != ".":
+            total -= s * int(values[c])
+        else:
+            open_cells.append(c)
+            open_signs.append(s)
+    k = len(open_cells)
+    if k == 0:
+        return None
+    old = tuple(masks[c] for c in open_cells)
+    distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k)
+                     if _sees(open_cells[i], open_cells[j]) or state.cage_of[open_cells[i]] == state.cage_of[open_cells[j]])
+    if all(s > 0 for s in open_signs) and len(distinct) == k * (k - 1) // 2:
+        new, live = cage_support(total, old)
+        if not live:
+            return None
+    elif k <= GROUP_LIMIT:
+        new = group_support(total, old, tuple(open_signs), distinct)
+        if not any(new):
+            return None
+    else:
+        return None
+    if new == old:
+        return None
+    terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
+    terms = terms[3:] if open_signs[0] > 0 else "-" + terms[3:]
+    place: tuple[int, ...] = ()
+    gone = _losses(open_cells, old, new)
+    if k == 1:
+        place, gone = (open_cells[0] * 9 + new[0].bit_length() - 1,), ()
+        what = f"place {cand_name(place[0])}"
+    else:
+        what = f"not {_gone(gone)}"
+    return Found(place, gone, (region.name,),
+                 f"rule of 45 on {region.name} ({how}): {terms} = {total}, so {what}")
+
+
+def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
+    layout = _layout(state.cages)
+    for region in regions:
+        side = layout.sides(region)
+        if not side.crossing:
+            continue
+        rest = 45 * region.units - side.inside_total
+        innies = [c for _, inner, _ in side.crossing for c in inner]
+        outies = [c for _, _, outer in side.crossing for c in outer]
+        crossing_total = sum(cage.total for cage, _, _ in side.crossing)
+        groups = [("innies", innies, [1] * len(innies), rest),
+                  ("outies", outies, [1] * len(outies), crossing_total - rest)]
+        # the smaller side of each crossing cage: its innies, or its outies with the cage's sum
+        mixed_cells, mixed_signs, mixed_total = [], [], rest
+        for cage, inner, outer in side.crossing:
+            if len(outer) < len(inner):
+                mixed_cells += outer
+                mixed_signs += [-1] * len(outer)
+                mixed_total -= cage.total
+            else:
+                mixed_cells += inner
+                mixed_signs += [1] * len(inner)
+        if 1 in mixed_signs and -1 in mixed_signs:
+            groups.append(("innies and outies", mixed_cells, mixed_signs, mixed_total))
+        for how, cells, signs, total in groups:
+            found = _group_step(region, how, cells, signs, total, state)
+            if found is not None:
+                return found
+    return None
+
+
+def rule_of_45(state: KillerState) -> Found | None:
+    """Innies, outies or their difference on one row, column or box."""
+    return _rule_of_45(state, SINGLE_REGIONS)
+
+
+def rule_of_45_several(state: KillerState) -> Found | None:
+    """Innies, outies or their difference on two to four adjacent rows or columns, or adjacent boxes."""
+    return _rule_of_45(state, SEVERAL_REGIONS)
+
+
+def trial(state: KillerState) -> Found | None:
+    """Try each candidate of the open cell with fewest: the counter shows which leave no solution."""
+    masks = state.masks()
+    values = state.values()
+    open_cells = [c for c in range(81) if values[c] == "."]
+    if not open_cells:
+        return None
+    cell = min(open_cells, key=lambda c: (masks[c].bit_count(), c))
+    gone = []
+    for bit in bits(masks[cell]):
+        tried = list(masks)
+        tried[cell] = bit
+        if not count_solutions(state.board, 1, masks=tried).count:
+            gone.append(cell * 9 + bit.bit_length() - 1)
+    if not gone or len(gone) == masks[cell].bit_count():
+        return None
+    return Found((), tuple(gone), (), f"trying each candidate of {cell_name(cell)}: with {_gone(gone)} "
+                 "the board has no solution")
+
+
+# ------------------------------------------------------------------------------------------------
+# the table
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str
+    tier: int                   # 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond
+    cost: int                   # per step, on HoDoKu's scale as Sudoku's table; the cage techniques' costs
+                                # are set so the score follows the booklets' order (bench_killer_calibration.py)
+    find: Finder | None = None  # a killer finder; None: Sudoku's compiled finder of the same name
+
+
+def _sudoku(name: str) -> Entry:
+    entry = SUDOKU_TABLE[SUDOKU_IDS[name]]
+    return Entry(entry.name, entry.tier, entry.cost)
+
+
+TABLE: tuple[Entry, ...] = (
+    _sudoku("full-house"),
+    _sudoku("naked-single"),
+    _sudoku("hidden-single"),
+    Entry("cage-combinations", 1, 40, cage_combinations),
+    Entry("cage-pointing", 2, 40, cage_pointing),
+    Entry("cage-claiming", 2, 60, cage_claiming),
+    _sudoku("locked-candidates"),
+    Entry("rule-of-45", 2, 150, rule_of_45),
+    _sudoku("naked-pair"),
+    _sudoku("hidden-pair"),
+    _sudoku("naked-triple"),
+    _sudoku("hidden-triple"),
+    Entry("rule-of-45-several", 3, 200, rule_of_45_several),
+    _sudoku("naked-quad"),
+    _sudoku("hidden-quad"),
+    _sudoku("skyscraper"),
+    _sudoku("x-wing"),
+    _sudoku("2-string-kite"),
+    _sudoku("swordfish"),
+    _sudoku("w-wing"),
+    _sudoku("simple-colouring"),
+    _sudoku("xy-wing"),
+    _sudoku("jellyfish"),
+    _sudoku("xyz-wing"),
+    _sudoku("x-chain"),
+    _sudoku("xy-chain"),
+    _sudoku("aic"),
+    _sudoku("als-xz"),
+    _sudoku("forcing-chain"),
+    Entry("trial-and-error", 5, 10_000, trial),
+)
+IDS = {e.name: tid for tid, e in enumerate(TABLE)}
+TOP_OF_TIER = {tier: [e.name for e in TABLE if e.tier == tier][-1] for tier in sorted({e.tier for e in TABLE})}
+
+
+def _killer_finder(entry: Entry) -> Callable[[KillerState], Step | None]:
+    find = entry.find
+    assert find is not None
+
+    def step(state: KillerState) -> Step | None:
+        found = find(state)
+        if found is None:
+            return None
+        return Step(entry.name, entry.cost, found.place, found.eliminate, found.units, found.why)
+    return step
+
+
+def _sudoku_finder(entry: Entry) -> Callable[[KillerState], Step | None]:
+    tid = SUDOKU_IDS[entry.name]
+    say = SUDOKU_SAY[tid]
+
+    def step(state: KillerState) -> Step | None:
+        found = state.pos.find(tid)
+        if found is None:
+            return None
+        return Step(entry.name, entry.cost, found.place, found.eliminate,
+                    tuple(unit_name(u) for u in found.units), say(found))
+    return step
+
+
+def finder(name: str) -> Callable[[KillerState], Step | None]:
+    """The finder of one technique, as the ladder calls it."""
+    entry = TABLE[IDS[name]]
+    return _killer_finder(entry) if entry.find is not None else _sudoku_finder(entry)
+
+
+LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, finder(e.name)) for tid, e in enumerate(TABLE))
+
+
+__all__ = ["BANDS", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER", "Entry",
+           "Found", "KillerState", "Region", "cand_name", "finder"]

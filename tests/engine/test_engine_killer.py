@@ -1,0 +1,323 @@
+"""Killer Sudoku: the compiled counter against the plain reference, the cage arithmetic against brute
+force, every technique's soundness against the counter on many positions, the fingerprint under the
+symmetries, the model's checks, and the published booklets.
+
+Soundness positions: published boards (one solution) advanced by the ladder a random number of steps,
+and looser boards made from them by merging two neighbouring cages into one (their sums added), which
+often have several solutions. The counter lists every solution (up to 60); a step may never rule out a
+candidate some solution uses, nor place a digit not every solution has.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from engine.errors import InvalidBoard, InvalidRules
+from engine.games.killer import GAME, board_of, count_solutions, grade
+from engine.games.killer._count import cage_support, combos
+from engine.games.killer.cages import group_support
+from engine.games.killer.reference import reference_solutions
+from engine.games.killer.techniques import TABLE, KillerState, finder
+from engine.ladder import run
+from engine.ladder.table import Ladder
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "calibration" / "killer-sudoku-booklets.jsonl"
+needs_data = pytest.mark.skipif(not DATA.exists(), reason="the calibration booklets are not here")
+
+# A published board (the first of the booklets), so the tests that need one run without the file.
+FIRST = json.loads('{"id":"KD_Killer_IM1-B1-P1","game":"killer","rules":{"size":9},"cages":[{"sum":11,"cells":[[0,0],[1,0],[1,1],[2,1]]},{"sum":25,"cells":[[0,1],[0,2],[0,3],[1,3]]},{"sum":14,"cells":[[0,4],[1,4]]},{"sum":9,"cells":[[0,5],[0,6]]},{"sum":12,"cells":[[0,7],[0,8]]},{"sum":15,"cells":[[1,2],[2,2]]},{"sum":4,"cells":[[1,5],[1,6]]},{"sum":14,"cells":[[1,7],[2,7]]},{"sum":6,"cells":[[1,8],[2,8]]},{"sum":40,"cells":[[2,0],[3,0],[4,0],[4,1],[4,2],[4,3],[5,0],[6,0]]},{"sum":3,"cells":[[2,3],[3,3]]},{"sum":15,"cells":[[2,4],[3,4]]},{"sum":9,"cells":[[2,5],[2,6]]},{"sum":8,"cells":[[3,1],[3,2]]},{"sum":12,"cells":[[3,5],[3,6]]},{"sum":38,"cells":[[3,7],[3,8],[4,6],[4,7],[4,8],[5,7],[5,8]]},{"sum":11,"cells":[[4,4],[4,5]]},{"sum":15,"cells":[[5,1],[5,2]]},{"sum":13,"cells":[[5,3],[6,3]]},{"sum":6,"cells":[[5,4],[6,4]]},{"sum":4,"cells":[[5,5],[5,6]]},{"sum":17,"cells":[[6,1],[7,0],[7,1],[8,0]]},{"sum":7,"cells":[[6,2],[7,2]]},{"sum":13,"cells":[[6,5],[6,6]]},{"sum":10,"cells":[[6,7],[7,7]]},{"sum":6,"cells":[[6,8],[7,8]]},{"sum":26,"cells":[[7,3],[8,1],[8,2],[8,3]]},{"sum":4,"cells":[[7,4],[8,4]]},{"sum":15,"cells":[[7,5],[7,6]]},{"sum":11,"cells":[[8,5],[8,6]]},{"sum":12,"cells":[[8,7],[8,8]]}],"solution":"184652793526793184739184562653278419941365827278941356895427631412836975367519248","volume":1,"book":1}')
+
+
+@lru_cache(maxsize=1)
+def published() -> list[dict]:
+    if not DATA.exists():
+        return [FIRST]
+    lines = DATA.read_text().splitlines()
+    return [json.loads(line) for line in lines[::40]]          # 100 boards, every volume and book range
+
+
+def board(data: dict, with_solution: bool = False):
+    return GAME.board_from_json({k: v for k, v in data.items() if with_solution or k != "solution"})
+
+
+def merged(rng: random.Random, data: dict) -> dict | None:
+    """The board with two neighbouring cages made one (sums added), when the solution keeps its digits
+    distinct in it: a looser board, often with several solutions."""
+    cages = [dict(c) for c in data["cages"]]
+    owner = {tuple(cell): i for i, c in enumerate(cages) for cell in c["cells"]}
+    for _ in range(20):
+        i = rng.randrange(len(cages))
+        r, c = rng.choice(cages[i]["cells"])
+        near = [owner[(rr, cc)] for rr, cc in ((r + 1, c), (r, c + 1), (r - 1, c), (r, c - 1))
+                if (rr, cc) in owner and owner[(rr, cc)] != i]
+        if not near:
+            continue
+        j = rng.choice(near)
+        cells = cages[i]["cells"] + cages[j]["cells"]
+        digits = [data["solution"][a * 9 + b] for a, b in cells]
+        if len(cells) <= 9 and len(set(digits)) == len(digits):
+            rest = [c for k, c in enumerate(cages) if k not in (i, j)]
+            return {**data, "cages": rest + [{"sum": cages[i]["sum"] + cages[j]["sum"], "cells": cells}]}
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# the counter
+
+def test_the_compiled_counter_agrees_with_the_reference() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for data in published()[:40]:
+        for loose in (False, True):
+            source = merged(rng, data) if loose else data
+            if source is None:
+                continue
+            b = board(source)
+            solution = data["solution"]
+            # some cells given from the solution, some others narrowed to random digits (with or without
+            # the true one): positions with none, one or several solutions
+            masks = [0x1FF] * 81
+            for cell in rng.sample(range(81), rng.randrange(30, 55)):
+                masks[cell] = 1 << (int(solution[cell]) - 1)
+            for cell in rng.sample(range(81), 6):
+                masks[cell] = rng.randrange(1, 512)
+            fast = count_solutions(b, 5, masks=masks).solutions
+            slow = reference_solutions(b.cage_of, b.sums, masks, 5)
+            assert len(fast) == len(slow)
+            if len(slow) < 5:
+                assert sorted(fast) == sorted(slow)
+            checked += 1
+    assert checked >= 40
+
+
+def test_the_counter_proves_a_published_board_unique() -> None:
+    b = board(FIRST)
+    found = count_solutions(b, 2)
+    assert found.solutions == (FIRST["solution"],) and found.complete
+
+
+def test_cage_support_is_brute_force() -> None:
+    rng = random.Random(3)
+    for _ in range(3000):
+        k = rng.randrange(1, 6)
+        masks = tuple(rng.randrange(1, 512) | (rng.randrange(1, 512) if rng.random() < 0.5 else 0) for _ in range(k))
+        total = rng.randrange(k * (k + 1) // 2, k * (19 - k) // 2 + 1)
+        need = 1 << rng.randrange(9) if rng.random() < 0.3 else 0
+        support = [0] * k
+        sets = set()
+        for digits in itertools.product(range(1, 10), repeat=k):
+            if (len(set(digits)) == k and sum(digits) == total and all(masks[i] >> (d - 1) & 1 for i, d in enumerate(digits))
+                    and all(need >> (d - 1) & 1 == 0 or d in digits for d in range(1, 10))):
+                for i, d in enumerate(digits):
+                    support[i] |= 1 << (d - 1)
+                sets.add(sum(1 << (d - 1) for d in digits))
+        got_support, got_sets = cage_support(total, masks, need)
+        assert list(got_support) == support and set(got_sets) == sets, (total, masks, need)
+        assert set(got_sets) <= set(combos(k, total))
+
+
+def test_signed_group_support_is_brute_force() -> None:
+    rng = random.Random(4)
+    for _ in range(1500):
+        k = rng.randrange(1, 5)
+        masks = tuple(rng.randrange(1, 512) for _ in range(k))
+        signs = tuple(rng.choice((1, -1)) for _ in range(k))
+        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if rng.random() < 0.5)
+        total = rng.randrange(-12, 25)
+        support = [0] * k
+        for digits in itertools.product(range(1, 10), repeat=k):
+            if (all(masks[i] >> (d - 1) & 1 for i, d in enumerate(digits)) and all(digits[i] != digits[j] for i, j in distinct)
+                    and sum(s * d for s, d in zip(signs, digits)) == total):
+                for i, d in enumerate(digits):
+                    support[i] |= 1 << (d - 1)
+        assert list(group_support(total, masks, signs, distinct)) == support
+
+
+# --------------------------------------------------------------------------------------------------
+# the techniques
+
+@lru_cache(maxsize=1)
+def positions() -> list[tuple[KillerState, list[int]]]:
+    """(position, truth: per cell the digits some solution uses) for many positions."""
+    rng = random.Random(20261201)
+    ladder = Ladder([t for t in __import__("engine.games.killer.techniques", fromlist=["LADDER"]).LADDER
+                     if t.name != "trial-and-error"])
+    out = []
+    for data in published():
+        for source in (data, merged(rng, data), merged(rng, data)):
+            if source is None:
+                continue
+            b = board(source)
+            for _ in range(3):
+                state = KillerState.start(b)
+                run(state, ladder, max_steps=rng.randrange(0, 140))
+                if state.is_solved() or state.is_contradiction():
+                    continue
+                found = count_solutions(b, 60, masks=state.masks())
+                if not found.complete or not found.solutions or len(found.solutions) >= 60:
+                    continue
+                truth = [0] * 81
+                for solution in found.solutions:
+                    for cell, ch in enumerate(solution):
+                        truth[cell] |= 1 << (int(ch) - 1)
+                out.append((state, truth, len(found.solutions)))
+    return out
+
+
+def test_the_positions_are_varied() -> None:
+    cases = positions()
+    assert len(cases) >= 150 if DATA.exists() else len(cases) >= 3
+    if DATA.exists():
+        assert sum(n > 1 for _, _, n in cases) >= 30 and sum(n == 1 for _, _, n in cases) >= 100
+
+
+MIN_FIRED = {"cage-combinations": 50, "cage-pointing": 50, "cage-claiming": 20, "rule-of-45": 20,
+             "rule-of-45-several": 5, "full-house": 20, "naked-single": 50, "hidden-single": 50,
+             "locked-candidates": 20, "trial-and-error": 20}
+
+
+@pytest.mark.parametrize("name", [e.name for e in TABLE])
+def test_technique_is_sound(name: str) -> None:
+    find = finder(name)
+    fired = 0
+    for state, truth, _ in positions():
+        marks = state.pos.marks()
+        step = find(state)
+        if step is None:
+            continue
+        fired += 1
+        assert step.place or step.eliminate, f"{name} makes no progress"
+        for x in step.eliminate:
+            cell, d = divmod(x, 9)
+            assert marks[cell] >> d & 1, f"{name} rules out {d + 1} at r{cell // 9 + 1}c{cell % 9 + 1}, not a candidate"
+            assert not truth[cell] >> d & 1, f"{name} rules out {d + 1} at r{cell // 9 + 1}c{cell % 9 + 1}: {step.why}"
+        for x in step.place:
+            cell, d = divmod(x, 9)
+            assert truth[cell] == 1 << d, f"{name} places {d + 1} at r{cell // 9 + 1}c{cell % 9 + 1}: {step.why}"
+        assert step.why
+    if DATA.exists():
+        assert fired >= MIN_FIRED.get(name, 0), (name, fired)
+
+
+def test_the_ladder_finishes_published_boards_by_logic() -> None:
+    for data in published()[:30]:
+        graded = grade(board(data))
+        assert graded.solved and graded.values == data["solution"]
+        assert "trial-and-error" not in {step.technique for step in graded.steps}
+        assert graded.band in GAME.bands
+
+
+def test_the_steps_word_rows_columns_boxes_and_cages_from_one() -> None:
+    graded = grade(board(FIRST))
+    text = " ".join(step.why for step in graded.steps)
+    assert "r1c1" in text and "cage 11 at r1c1" in text and "r0" not in text and "row 0" not in text
+
+
+# --------------------------------------------------------------------------------------------------
+# the board
+
+def transformed(data: dict, rng: random.Random) -> dict:
+    """The board under a random Sudoku symmetry that keeps the sums: transpose, bands, rows in bands,
+    stacks, columns in stacks."""
+    def order() -> list[int]:
+        bands = rng.sample(range(3), 3)
+        return [b * 3 + r for b in bands for r in rng.sample(range(3), 3)]
+    rows, cols, transpose = order(), order(), rng.random() < 0.5
+
+    def where(r: int, c: int) -> tuple[int, int]:
+        r, c = rows.index(r), cols.index(c)
+        return (c, r) if transpose else (r, c)
+    solution = [""] * 81
+    for cell, ch in enumerate(data["solution"]):
+        r, c = where(*divmod(cell, 9))
+        solution[r * 9 + c] = ch
+    cages = [{"sum": cage["sum"], "cells": [list(where(r, c)) for r, c in cage["cells"]]} for cage in data["cages"]]
+    return {"game": "killer", "cages": cages, "solution": "".join(solution)}
+
+
+def test_the_fingerprint_is_the_same_under_the_symmetries() -> None:
+    rng = random.Random(11)
+    base = board(FIRST)
+    for _ in range(20):
+        moved = transformed(FIRST, rng)
+        cells_kept = all(len({(r // 3, c // 3) for r, c in cage["cells"]}) >= 1 for cage in moved["cages"])
+        assert cells_kept
+        # a moved cage may fall apart (rows of a band swapped): then it is not a board, which is fine
+        try:
+            other = GAME.board_from_json(moved)
+        except InvalidBoard:
+            continue
+        assert other.fingerprint == base.fingerprint
+    assert base.fingerprint != board(published()[-1]).fingerprint or len(published()) == 1
+
+
+def test_the_fingerprint_tells_other_cages_apart() -> None:
+    rng = random.Random(2)
+    loose = merged(rng, FIRST)
+    assert loose is not None
+    first = board(FIRST, with_solution=True)
+    other = GAME.board_from_json(loose)
+    assert first.id != other.id
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["cages"][0]["cells"].append([0, 1]), "already in"),
+    (lambda d: d["cages"].pop(), "is in no cage"),
+    (lambda d: d["cages"][2].update(sum=2), "cannot add up to 2"),
+    (lambda d: (d["cages"][3].update(cells=[[0, 5], [0, 7]]), d["cages"][4].update(cells=[[0, 6], [0, 8]])),
+     "not connected"),
+    (lambda d: d.update(solution="1" * 81), "appears twice"),
+    (lambda d: d.update(givens="2" + "." * 80), "disagrees"),
+])
+def test_the_model_names_what_is_wrong(change, message: str) -> None:
+    data = json.loads(json.dumps(FIRST))
+    change(data)
+    with pytest.raises(InvalidBoard, match=message):
+        GAME.board_from_json(data)
+
+
+def test_fields_the_model_does_not_know_are_kept_and_any_id_is_read() -> None:
+    model = GAME.validate(FIRST)
+    assert model.id == "KD_Killer_IM1-B1-P1" and model.model_extra["volume"] == 1
+    assert GAME.validate({**FIRST, "id": 17}).id == 17
+
+
+def test_the_game_contract() -> None:
+    status, out = GAME.solve(board(FIRST))
+    assert status == "unique" and out["solution"] == FIRST["solution"]
+    assert out["difficulty"]["band"] in GAME.bands and out["steps"] and out["id"] == board(FIRST, True).id
+    assert GAME.validate(out).id == out["id"]
+    assert GAME.board_from_json(out) == board(FIRST, True)
+    text = GAME.text(out)
+    assert text.splitlines()[0].startswith(f"# {out['id']} killer") and "solution" in text and "|40 |" in text
+    picture = GAME.picture(out, solution=True)
+    assert picture.n == 9 and len(picture.digits) == 81 and len({a for row in picture.areas for a in row}) == 31
+    spec = GAME.play(out)
+    assert spec.mode == "digits" and len(spec.hints) == len(out["steps"]) and "".join(spec.answer) == FIRST["solution"]
+    assert all(hint["units"] for hint in spec.hints if hint["why"].startswith("cage "))
+    rules = GAME.rules(size=9)
+    assert str(rules) == "killer 9" and GAME.parse_rules("killer 9") == rules
+    with pytest.raises(InvalidRules):
+        GAME.rules(size=8)
+    with pytest.raises(InvalidRules):
+        GAME.rules(size=9, stars=2)
+
+
+def test_generate_is_seeded_unique_and_graded() -> None:
+    first, stats = GAME.generate(GAME.rules(size=9), 3, timeout=60)
+    again, _ = GAME.generate(GAME.rules(size=9), 3, timeout=60)
+    assert first == again and first.seed == 3
+    assert count_solutions(first, 2).solutions == (first.solution,)
+    assert all(1 <= len(cage.cells) <= 6 and len({first.solution[c] for c in cage.cells}) == len(cage.cells)
+               for cage in first.cages)
+    assert first.extra["difficulty"]["band"] in GAME.bands and stats.grids >= 1
+    hard, _ = GAME.generate(GAME.rules(size=9, band="hard"), 5, band="hard", timeout=60)
+    assert hard.extra["difficulty"]["band"] == "hard"
+    with pytest.raises(InvalidRules):
+        GAME.rules(size=9, band="beyond")
