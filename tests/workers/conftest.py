@@ -174,7 +174,7 @@ class Fleet:
         return proc
 
     def worker(self, name: str, *, concurrency: int = 2, pool: str = "prefork", metrics_port: int | None = None,
-               queues: str = "queens,starbattle,sudoku,fleet", **env: str) -> Proc:
+               queues: str = "queens,starbattle,sudoku,killer,fleet", **env: str) -> Proc:
         extra = dict(env)
         if metrics_port is not None:            # as the README says: the port alone
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
@@ -235,7 +235,7 @@ class Fleet:
         and the lock that guards their restoring."""
         try:
             client = redis_client(self.broker)
-            queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "fleet")}
+            queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "killer", "fleet")}
             return (f"queues {queues}, unacked {client.hlen('unacked')}, "
                     f"unacked_mutex ttl {client.ttl('unacked_mutex')}")
         except Exception as exc:        # the broker may be the fault under test

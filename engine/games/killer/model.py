@@ -28,9 +28,6 @@ class CageModel(BaseModel):
 class KillerBoardModel(BoardModel):
     """A Killer Sudoku board: every cell in exactly one connected cage whose sum distinct digits can
     make; `givens`, when present, has a digit or '.' per cell; `solution`, when known, 81 digits."""
-    # Published collections name their boards in their own way ("KD_Killer_IM1-B1-P1"): any string or
-    # number is read, and a board written by the engine carries its fingerprint's first 16.
-    id: StrictStr | StrictInt | None = None
     game: Literal["killer"]
     rules: KillerRulesModel = KillerRulesModel()
     cages: list[CageModel] = Field(min_length=9, max_length=81)
