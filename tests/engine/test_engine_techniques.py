@@ -18,7 +18,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.games.starbattle import Rules
@@ -155,8 +155,7 @@ def test_every_technique_on_drawn_positions(seed, kind, unique):
     rules, regions, answer = random_board(rng, kind, unique)
     state = random_position(rng, rules, regions, answer)
     t = truth(rules, regions, state)
-    if t is None:
-        return
+    assume(t is not None)       # too many solutions to list: Hypothesis fails if that is most of them
     assert t.solutions >= 1
     for technique in ladder_for(rules.stars):
         step = technique.find(state)
