@@ -278,7 +278,7 @@ def test_killer_png_shows_the_dashes_and_the_sums():
     line = [image.getpixel((int(x0) + k, round(y))) for k in range(int(0.8 * lay.cell))]
     assert min(line) < 128 and max(line) > 200, "dashed: ink and gaps"
     # not blank, and no answer given away: the centres of the empty cells stay paper
-    assert image.histogram()[:128].count(0) < 128 and sum(image.histogram()[:128]) > 0.03 * lay.width ** 2
+    assert sum(image.histogram()[:128]) > 0.03 * lay.width ** 2
     for i, ch in enumerate(data.get("givens") or "." * 81):
         cx, cy = lay.centre(i // 9, i % 9)
         assert ch != "." or not ink((cx - 6, cy - 8, cx + 6, cy + 8)), divmod(i, 9)
