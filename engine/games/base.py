@@ -55,12 +55,16 @@ class Gates:
 class Picture:
     """What to draw, in grid terms: `areas` gives each cell's area (a region, or a Sudoku box; thick
     lines run between areas), `coloured` fills areas with the palette (else paper white), `stars`
-    and `digits` are the marks (digits: row, column, symbol, given?). Rows and columns from 0."""
+    and `digits` are the marks (digits: row, column, symbol, given?). `cages` are outlined groups of
+    cells with a number each (a Killer Sudoku cage's sum): (number, cells as r * n + c), drawn as a
+    dashed outline inset inside the cells with the number small in the corner of the first cell (the
+    top-most, then left-most); empty for a game without them. Rows and columns from 0."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
     stars: tuple[tuple[int, int], ...] = ()
     digits: tuple[tuple[int, int, str, bool], ...] = ()
+    cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,10 @@ class PlaySpec:
     "") per cell; a conflict is a symbol twice in one of `units`. Cells are numbered r * n + c.
 
     `letters` names each area (by label) as words for people do ("region C"), shown on the board on
-    request; empty when areas go unnamed. `hints` is the stored solve path (`hints_from_steps`).
+    request; empty when areas go unnamed. `cages` are as in `Picture`, (sum, cells): the page outlines
+    them, shows each sum and, for the selected cell's cage, the sets of distinct `symbols` (read as
+    numbers) of its size that make its sum and agree with the digits placed in it; empty: no cages.
+    `hints` is the stored solve path (`hints_from_steps`).
     `rules` is the rules sentence by language code, for the languages the game words it in beyond
     the English of `rules_sentence`."""
     mode: InputMode
@@ -88,6 +95,7 @@ class PlaySpec:
     symbols: str = ""
     givens: tuple[str, ...] = ()
     letters: tuple[str, ...] = ()
+    cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
     hints: tuple[dict[str, Any], ...] = ()
     rules: Mapping[str, str] = field(default_factory=dict)
 

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from engine import game_of
 from store.api.offload import Drawn, drawn
-from store.render import area_colours, heading, rules_text
+from store.render import area_colours, cage_path, heading, rules_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -43,11 +43,14 @@ def player_page(data: dict) -> str:
     title = heading(data)
     # the same colouring as the PNG/SVG pictures and the print page, by area label
     colours = area_colours(spec.areas) if spec.coloured else {}
+    # the cages' dashed outlines, by the pictures' one outline, in grid units (the page scales them)
+    outlines = [cage_path(spec.n, cells) for _, cells in spec.cages]
     board = {"id": str(data.get("id")), "title": title}
     return (page.replace("{{TITLE}}", html.escape(title)).replace("{{RULES}}", html.escape(rules_text(data)))
             .replace("{{MODE}}", html.escape(spec.mode)).replace("{{ID}}", html.escape(str(data.get("id"))))
             .replace("{{CSS}}", css).replace("{{BOARD}}", _json_in_script(board))
-            .replace("{{COLOURS}}", _json_in_script(colours)).replace("{{PLAY}}", _json_in_script(spec.to_json()))
+            .replace("{{COLOURS}}", _json_in_script(colours))
+            .replace("{{OUTLINES}}", _json_in_script(outlines)).replace("{{PLAY}}", _json_in_script(spec.to_json()))
             .replace("{{JS}}", js))
 
 

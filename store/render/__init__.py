@@ -7,6 +7,7 @@ board's game (`Game.picture`); how it looks (palette, lines, fonts) is decided h
     print_page([data, ...]) -> str
 """
 
-from store.render.draw import PALETTE, RenderError, area_colours, heading, layout, png, print_page, rules_text, svg
+from store.render.draw import (PALETTE, RenderError, area_colours, cage_path, heading, layout, png, print_page,
+                               rules_text, svg)
 
-__all__ = ["PALETTE", "RenderError", "area_colours", "heading", "layout", "png", "print_page", "rules_text", "svg"]
+__all__ = ["PALETTE", "RenderError", "area_colours", "cage_path", "heading", "layout", "png", "print_page", "rules_text", "svg"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,11 @@ GRID = "#555555"         # thin lines between cells of one region
 SOLVED_DIGIT = "#0072B2"  # digits the solver filled in (Sudoku solution)
 PAPER = "#FFFFFF"
 STAR_EDGE = "#FFFFFF"
+# Cages (Killer Sudoku): a dashed outline this far inside the cells (a share of a cell), clear of the
+# box rules, and the sum in small type in the corner of the cage's first cell, on a patch of paper
+# that breaks the dashes there, as printed Killer Sudoku does.
+CAGE_INSET = 0.12
+CAGE_SUM_SIZE = 0.27        # the sum's font size, a share of a cell
 
 
 class RenderError(ValueError):
@@ -52,6 +57,7 @@ class Layout:
     thick: list[tuple[int, int, int, int]]  # segments in grid units (x1, y1, x2, y2)
     stars: list[tuple[int, int]] = field(default_factory=list)
     digits: list[tuple[int, int, str, bool]] = field(default_factory=list)  # row, col, digit, given?
+    cages: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # sum, cells r * n + c
 
     @property
     def width(self) -> int:
@@ -83,7 +89,73 @@ def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
     colours = area_colours(areas) if picture.coloured else {}
     fills = [[colours.get(v, PAPER) for v in row] for row in areas]
     return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.stars),
-                  list(picture.digits))
+                  list(picture.digits), list(picture.cages))
+
+
+def cage_outline(n: int, cells: Iterable[int], inset: float = CAGE_INSET) -> list[list[tuple[float, float]]]:
+    """The outline of a group of cells (r * n + c) drawn `inset` (a share of a cell) inside them: closed
+    loops of corner points in grid units (x = column, y = row), one per boundary of the group. Where the
+    group turns inwards the line crosses into the neighbouring cell, so it stays `inset` from every
+    edge the group has. The one outline the pictures and the player draw."""
+    inside = set(cells)
+
+    def has(r: int, c: int) -> bool:
+        return 0 <= r < n and 0 <= c < n and r * n + c in inside
+
+    def end(line: int, step: int, beside: bool, ahead: bool) -> tuple[int, int]:
+        # where an edge ends at grid line `line`: a convex corner (no cell beside), straight on (the
+        # cell beside has the same edge), or a concave corner (the cell ahead across the edge is in)
+        return (line, step) if not beside else (line, 0) if not ahead else (line, -step)
+
+    # a point is (grid line, offset in insets) for x and for y: exact, so segment ends meet
+    segments: list[tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = []
+    for i in sorted(inside):
+        r, c = divmod(i, n)
+        for dr in (-1, 1):                           # top and bottom edges
+            if not has(r + dr, c):
+                y = (r + (dr > 0), -dr)
+                segments.append(((end(c, 1, has(r, c - 1), has(r + dr, c - 1)), y),
+                                 (end(c + 1, -1, has(r, c + 1), has(r + dr, c + 1)), y)))
+        for dc in (-1, 1):                           # left and right edges
+            if not has(r, c + dc):
+                x = (c + (dc > 0), -dc)
+                segments.append(((x, end(r, 1, has(r - 1, c), has(r - 1, c + dc))),
+                                 (x, end(r + 1, -1, has(r + 1, c), has(r + 1, c + dc)))))
+    at: dict[tuple[tuple[int, int], tuple[int, int]], list[int]] = {}
+    for k, (a, b) in enumerate(segments):
+        at.setdefault(a, []).append(k)
+        at.setdefault(b, []).append(k)
+    loops, used = [], set()
+    for start in range(len(segments)):
+        if start in used:
+            continue
+        loop, k, point = [segments[start][0]], start, segments[start][1]
+        while k not in used:
+            used.add(k)
+            if point != loop[0]:
+                loop.append(point)
+            k = next((j for j in at[point] if j != k), k)
+            a, b = segments[k]
+            point = b if a == point else a
+        loops.append(_corners([(x + dx * inset, y + dy * inset) for (x, dx), (y, dy) in loop]))
+    return loops
+
+
+def _corners(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The loop without the points in the middle of a straight run."""
+    out = []
+    for k, (x, y) in enumerate(points):
+        (px, py), (nx, ny) = points[k - 1], points[(k + 1) % len(points)]
+        if not ((px == x == nx) or (py == y == ny)):
+            out.append((x, y))
+    return out
+
+
+def cage_path(n: int, cells: Iterable[int], to: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y)) -> str:
+    """A cage's outline as SVG path data: in grid units (the player scales it with its board), or
+    through `to` (grid units to pixels)."""
+    return "".join("M" + "L".join("{:g} {:g}".format(*(round(v, 4) for v in to(x, y))) for x, y in loop) + "Z"
+                   for loop in cage_outline(n, cells))
 
 
 def _borders(regions: list[list[int]]) -> list[tuple[int, int, int, int]]:
@@ -138,6 +210,8 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
             out.append(f'<polygon class="star" data-row="{r}" data-col="{c}" points="{points}" fill="{INK}" '
                        f'stroke="{STAR_EDGE}" stroke-width="{thin}"/>')
         out.append("</g>")
+    if lay.cages:
+        out.extend(_svg_cages(lay))
     if lay.digits:
         out.append(f'<g class="digits" font-family="DejaVu Sans, Arial, sans-serif" font-size="{round(cell * 0.6)}" '
                    'text-anchor="middle" dominant-baseline="central">')
@@ -148,6 +222,71 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _cage_pen(cell: int) -> tuple[int, float, float]:
+    """A cage outline's width and dash pattern (on, off) in pixels."""
+    return max(1, cell // 32), max(2.0, cell * 0.1), max(2.0, cell * 0.07)
+
+
+def _sum_corner(lay: Layout, first: int) -> tuple[float, float]:
+    """Where a cage's sum starts (its left and the top of its digits): just inside the first cell."""
+    x, y = lay.xy(first % lay.n, first // lay.n)
+    return x + 0.08 * lay.cell, y + 0.07 * lay.cell
+
+
+def _svg_cages(lay: Layout) -> list[str]:
+    width, on, off = _cage_pen(lay.cell)
+    size = round(lay.cell * CAGE_SUM_SIZE)
+    out = [f'<g class="cages" fill="none" stroke="{INK}" stroke-width="{width}" stroke-dasharray="{on:g} {off:g}">']
+    for total, cells in lay.cages:
+        r, c = divmod(min(cells), lay.n)
+        out.append(f'<path class="cage" d="{cage_path(lay.n, cells, lay.xy)}" data-sum="{total}" data-row="{r}" data-col="{c}"/>')
+    out.append("</g>")
+    out.append(f'<g class="sums" font-family="DejaVu Sans, Arial, sans-serif" font-size="{size}" fill="{INK}">')
+    for total, cells in lay.cages:
+        first = min(cells)
+        r, c = divmod(first, lay.n)
+        x, y = _sum_corner(lay, first)
+        pad = 0.03 * lay.cell
+        # a patch of the cell's fill breaks the dashes under the sum (digits are about 0.64 em wide)
+        out.append(f'<rect class="sum-patch" x="{x - pad:g}" y="{y - pad:g}" width="{0.64 * size * len(str(total)) + 2 * pad:g}" '
+                   f'height="{0.75 * size + 2 * pad:g}" fill="{lay.fills[r][c]}"/>')
+        out.append(f'<text class="sum" x="{x:g}" y="{y + 0.73 * size:g}" data-row="{r}" data-col="{c}">{total}</text>')
+    out.append("</g>")
+    return out
+
+
+def _dashed(pen: ImageDraw.ImageDraw, loop: list[tuple[float, float]], width: int, on: float, off: float) -> None:
+    """A closed loop drawn dashed, the pattern running on round the corners (Pillow draws no dashes)."""
+    phase = 0.0                                   # how far into the current on+off period
+    for (x0, y0), (x1, y1) in zip(loop, loop[1:] + loop[:1]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        done = 0.0
+        while done < length:
+            step = min(length - done, (on - phase) if phase < on else (on + off - phase))
+            if phase < on:
+                a, b = done / length, (done + step) / length
+                pen.line([(x0 + (x1 - x0) * a, y0 + (y1 - y0) * a), (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)],
+                         fill=INK, width=width)
+            done += step
+            phase = (phase + step) % (on + off)
+
+
+def _png_cages(lay: Layout, pen: ImageDraw.ImageDraw) -> None:
+    width, on, off = _cage_pen(lay.cell)
+    for _, cells in lay.cages:
+        for loop in cage_outline(lay.n, cells):
+            _dashed(pen, [lay.xy(x, y) for x, y in loop], width, on, off)
+    font = ImageFont.load_default(size=round(lay.cell * CAGE_SUM_SIZE))
+    pad = 0.03 * lay.cell
+    for total, cells in lay.cages:
+        first = min(cells)
+        x, y = _sum_corner(lay, first)
+        left, top, right, bottom = pen.textbbox((x, y), str(total), font=font, anchor="lt")
+        r, c = divmod(first, lay.n)
+        pen.rectangle([left - pad, top - pad, right + pad, bottom + pad], fill=lay.fills[r][c])
+        pen.text((x, y), str(total), fill=INK, font=font, anchor="lt")
 
 
 def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
@@ -169,6 +308,8 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
         pen.rectangle([x0 - half, y0 - half, x1 + half, y1 + half], fill=INK)   # square caps
     for r, c in lay.stars:
         pen.polygon(lay.star_points(r, c), fill=INK, outline=STAR_EDGE)
+    if lay.cages:
+        _png_cages(lay, pen)
     if lay.digits:
         font = ImageFont.load_default(size=round(cell * 0.6))
         for r, c, digit, given in lay.digits:

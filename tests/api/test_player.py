@@ -1,9 +1,9 @@
 """The player page. Served: self-contained HTML (no CDN), a spec per game, the pictures' colouring.
 Played in a real headless Chromium the way the README says (`puzzlefleet generate`, `puzzlefleet
-serve`, open /play/ID): Queens, Star Battle and Sudoku each solved on a 390×844 phone by taps alone
+serve`, open /play/ID): Queens, Star Battle, Sudoku and Killer Sudoku each solved on a 390×844 phone by taps alone
 and on a 1200×900 desktop by keys alone; drag, auto-×, notes, highlighting, undo/redo, hints, check,
 reveal (which locks the board), progress kept across a reload, Malay words, fixed row heights, 44 px
-targets and no sideways scrolling. Screenshots go to a folder the run prints."""
+targets and no sideways scrolling; Killer's cage outlines, sums and combinations. Screenshots go to a folder the run prints."""
 
 from __future__ import annotations
 
@@ -94,13 +94,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     exe = str(Path(sys.executable).with_name("puzzlefleet"))
     for args in (["--game", "queens", "--size", "8", "--seed", "1"],
                  ["--game", "starbattle", "--size", "10", "--stars", "2", "--seed", "3"],
-                 ["--game", "sudoku", "--size", "9", "--band", "medium", "--seed", "2"]):
+                 ["--game", "sudoku", "--size", "9", "--band", "medium", "--seed", "2"],
+                 ["--game", "killer", "--size", "9", "--seed", "1"]):
         made = subprocess.run([exe, "generate", *args, "--count", "1"], env=env, capture_output=True, text=True,
                               timeout=300)
         assert made.returncode == 0, made.stderr
     out = subprocess.run([exe, "export"], env=env, capture_output=True, text=True, timeout=60)
     boards = {data["game"]: data for data in map(json.loads, out.stdout.splitlines())}
-    assert set(boards) == {"queens", "starbattle", "sudoku"}
+    assert set(boards) == {"queens", "starbattle", "sudoku", "killer"}
     with serving(env) as base:
         yield base, boards
 
@@ -348,6 +349,76 @@ def test_sudoku_solved_by_taps_on_a_phone_with_notes_and_highlighting(played, ph
     phone.save_screenshot(str(shots / "sudoku-phone-solved.png"))
 
 
+def _combinations(total: int, size: int, placed: list[str]) -> list[str]:
+    """The sets of distinct digits 1-9 of this size making this total that hold the placed digits."""
+    from itertools import combinations
+    return ["".join(map(str, digits)) for digits in combinations(range(1, 10), size)
+            if sum(digits) == total and all(int(d) in digits for d in placed) and len(set(placed)) == len(placed)]
+
+
+def test_killer_shows_its_cages_and_combinations_and_is_solved_by_taps_on_a_phone(played, phone, shots):
+    from selenium.webdriver.common.by import By
+    base, boards = played
+    board = boards["killer"]
+    cell = _open(phone, base, board)
+    _fits_a_phone(phone)
+    assert phone.title.startswith("Killer Sudoku 9×9") and "cage" in phone.find_element(By.ID, "rules").text
+    cages = [(cage["sum"], sorted(r * 9 + c for r, c in cage["cells"])) for cage in board["cages"]]
+    # every cage's sum, small in the corner of its first cell; a dashed outline per cage; no colours
+    sums = phone.execute_script("return [...document.querySelectorAll('#grid .cell .sum')].map("
+                                "s => [+s.closest('.cell').id.slice(5), s.textContent, s.getBoundingClientRect().width,"
+                                " s.closest('.cell').getBoundingClientRect().width])")
+    assert sorted((i, text) for i, text, _, _ in sums) == sorted((cells[0], str(total)) for total, cells in cages)
+    assert all(0 < width < cell_width / 2 for _, _, width, cell_width in sums), "small, in the corner"
+    outlines = phone.find_elements(By.CSS_SELECTOR, "#grid svg.cages path.cage")
+    assert len(outlines) == len(cages) and outlines[0].value_of_css_property("stroke-dasharray") != "none"
+    assert set(phone.execute_script("return [...document.querySelectorAll('#grid .cell')].map(c => c.style.backgroundColor)")) \
+        == {"rgb(255, 255, 255)"}, "no region colours"
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#grid .cell.bt")) == 2 * 9, "the box rules, as in Sudoku"
+    key = {k.get_attribute("data-digit"): k for k in phone.find_elements(By.CSS_SELECTOR, "#pad [data-digit]")}
+    heights = _row_heights(phone)
+
+    # the combination hint: the selected cell's cage, narrowed by the digits placed in it
+    total, members = next((t, m) for t, m in cages if len(m) == 3) if any(len(m) == 3 for _, m in cages) else \
+        next((t, m) for t, m in cages if len(m) >= 2)
+    combos = phone.find_element(By.ID, "combos")
+    cell[divmod(members[0], 9)].click()
+    assert combos.is_displayed()
+    assert combos.text == f"Cage {total} in {len(members)}: {' '.join(_combinations(total, len(members), []))}"
+    placed = board["solution"][members[1]]
+    cell[divmod(members[1], 9)].click()
+    key[placed].click()
+    cell[divmod(members[0], 9)].click()
+    assert combos.text == f"Cage {total} in {len(members)}: {' '.join(_combinations(total, len(members), [placed]))}"
+    assert placed in combos.text.split(": ")[1].split()[0]
+    assert f"cage {total}" in phone.find_element(By.ID, f"cell-{members[0]}").get_attribute("aria-label")
+    phone.save_screenshot(str(shots / "killer-phone-combinations.png"))
+
+    # notes stay clear of the sum in the corner
+    cell[divmod(cages[0][1][0], 9)].click()
+    phone.find_element(By.ID, "notes").click()
+    key["1"].click()
+    overlap = phone.execute_script("""
+        const cell = document.getElementById(arguments[0]);
+        const a = cell.querySelector('.sum').getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents([...cell.querySelectorAll('.notes span')].find(s => s.textContent === '1'));
+        const b = range.getBoundingClientRect();                    // the note's glyph box
+        return a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;""",
+        f"cell-{cages[0][1][0]}")
+    assert not overlap
+    phone.find_element(By.ID, "notes").click()
+
+    for i, ch in enumerate(board.get("givens") or "." * 81):
+        if ch == "." and i != members[1]:                     # the digit placed above is right already
+            cell[divmod(i, 9)].click()
+            key[board["solution"][i]].click()
+    _wait_solved(phone)
+    assert _row_heights(phone) == heights
+    assert phone.find_element(By.ID, "finish").is_displayed()
+    phone.save_screenshot(str(shots / "killer-phone-solved.png"))
+
+
 def _press(driver: Any, *keys: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     ActionChains(driver).send_keys(*keys).perform()
@@ -360,7 +431,7 @@ def _walk(at: tuple[int, int], to: tuple[int, int]) -> list[str]:
             + [Keys.ARROW_RIGHT] * (c1 - c0) + [Keys.ARROW_LEFT] * (c0 - c1))
 
 
-@pytest.mark.parametrize("game", ["queens", "starbattle", "sudoku"])
+@pytest.mark.parametrize("game", ["queens", "starbattle", "sudoku", "killer"])
 def test_every_game_solved_by_keys_alone_on_a_desktop(played, desktop, shots, game):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -374,13 +445,14 @@ def test_every_game_solved_by_keys_alone_on_a_desktop(played, desktop, shots, ga
     assert desktop.find_element(By.ID, "grid").get_attribute("role") == "grid"
     assert len(desktop.find_elements(By.CSS_SELECTOR, "#grid [role=row]")) == n
     at = (0, 0)
-    if game == "sudoku":
-        targets = [(divmod(i, 9), board["solution"][i]) for i, ch in enumerate(board["givens"]) if ch == "."]
+    if game in ("sudoku", "killer"):
+        givens = board.get("givens") or "." * 81
+        targets = [(divmod(i, 9), board["solution"][i]) for i, ch in enumerate(givens) if ch == "."]
         first, digit = targets[0]
         _press(desktop, *_walk(at, first), digit, Keys.BACKSPACE)        # in, out
         undo = ActionChains(desktop).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL)
         undo.perform()                                                      # Ctrl+Z brings it back
-        assert desktop.find_element(By.ID, f"cell-{first[0] * 9 + first[1]}").text.strip() == digit
+        assert desktop.find_element(By.CSS_SELECTOR, f"#cell-{first[0] * 9 + first[1]} .v").text.strip() == digit
         at = first
         for rc, digit in targets[1:]:
             _press(desktop, *_walk(at, rc), digit)

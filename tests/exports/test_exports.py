@@ -208,3 +208,83 @@ def test_cli_export_svg_png_print(boards, tmp_path):
     sheet = tmp_path / "print.html"
     assert _cli(env, "export", "--format", "print", "--out", str(sheet)).returncode == 0
     assert sheet.read_text().count("<section") == 4
+
+
+# --- Killer Sudoku: the boxes as in Sudoku, the cages dashed inside their cells with their sums ----------
+
+def _killer() -> dict:
+    from engine import game_named
+    game = game_named("killer")
+    board, _ = game.generate(game.rules(size=9), 1)
+    return board.to_json()
+
+
+def test_cage_outline_runs_inside_its_cells_round_every_boundary():
+    from store.render.draw import cage_outline
+    # an L: one loop of six corners, the inner corner crossing into the cell below
+    assert cage_outline(9, [0, 9, 10], 0.1) == [[(0.1, 0.1), (0.9, 0.1), (0.9, 1.1), (1.9, 1.1), (1.9, 1.9),
+                                                   (0.1, 1.9)]]
+    # a ring round one cell: its outer and its inner boundary
+    ring = cage_outline(3, [0, 1, 2, 3, 5, 6, 7, 8], 0.1)
+    assert sorted(map(len, ring)) == [4, 4]
+    assert {min(x for x, _ in loop) for loop in ring} == {0.1, 0.9}
+
+
+def test_killer_svg_draws_boxes_and_each_cage_dashed_with_its_sum():
+    data = _killer()
+    cages = [(cage["sum"], {r * 9 + c for r, c in cage["cells"]}) for cage in data["cages"]]
+    lay = layout(data)
+    assert len(lay.thick) == 4 + 2 * 2 * 9, "the 3×3 box rules, as in Sudoku"
+    root = ET.fromstring(svg(data))
+    cells = root.findall(f".//{SVG}rect[@class='cell']")
+    assert {rect.get("fill") for rect in cells} == {"#FFFFFF"}, "no region colours"
+    group = root.find(f".//{SVG}g[@class='cages']")
+    assert group.get("stroke-dasharray"), "the cage outlines are dashed"
+    paths = group.findall(f"{SVG}path[@class='cage']")
+    sums = root.findall(f".//{SVG}text[@class='sum']")
+    assert len(paths) == len(sums) == len(cages)
+    first = {min(cells): (total, cells) for total, cells in cages}
+    for path, text in zip(paths, sums):
+        at = int(text.get("data-row")) * 9 + int(text.get("data-col"))
+        assert at in first and text.text == str(first[at][0]), "the sum in the cage's first cell"
+        x, y = float(text.get("x")), float(text.get("y"))
+        assert lay.xy(at % 9, at // 9) < (x, y) < lay.xy(at % 9 + 0.5, at // 9 + 0.5), "in its top-left corner"
+        # every corner of the outline lies inside a cell of its cage, clear of the cell's edges
+        cells = first[int(path.get("data-row")) * 9 + int(path.get("data-col"))][1]
+        numbers = [float(v) for v in path.get("d").replace("M", " ").replace("L", " ").replace("Z", " ").split()]
+        for px, py in zip(numbers[::2], numbers[1::2]):
+            gx, gy = (px - lay.margin) / lay.cell, (py - lay.margin) / lay.cell
+            assert int(gy) * 9 + int(gx) in cells
+            assert 0.05 < gx % 1 < 0.95 and 0.05 < gy % 1 < 0.95
+    assert not root.findall(f".//{SVG}text[@class='digit solved']"), "the puzzle gives no answer away"
+    assert len(ET.fromstring(svg(data, solution=True)).findall(f".//{SVG}text[@class='digit solved']")) == 81
+
+
+def test_killer_png_shows_the_dashes_and_the_sums():
+    data = _killer()
+    lay = layout(data)
+    image = Image.open(io.BytesIO(png(data))).convert("L")
+    assert image.size == (lay.width, lay.width)
+    ink = lambda box: image.crop(tuple(int(v) for v in box)).getextrema()[0] < 128   # noqa: E731
+    for cage in data["cages"]:
+        r, c = min(map(tuple, cage["cells"]))
+        x, y = lay.xy(c, r)
+        assert ink((x + 0.08 * lay.cell, y + 0.07 * lay.cell, x + 0.45 * lay.cell, y + 0.34 * lay.cell)), "its sum"
+    # the dashes: ink on the inset line, with gaps in it, along a cage's bottom edge
+    cage = next(cage for cage in data["cages"] if [r for r, _ in cage["cells"]].count(max(r for r, _ in cage["cells"])) >= 2)
+    bottom = max(r for r, _ in cage["cells"])
+    cols = sorted(c for r, c in cage["cells"] if r == bottom)
+    x0, y = lay.xy(cols[0] + 0.2, bottom + 1 - 0.12)
+    line = [image.getpixel((int(x0) + k, round(y))) for k in range(int(0.8 * lay.cell))]
+    assert min(line) < 128 and max(line) > 200, "dashed: ink and gaps"
+    # not blank, and no answer given away: the centres of the empty cells stay paper
+    assert sum(image.histogram()[:128]) > 0.03 * lay.width ** 2
+    for i, ch in enumerate(data.get("givens") or "." * 81):
+        cx, cy = lay.centre(i // 9, i % 9)
+        assert ch != "." or not ink((cx - 6, cy - 8, cx + 6, cy + 8)), divmod(i, 9)
+
+
+def test_killer_print_page_draws_the_cages():
+    data = _killer()
+    page = print_page([data])
+    assert page.count('class="cage"') == 2 * len(data["cages"]) and page.count('class="sum"') == 2 * len(data["cages"])

@@ -24,6 +24,11 @@ def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
                     model.givens, model.solution, seed)
 
 
+def _cages(board: KillerBoard) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The cages as the contract's (sum, cells r * 9 + c)."""
+    return tuple((cage.total, cage.cells) for cage in board.cages)
+
+
 class Killer(Game):
     name = "killer"
     title = "Killer Sudoku"
@@ -90,9 +95,8 @@ class Killer(Game):
                 digits.append((i // 9, i % 9, given, True))
             elif solution:
                 digits.append((i // 9, i % 9, board.solution[i], False))
-        # the cages are the areas, coloured, with thick lines between them
-        areas = tuple(tuple(board.cage_of[r * 9 + c] for c in range(9)) for r in range(9))
-        return Picture(SIZE, areas, True, digits=tuple(digits))
+        # boxes as in Sudoku (thick rules, no colours); the cages dashed over them, with their sums
+        return Picture(SIZE, _BOXES, False, digits=tuple(digits), cages=_cages(board))
 
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
         model = self.validate(data)
@@ -104,9 +108,8 @@ class Killer(Game):
         names.update({region.name: tuple(sorted(region.cells)) for region in SINGLE_REGIONS + SEVERAL_REGIONS})
         # a repeated digit is a conflict in a cage as in a unit
         units = units + tuple(cage.cells for cage in board.cages)
-        areas = tuple(tuple(board.cage_of[r * 9 + c] for c in range(9)) for r in range(9))
         return PlaySpec(
-            mode="digits", n=SIZE, areas=areas, coloured=True, units=units,
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units, cages=_cages(board),
             answer=tuple(model.solution), symbols="123456789",
             givens=tuple("" if ch == "." else ch for ch in board.givens),
             hints=hints_from_steps(model.steps, names), rules={"ms": self._rules_sentence_ms()})

@@ -4,6 +4,7 @@
   const play = JSON.parse(document.getElementById("play").textContent);
   const board = JSON.parse(document.getElementById("board").textContent);
   const colours = JSON.parse(document.getElementById("colours").textContent);
+  const outlines = JSON.parse(document.getElementById("outlines").textContent);
 
   // Every word the page shows, by language; `?lang=ms` or the browser's language picks one.
   const WORDS = {
@@ -21,6 +22,7 @@
       wrong_one: "1 wrong entry marked.", wrong_many: "{n} wrong entries marked.", no_mistakes: "No mistakes so far.",
       step: "Step {i} of {n}", all_done: "No more hints: every step is done.", no_path: "No solve path stored.",
       finish_title: "Solved!", finish_time: "Your time: {t}", close: "Close",
+      cage: "cage {s}", combos: "Cage {s} in {k}: {list}", no_combos: "none fits",
       puzzle_png: "Puzzle PNG", solution_png: "Solution PNG", print: "Print",
     },
     ms: {
@@ -39,6 +41,7 @@
       step: "Langkah {i} daripada {n}", all_done: "Tiada lagi petunjuk: setiap langkah sudah selesai.",
       no_path: "Tiada laluan penyelesaian disimpan.",
       finish_title: "Selesai!", finish_time: "Masa anda: {t}", close: "Tutup",
+      cage: "sangkar {s}", combos: "Sangkar {s} dalam {k}: {list}", no_combos: "tiada yang muat",
       puzzle_png: "PNG teka-teki", solution_png: "PNG penyelesaian", print: "Cetak",
     },
   };
@@ -59,6 +62,21 @@
   const storeKey = `puzzlefleet:play:${board.id}`, settingsKey = "puzzlefleet:settings";
   const unitsOf = Array.from({ length: N }, () => []);
   play.units.forEach((unit, u) => unit.forEach((i) => unitsOf[i].push(u)));
+  // Cages: [sum, cells]; each cell's cage (-1: none), and each cage's sets of distinct symbols (read as
+  // numbers) of its size that make its sum, smallest first.
+  const cages = play.cages || [];
+  const cageOf = new Array(N).fill(-1);
+  cages.forEach(([, members], k) => members.forEach((i) => { cageOf[i] = k; }));
+  const sets = cages.map(([sum, members]) => {
+    const out = [];
+    (function pick(from, chosen, total) {
+      if (chosen.length === members.length) { if (total === sum) out.push(chosen.join("")); return; }
+      for (let k = from; k < play.symbols.length; k++) {
+        pick(k + 1, [...chosen, play.symbols[k]], total + Number(play.symbols[k]));
+      }
+    }(0, [], 0));
+    return out;
+  });
 
   // The words: the table's, and the game's rules in this language where the game gives them.
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = say(el.dataset.t, {}); });
@@ -98,6 +116,7 @@
   grid.setAttribute("aria-rowcount", n); grid.setAttribute("aria-colcount", n);
   overlay.setAttribute("viewBox", `0 0 ${n} ${n}`);
   const cells = [], firstOfArea = new Set();
+  const sumAt = new Map(cages.map(([sum, members]) => [Math.min(...members), sum]));
   for (let r = 0; r < n; r++) {
     const row = document.createElement("div");
     row.className = "row"; row.setAttribute("role", "row"); row.setAttribute("aria-rowindex", r + 1);
@@ -117,6 +136,11 @@
         letter.className = "lt"; letter.textContent = play.letters[area(i)]; letter.setAttribute("aria-hidden", "true");
         cell.appendChild(letter);
       }
+      if (sumAt.has(i)) {       // a cage's sum, small in the corner of its first cell
+        const sum = document.createElement("span");
+        sum.className = "sum"; sum.textContent = sumAt.get(i); sum.setAttribute("aria-hidden", "true");
+        cell.appendChild(sum);
+      }
       const bad = document.createElement("span");
       bad.className = "bad"; bad.textContent = "!"; bad.setAttribute("aria-hidden", "true");
       cell.appendChild(bad);
@@ -129,6 +153,18 @@
       row.appendChild(cell); cells.push(cell);
     }
     grid.appendChild(row);
+  }
+  if (cages.length) {        // the cages' dashed outlines over the cells, under the sums
+    const layer = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    layer.setAttribute("class", "cages"); layer.setAttribute("aria-hidden", "true");
+    layer.setAttribute("viewBox", `0 0 ${n} ${n}`); layer.setAttribute("preserveAspectRatio", "none");
+    for (const d of outlines) {
+      const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+      path.setAttribute("class", "cage"); path.setAttribute("d", d);
+      layer.appendChild(path);
+    }
+    grid.appendChild(layer);
+    document.body.classList.add("caged");
   }
 
   // --- the digit pad: one key per symbol (data-digit), erase (data-digit="0") and the notes toggle -----
@@ -256,6 +292,7 @@
     const r = Math.floor(i / n), c = i % n;
     const parts = [say("row", { r: r + 1 }), say("column", { c: c + 1 })];
     if (play.letters.length) parts.push(say("region", { x: play.letters[area(i)] }));
+    if (cageOf[i] >= 0) parts.push(say("cage", { s: cages[cageOf[i]][0] }));
     if (digits) {
       if (isGiven(i)) parts.push(say("given", { d: play.givens[i] }));
       else if (value[i]) parts.push(value[i]);
@@ -263,6 +300,21 @@
     } else parts.push(say(["empty", "marked", "star"][value[i]], {}));
     if (wrongs.has(i)) parts.push(say("wrong", {}));
     return parts.join(", ");
+  }
+
+  // The selected cell's cage: the sets that make its sum, less those the digits placed in it rule out.
+  function combos(k) {
+    const placed = cages[k][1].map(shown).filter(Boolean);
+    const fits = (set) => new Set(placed).size === placed.length && placed.every((s) => set.includes(s));
+    return sets[k].filter(fits);
+  }
+  function drawCombos() {
+    const k = cageOf[cursor], line = $("combos");
+    line.hidden = k < 0;
+    if (k < 0) return;
+    const list = combos(k);
+    line.textContent = say("combos", { s: cages[k][0], k: cages[k][1].length,
+                                       list: list.length ? list.join(" ") : say("no_combos", {}) });
   }
 
   function draw() {
@@ -296,6 +348,7 @@
       cell.setAttribute("aria-label", label(i));
     });
     grid.setAttribute("aria-activedescendant", `cell-${cursor}`);
+    drawCombos();
     if (digits) {
       const count = {};
       cells.forEach((_, i) => { if (shown(i)) count[shown(i)] = (count[shown(i)] || 0) + 1; });
