@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _calibration() -> Path | None:
-    """The shared calibration folder beside this checkout (or beside one of its parents)."""
-    for parent in ROOT.parents:
-        folder = parent / "shared" / "calibration"
-        if folder.is_dir():
-            return folder
-    return None
+    """The shared calibration folder: PUZZLEFLEET_CALIBRATION if set, else `shared/calibration` beside
+    this checkout or one of its parents, else the workplace's own (a CI clone may sit elsewhere)."""
+    named = os.environ.get("PUZZLEFLEET_CALIBRATION")
+    places = [Path(named)] if named else [parent / "shared" / "calibration" for parent in ROOT.parents]
+    places.append(Path("/work/shared/calibration"))
+    return next((folder for folder in places if folder.is_dir()), None)
 
 
 CALIBRATION = _calibration()

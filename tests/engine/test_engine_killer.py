@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -31,21 +30,15 @@ from engine.ladder.table import Ladder
 # One xdist worker builds the pool of positions once and runs every test that reads it.
 pytestmark = [pytest.mark.xdist_group("killer-pool")]
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "calibration" / "killer-sudoku-booklets.jsonl"
-# Outside CI the booklets may be missing (a checkout without ../shared); under CI that is a failure.
-needs_data = pytest.mark.skipif(not DATA.exists() and not os.environ.get("CI"),
-                                reason="the calibration booklets are not here")
+# Every 40th board of the calibration booklets: 100 boards, every volume and book range.
+DATA = Path(__file__).resolve().parents[1] / "data" / "killer_booklets_sample.jsonl"
 
-# A published board (the first of the booklets), so the tests that need one run without the file.
-FIRST = json.loads('{"id":"KD_Killer_IM1-B1-P1","game":"killer","rules":{"size":9},"cages":[{"sum":11,"cells":[[0,0],[1,0],[1,1],[2,1]]},{"sum":25,"cells":[[0,1],[0,2],[0,3],[1,3]]},{"sum":14,"cells":[[0,4],[1,4]]},{"sum":9,"cells":[[0,5],[0,6]]},{"sum":12,"cells":[[0,7],[0,8]]},{"sum":15,"cells":[[1,2],[2,2]]},{"sum":4,"cells":[[1,5],[1,6]]},{"sum":14,"cells":[[1,7],[2,7]]},{"sum":6,"cells":[[1,8],[2,8]]},{"sum":40,"cells":[[2,0],[3,0],[4,0],[4,1],[4,2],[4,3],[5,0],[6,0]]},{"sum":3,"cells":[[2,3],[3,3]]},{"sum":15,"cells":[[2,4],[3,4]]},{"sum":9,"cells":[[2,5],[2,6]]},{"sum":8,"cells":[[3,1],[3,2]]},{"sum":12,"cells":[[3,5],[3,6]]},{"sum":38,"cells":[[3,7],[3,8],[4,6],[4,7],[4,8],[5,7],[5,8]]},{"sum":11,"cells":[[4,4],[4,5]]},{"sum":15,"cells":[[5,1],[5,2]]},{"sum":13,"cells":[[5,3],[6,3]]},{"sum":6,"cells":[[5,4],[6,4]]},{"sum":4,"cells":[[5,5],[5,6]]},{"sum":17,"cells":[[6,1],[7,0],[7,1],[8,0]]},{"sum":7,"cells":[[6,2],[7,2]]},{"sum":13,"cells":[[6,5],[6,6]]},{"sum":10,"cells":[[6,7],[7,7]]},{"sum":6,"cells":[[6,8],[7,8]]},{"sum":26,"cells":[[7,3],[8,1],[8,2],[8,3]]},{"sum":4,"cells":[[7,4],[8,4]]},{"sum":15,"cells":[[7,5],[7,6]]},{"sum":11,"cells":[[8,5],[8,6]]},{"sum":12,"cells":[[8,7],[8,8]]}],"solution":"184652793526793184739184562653278419941365827278941356895427631412836975367519248","volume":1,"book":1}')
+FIRST = json.loads(DATA.read_text().splitlines()[0])      # the first board of the first book
 
 
 @lru_cache(maxsize=1)
 def published() -> list[dict]:
-    if not DATA.exists():
-        return [FIRST]
-    lines = DATA.read_text().splitlines()
-    return [json.loads(line) for line in lines[::40]]          # 100 boards, every volume and book range
+    return [json.loads(line) for line in DATA.read_text().splitlines()]
 
 
 def board(data: dict, with_solution: bool = False):
@@ -179,9 +172,8 @@ def positions() -> list[tuple[KillerState, list[int]]]:
 
 def test_the_positions_are_varied() -> None:
     cases = positions()
-    assert len(cases) >= 150 if DATA.exists() else len(cases) >= 3
-    if DATA.exists():
-        assert sum(n > 1 for _, _, n in cases) >= 30 and sum(n == 1 for _, _, n in cases) >= 100
+    assert len(cases) >= 150
+    assert sum(n > 1 for _, _, n in cases) >= 30 and sum(n == 1 for _, _, n in cases) >= 100
 
 
 MIN_FIRED = {"cage-combinations": 50, "cage-pointing": 50, "cage-claiming": 20, "rule-of-45": 20,
@@ -208,8 +200,7 @@ def test_technique_is_sound(name: str) -> None:
             cell, d = divmod(x, 9)
             assert truth[cell] == 1 << d, f"{name} places {d + 1} at r{cell // 9 + 1}c{cell % 9 + 1}: {step.why}"
         assert step.why
-    if DATA.exists():
-        assert fired >= MIN_FIRED.get(name, 0), (name, fired)
+    assert fired >= MIN_FIRED.get(name, 0), (name, fired)
 
 
 def test_the_ladder_finishes_published_boards_by_logic() -> None:

@@ -7,22 +7,10 @@ so the counter also answers for a half-solved position with pencil marks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.games.killer._count import solve
 from engine.games.killer.board import KillerBoard
-from engine.games.sudoku.count import ALL, masks_of
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    solutions: tuple[str, ...]     # up to the limit, each 81 digits
-    complete: bool                 # False when the deadline cut the search short
-    nodes: int = 0                 # search nodes visited
-
-    @property
-    def count(self) -> int:
-        return len(self.solutions)
+from engine.games.sudoku.count import ALL, Count, masks_of
 
 
 def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] | None = None,
