@@ -152,7 +152,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 search = new_search(rules, regions)
                 outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
                                  alternatives=settings.alternatives, deadline=deadline,
-                                 count_budget=settings.count_budget)
+                                 count_budget=settings.count_budget, keep=drawing.repair_keep(rules))
                 stats.repair_rounds += outcome.rounds
                 if not outcome.unique:
                     stats.rejected[outcome.reason] += 1

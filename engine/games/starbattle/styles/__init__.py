@@ -6,6 +6,7 @@ Every style module exposes the same small interface:
 - draw(rules, answer, rng, *, spread, gifts) -> flat region labels, or None when this try failed
   (each region one connected piece holding exactly k of the answer's stars);
 - score(rules, regions) -> int: 0-100, how well the map has the style's look (the shape gate's score);
+- repair_keep(rules) -> int: repair prefers moves leaving a region more cells than this;
 - gates(rules) -> Gates: the bars a board of this style must clear (shape bound on `score`);
 - tune(rules, regions, answer, rng, steps) -> regions: after repair, nudges that bring the look back
   while the board stays unique (a style with nothing to restore returns `regions` unchanged).

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED
@@ -60,59 +59,40 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
 
 # ---- pieces around a background ------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _catalogue(n: int) -> dict[int, tuple[tuple[tuple[int, int], ...], ...]]:
-    """Geometric shapes that fit an n x n board by cell count (offsets from their top-left): bars,
-    rectangles, L, T and plus shapes in every rotation and reflection."""
-    bases = []
-    for h in range(1, n + 1):
-        for w in range(h, n + 1):
-            if h * w <= 2 * n:
-                bases.append([(r, c) for r in range(h) for c in range(w)])          # bar / rectangle
-    for a in range(2, n + 1):
-        for b in range(2, n + 1):
-            if a + b - 1 <= 2 * n:
-                bases.append([(r, 0) for r in range(a)] + [(a - 1, c) for c in range(1, b)])      # L
-                if b % 2:
-                    bases.append([(0, c) for c in range(b)] + [(r, b // 2) for r in range(1, a)])  # T
-    for arm in (1, 2):
-        bases.append([(arm, c) for c in range(2 * arm + 1)]
-                     + [(r, arm) for r in range(2 * arm + 1) if r != arm])                      # plus
-    out: dict[int, set] = {}
-    for shape in bases:
-        for turn in range(8):
-            shape = [(c, -r) for r, c in shape]
-            if turn == 4:
-                shape = [(r, -c) for r, c in shape]
-            top, left = min(r for r, _ in shape), min(c for _, c in shape)
-            out.setdefault(len(shape), set()).add(tuple(sorted((r - top, c - left) for r, c in shape)))
-    return {size: tuple(sorted(shapes)) for size, shapes in out.items()}
+def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
+    """A random geometric shape of about `size` cells holding `star`: a rectangle (a bar when one
+    wide), or, more often, two overlapping rectangles (L, T, plus, steps, thick corners)."""
+    sr, sc = divmod(star, n)
+    parts = rng.choices((1, 2, 3), (0.2, 0.5, 0.3))[0]
+    first = size if parts == 1 else max(2, round(size * rng.uniform(0.35, 0.65)))
+    cells: set[int] = set()
+    anchor_r, anchor_c = sr, sc
+    for part in range(parts):
+        area = first if part == 0 else max(2, (size - len(cells)) // (parts - part) + rng.randint(0, 2))
+        h = rng.randint(1, max(1, min(n, round(1.4 * area ** 0.5))))
+        w = max(1, min(n, round(area / h)))
+        if rng.random() < 0.5:
+            h, w = w, h
+        top = anchor_r - rng.randrange(h)
+        left = anchor_c - rng.randrange(w)
+        if top < 0 or left < 0 or top + h > n or left + w > n:
+            return []
+        cells.update((top + r) * n + left + c for r in range(h) for c in range(w))
+        anchor_r, anchor_c = divmod(rng.choice(sorted(cells)), n)
+    return sorted(cells)
 
 
 def _place(n: int, regions: list[int], star: int, label: int, size: int, stars: set[int],
            rng: random.Random) -> list[int]:
     """Cells of a free geometric shape of about `size` cells through `star` holding no other star
-    (written into `regions`), or [] when none fits."""
-    sr, sc = divmod(star, n)
-    catalogue = _catalogue(n)
-    near = [shape for s in (size - 1, size, size + 1) for shape in catalogue.get(s, ())]
-    for shape in rng.sample(near, min(12, len(near))):
-        anchors = list(shape)
-        rng.shuffle(anchors)
-        for ar, ac in anchors[:6]:
-            cells = []
-            for r, c in shape:
-                rr, cc = sr + r - ar, sc + c - ac
-                if not (0 <= rr < n and 0 <= cc < n):
-                    break
-                cell = rr * n + cc
-                if cell != star and (regions[cell] != UNASSIGNED or cell in stars):
-                    break
-                cells.append(cell)
-            else:
-                for cell in cells:
-                    regions[cell] = label
-                return cells
+    (written into `regions`), or [] when none fits in a few tries."""
+    for attempt in range(16):
+        cells = _shape(n, star, max(3, size - attempt // 4), rng)
+        if cells and all(cell == star or (regions[cell] == UNASSIGNED and cell not in stars)
+                         for cell in cells):
+            for cell in cells:
+                regions[cell] = label
+            return cells
     return []
 
 
@@ -127,7 +107,7 @@ def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ran
     background = rng.choice(free)
     placed = {label for label, cell in enumerate(answer) if label not in free}
     open_cells = sum(lab == UNASSIGNED for lab in regions) + len(free)
-    share = rng.uniform(0.2, 0.4)
+    share = rng.uniform(0.15, 0.35)
     mean = max(2.0, open_cells * (1 - share) / max(1, len(free) - 1))
     mirror = rng.random() < 0.7
     order = [label for label in free if label != background]
@@ -136,7 +116,7 @@ def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ran
         if label in placed:
             continue
         placed.add(label)
-        size = max(2, round(rng.uniform(0.6, 1.5) * mean))
+        size = max(3, round(rng.uniform(0.7, 1.4) * mean))
         cells = _place(n, regions, answer[label], label, size, stars, rng)
         if not mirror or not cells:
             continue
@@ -207,7 +187,9 @@ def _cut_paths(n: int, regions: list[int], answer: tuple[int, ...], paths: Seque
         at = [i for i, cell in enumerate(run) if cell in stars and regions[cell] == answer.index(cell)]
         if not at:
             continue
-        cuts = [0] + [rng.randint(a + 1, b) for a, b in zip(at, at[1:])] + [len(run)]
+        # cut near the middle of each gap (a triangular draw): an end cut leaves a tiny piece
+        cuts = [0] + [(rng.randint(a + 1, b) + rng.randint(a + 1, b) + 1) // 2
+                      for a, b in zip(at, at[1:])] + [len(run)]
         for (low, high), i in zip(zip(cuts, cuts[1:]), at):
             for cell in run[low:high]:
                 regions[cell] = regions[run[i]]
@@ -229,8 +211,8 @@ def _absorb(n: int, regions: list[int], rng: random.Random) -> None:
             if not labels:
                 still.append(cell)
                 continue
-            # the smallest when it is a single cell (no gifts), else the largest: the background
-            best = min(labels, key=lambda lab: (sizes[lab] > 1, -sizes[lab], lab))
+            # a tiny region first (published boards have few), else the largest: the background
+            best = min(labels, key=lambda lab: (sizes[lab] > 3, -sizes[lab], lab))
             regions[cell] = best
             sizes[best] += 1
         if len(still) == len(left):
@@ -342,4 +324,9 @@ def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neig
     return all(nb in seen for nb in around)
 
 
-__all__ = ["NAME", "available", "draw", "gates", "score", "tune"]
+def repair_keep(rules: Rules) -> int:
+    """Repair should not whittle a piece below 4 cells: hand-drawn boards have few tiny regions."""
+    return 4
+
+
+__all__ = ["NAME", "available", "draw", "gates", "repair_keep", "score", "tune"]

@@ -35,3 +35,7 @@ def gates(rules: Rules) -> Gates:
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
          steps: int) -> list[int]:
     return regions        # growth has no look that repair breaks
+
+
+def repair_keep(rules: Rules) -> int:
+    return 2 * rules.stars        # repair's own rule: avoid leaving regions of 2k cells or fewer
