@@ -280,8 +280,9 @@ def gates(rules: Rules) -> Gates:
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
          steps: int) -> list[int]:
     """Nudge boundary cells after repair (which moves single cells and roughens pieces): a non-star
-    cell moves into a neighbouring region when that removes outline corners or mirrors a boundary, the
-    region it leaves stays one piece, and the board stays unique. Returns the tuned regions."""
+    cell moves into a neighbouring region when that removes outline corners, mirrors a boundary or
+    grows a tiny region out of a large one, the region it leaves stays one piece, and the board stays
+    unique. Returns the tuned regions."""
     n = rules.size
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
@@ -295,8 +296,11 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
             continue
         target = rng.choice(sorted(targets))
         before = _local(n, regions, cell)
+        # growing a tiny region (repair whittles pieces) out of a large one counts as much as tidying
+        grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
         regions[cell] = target
-        if _local(n, regions, cell) <= before or not _still_one_piece(n, regions, cell, own, neighbours):
+        if (_local(n, regions, cell) + grown <= before
+                or not _still_one_piece(n, regions, cell, own, neighbours)):
             regions[cell] = own
             continue
         if count_solutions(rules, regions, 2).solutions != (answer,):
