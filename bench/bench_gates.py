@@ -10,6 +10,13 @@ share passing the fun gate, the shape gate and both, with the thresholds the gen
 and counted under "unfinished". Raw drawings are the generator's boards with the gates open
 (plant, draw, repair, prove, grade: everything but the fun and shape gates). The last columns give the
 10th percentile of each score: the threshold that would let 90% through. Prints Markdown.
+
+    .venv/bin/python bench/bench_gates.py --style composed [--boards 300]
+
+A drawing style's own shape gate (`styles.named(style).gates(rules)`, on the style's `score`): the
+share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl) it passes at each
+size, and the share of raw drawings of that style (`plant` then the style's `draw`: no repair, no
+tuning; seeds 0 .. boards - 1) it refuses.
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import DeadlineExceeded, game_named  # noqa: E402
 from engine.core.shape import shape_score  # noqa: E402
 from engine.games.starbattle import Rules  # noqa: E402
+from engine.games.starbattle import styles  # noqa: E402
 from engine.games.starbattle.board import Board  # noqa: E402
+from engine.games.starbattle.draw import plant  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
@@ -35,6 +44,7 @@ from machine import cpu_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CALIBRATION = ROOT / ".." / "shared" / "calibration" / "starbattle-labelled.jsonl"
+HANDMADE = ROOT / ".." / "shared" / "calibration" / "queens-handmade.jsonl"
 TESTS_DATA = ROOT / "tests" / "data" / "starbattle_published.json"
 OPEN_GATES = Settings(min_fun=0, min_shape=0)
 
@@ -101,6 +111,32 @@ def _p10(values: list[int]) -> str:
     return str(sorted(values)[len(values) // 10]) if values else "—"
 
 
+def style_report(name: str, calibration: Path, boards: int) -> None:
+    """The style's shape gate on the hand-drawn corpus, by size, and on raw drawings of that style."""
+    import random
+    style = styles.named(name)
+    by_size: dict[int, list[bool]] = {}
+    with open(calibration, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                item = json.loads(line)
+                rules, regions = _board(item)
+                by_size.setdefault(rules.size, []).append(
+                    style.score(rules, regions) >= style.gates(rules).min_shape)
+    print(f"| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
+          "\n|---|---|---:|---:|---:|---:|---:|")
+    for n, verdicts in sorted(by_size.items()):
+        rules = Rules(n)
+        refused = 0
+        for seed in range(boards):
+            rng = random.Random(seed)
+            answer = plant(rules, rng)
+            regions = style.draw(rules, answer, rng)
+            refused += regions is None or style.score(rules, regions) < style.gates(rules).min_shape
+        print(f"| {rules} | {name} | {style.gates(rules).min_shape} | {len(verdicts)} | "
+              f"{sum(verdicts) / len(verdicts):.1%} | {boards} | {refused / boards:.1%} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200, help="raw drawings per rules (a fifth of it "
@@ -110,10 +146,20 @@ def main() -> None:
     parser.add_argument("--calibration", type=Path, default=DEFAULT_CALIBRATION)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per raw drawing")
     parser.add_argument("--cpu", type=int, default=0, help="pin to this core (-1: no pinning)")
+    parser.add_argument("--style", default=None, help="report this drawing style's own shape gate "
+                        "against the hand-drawn corpus instead")
     args = parser.parse_args()
     if args.cpu >= 0:
         os.sched_setaffinity(0, {args.cpu})
     started = time.perf_counter()
+    if args.style:
+        print(f"```sh\n.venv/bin/python bench/bench_gates.py --style {args.style} --boards {args.boards}\n```\n")
+        print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
+              f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
+        style_report(args.style, HANDMADE if args.calibration == DEFAULT_CALIBRATION else args.calibration,
+                     args.boards)
+        print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
+        return
     print(f"```sh\n.venv/bin/python bench/bench_gates.py --boards {args.boards} --every {args.every}\n```\n")
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")

@@ -107,3 +107,64 @@ def shape_score(n: int, regions: Sequence[int], stars: int = 1) -> Shape:
     return Shape(max(0, 100 - penalty), gifts(features, stars),
                  features.tiny, features.straight, features.sizes[-1] / n, features.boundary_per_row,
                  features.interior_per_row, features.fill, features.perimeter_per_cell)
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Size-normalised features of how a map is composed, in the terms that tell hand-drawn boards
+    (level builders) from grown ones: a large background region, compact geometric pieces, mirrored
+    boundaries."""
+    largest_share: float          # the largest region / the board's cells
+    mirrored: float               # share of vertical boundary bits equal to their left-right mirror
+    corners_per_row: float        # polygon corners summed over regions, per row
+    rectangles: float             # share of regions that are filled rectangles (bars included)
+    geometric: float              # share of regions with at most 8 corners (rectangle, L, T, S/Z)
+
+    def to_json(self) -> dict:
+        return {name: round(getattr(self, name), 3) for name in self.__slots__}
+
+
+def region_corners(n: int, regions: Sequence[int]) -> dict[int, int]:
+    """The corners of each region's outline (holes included): 4 for a rectangle, 6 for an L, 8 for a
+    T, 12 for a plus. A lattice point is a corner of a region when 1 or 3 of the 4 cells around it are
+    the region's, two corners when 2 diagonal ones are."""
+    corners: dict[int, int] = {}
+    for i in range(n + 1):
+        for j in range(n + 1):
+            around = [regions[r * n + c] if 0 <= r < n and 0 <= c < n else -1
+                      for r, c in ((i - 1, j - 1), (i - 1, j), (i, j), (i, j - 1))]   # clockwise
+            for label in set(around) - {-1}:
+                mine = [a == label for a in around]
+                count = sum(mine)
+                if count in (1, 3):
+                    corners[label] = corners.get(label, 0) + 1
+                elif count == 2 and mine[0] == mine[2]:
+                    corners[label] = corners.get(label, 0) + 2
+    return corners
+
+
+def mirrored_share(n: int, regions: Sequence[int]) -> float:
+    """The share of vertical boundary bits (is there a border between (r, c) and (r, c + 1)?) equal to
+    the bit at their left-right mirror image."""
+    equal = 0
+    for r in range(n):
+        row = regions[r * n:(r + 1) * n]
+        bits = [row[c] != row[c + 1] for c in range(n - 1)]
+        equal += sum(bits[c] == bits[n - 2 - c] for c in range(n - 1))
+    return equal / (n * (n - 1))
+
+
+def look(n: int, regions: Sequence[int]) -> Look:
+    """The look features of a region map (`regions`: flat, n * n labels)."""
+    sizes: dict[int, int] = {}
+    boxes: dict[int, list[int]] = {}
+    for cell, label in enumerate(regions):
+        r, c = divmod(cell, n)
+        sizes[label] = sizes.get(label, 0) + 1
+        box = boxes.setdefault(label, [r, r, c, c])
+        box[0], box[1], box[2], box[3] = min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)
+    corners = region_corners(n, regions)
+    rectangles = sum(sizes[label] == (b[1] - b[0] + 1) * (b[3] - b[2] + 1) for label, b in boxes.items())
+    count = len(sizes)
+    return Look(max(sizes.values()) / (n * n), mirrored_share(n, regions), sum(corners.values()) / n,
+                rectangles / count, sum(v <= 8 for v in corners.values()) / count)

@@ -78,8 +78,8 @@ class StarFamily(Game):
         return board if board.game == self.name else None
 
     def generate(self, rules: Rules, seed: int, *, band: str | None = None,
-                 timeout: float | None = None) -> tuple[Board, Any]:
-        return generate(rules, seed, band=band, timeout=timeout)
+                 timeout: float | None = None, style: str | None = None) -> tuple[Board, Any]:
+        return generate(rules, seed, band=band, timeout=timeout, style=style)
 
     def solutions(self, board: Board, limit: int) -> list[tuple[int, ...]]:
         return list(count_solutions(board.rules, board.regions, limit).solutions)

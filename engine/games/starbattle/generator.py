@@ -24,8 +24,8 @@ from engine.core.shape import shape_score
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
-from engine.games.starbattle.draw import draw_regions, pick_style, plant
-from engine.games.starbattle.gates import gates_for
+from engine.games.starbattle import styles
+from engine.games.starbattle.draw import plant
 from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
@@ -53,6 +53,7 @@ class Settings:
     # 9x9 Queens hard and 10x10 2-star expert, fresh drawings reach the band 5-7x sooner than climbing
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
     climb_steps: int = 0
+    tune_steps: int = 4               # boundary nudges per row after repair, for styles that tune
 
 
 @dataclass(slots=True)
@@ -87,21 +88,26 @@ def round_cap(rules: Rules) -> int:
 
 
 def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Settings = Settings(),
-             timeout: float | None = None) -> tuple[Board, GenerationStats]:
+             timeout: float | None = None, style: str | None = None) -> tuple[Board, GenerationStats]:
     """A board whose only solution is the planted answer (proved twice: by repair and by a fresh
     count), solved by the ladder without guessing, graded `band` when one is given, fun and shapely.
+
+    `style` names the drawing style (`styles.names()`); None is the game's default, and only another
+    style is written into the board's `generation` (default boards stay as they were). An unknown
+    style, or one that cannot draw these rules, raises InvalidRules.
 
     Raises DeadlineExceeded (carrying the stats in `args[1]`) when `timeout` seconds pass first.
     """
     if band is not None and band not in BANDS:
         raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(BANDS)}")
+    drawing = styles.for_rules(rules, style)
     started = time.perf_counter()
     deadline = monotonic() + timeout if timeout else 0.0
     rng = random.Random(seed)
     stats = GenerationStats()
     k1 = rules.stars == 1
     max_rounds = settings.max_rounds if settings.max_rounds is not None else round_cap(rules)
-    gates = gates_for(rules)
+    gates = drawing.gates(rules)
     min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
     min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
 
@@ -131,8 +137,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if gifts is None:
                 # published boards have no single-cell regions: one gift, for easy Queens only
                 gifts = 1 if band == "easy" and k1 else 0
-            regions = draw_regions(rules, answer, rng, spread=spread, gifts=gifts,
-                                   style=pick_style(rules, rng))
+            regions = drawing.draw(rules, answer, rng, spread=spread, gifts=gifts)
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
@@ -147,11 +152,13 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 search = new_search(rules, regions)
                 outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
                                  alternatives=settings.alternatives, deadline=deadline,
-                                 count_budget=settings.count_budget)
+                                 count_budget=settings.count_budget, keep=drawing.repair_keep(rules))
                 stats.repair_rounds += outcome.rounds
                 if not outcome.unique:
                     stats.rejected[outcome.reason] += 1
                     continue
+                # repair moves single cells and roughens the style's look: the style nudges it back
+                regions = drawing.tune(rules, regions, answer, rng, settings.tune_steps * rules.size)
                 board = Board(rules, tuple(regions), answer, seed)
                 graded = None
             proof = count_solutions(rules, regions, 2, deadline=deadline)   # the re-check, always
@@ -164,7 +171,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             # The shape needs only the regions: judged before the grade, which can take seconds on
             # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
             shape = shape_score(rules.size, board.regions, rules.stars)
-            if min_shape is not None and shape.score < min_shape:
+            if min_shape is not None and drawing.score(rules, board.regions) < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
             graded = graded or graded_in_time(board)
@@ -179,7 +186,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                     except DeadlineExceeded:
                         raise out_of_time(band) from None
                     shape = shape_score(rules.size, board.regions, rules.stars)   # the climb moved borders
-                if graded.band != band or (min_shape is not None and shape.score < min_shape):
+                if graded.band != band or (min_shape is not None
+                                           and drawing.score(rules, board.regions) < min_shape):
                     stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
                     continue
             fun = fun_score(graded.tiers)
@@ -187,7 +195,11 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 stats.rejected["dull"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
-            return _finished(board, graded, fun.to_json(), shape.to_json(), stats), stats
+            finished = _finished(board, graded, fun.to_json(), shape.to_json(), stats)
+            if drawing is not styles.default_for(rules):
+                finished.extra["generation"]["style"] = drawing.NAME
+                finished.extra["generation"]["style_score"] = drawing.score(rules, board.regions)
+            return finished, stats
 
 
 def describe(board: Board) -> dict:

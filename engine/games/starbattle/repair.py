@@ -31,16 +31,18 @@ class RepairOutcome:
 
 def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
            max_rounds: int, alternatives: int = 8, deadline: float = 0.0,
-           count_budget: int = 0) -> RepairOutcome:
+           count_budget: int = 0, keep: int | None = None) -> RepairOutcome:
     """Edit `regions` in place until the answer is the only solution or the round cap is reached.
 
     `search` must already hold `regions`; it is kept in step with every move. A count that visits more
     than `count_budget` search nodes gives up on this drawing ("slow-count"): the search's time has a
     heavy tail, and a fresh drawing is cheaper than waiting it out. (Nodes, not seconds, so that a
-    seed gives the same board on any machine.)
+    seed gives the same board on any machine.) `keep`: a move ranks first when it leaves its region
+    more than this many cells (default 2k; a style with compact pieces asks for more).
     """
     answer_cells = set(answer)
     k = len(answer) // n
+    keep = 2 * k if keep is None else keep      # a move leaving its region more cells ranks first
     members_of: dict[int, set[int]] = {}          # each region's cells, kept in step with every move
     for i, label in enumerate(regions):
         members_of.setdefault(label, set()).add(i)
@@ -69,7 +71,7 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
             if move is None:
                 continue
             left = len(members_of[regions[cell]]) - len(move[0])
-            rank = 0 if left > 2 * k else 1 if left > 2 * k - 1 else 2
+            rank = 0 if left > keep else 1 if left > 2 * k - 1 else 2
             if rank < best_rank:
                 best, best_rank, best_shared = move, rank, shared[cell]
                 if rank == 0:

@@ -1,0 +1,53 @@
+"""Drawing styles: how the regions around a planted answer are drawn, one module per style.
+
+Every style module exposes the same small interface:
+- NAME: str;
+- available(rules) -> bool: whether it draws boards of these rules;
+- draw(rules, answer, rng, *, spread, gifts) -> flat region labels, or None when this try failed
+  (each region one connected piece holding exactly k of the answer's stars);
+- score(rules, regions) -> int: 0-100, how well the map has the style's look (the shape gate's score);
+- repair_keep(rules) -> int: repair prefers moves leaving a region more cells than this;
+- gates(rules) -> Gates: the bars a board of this style must clear (shape bound on `score`);
+- tune(rules, regions, answer, rng, steps) -> regions: after repair, nudges that bring the look back
+  while the board stays unique (a style with nothing to restore returns `regions` unchanged).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from engine.errors import InvalidRules
+from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles import composed, organic
+
+_STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed)}
+DEFAULT = organic.NAME
+
+
+def names() -> tuple[str, ...]:
+    """Every style's name, the default first."""
+    return tuple(_STYLES)
+
+
+def named(name: str) -> ModuleType:
+    """The style module called `name` (InvalidRules, one line, when there is none)."""
+    try:
+        return _STYLES[name]
+    except KeyError:
+        raise InvalidRules(f"unknown style {name!r}: expected one of {', '.join(_STYLES)}") from None
+
+
+def default_for(rules: Rules) -> ModuleType:
+    """The style boards of these rules get when none is asked for."""
+    return _STYLES[DEFAULT]
+
+
+def for_rules(rules: Rules, name: str | None) -> ModuleType:
+    """The style `name` (None: the default) checked against the rules (InvalidRules, one line)."""
+    style = default_for(rules) if name is None else named(name)
+    if not style.available(rules):
+        raise InvalidRules(f"style {style.NAME!r} draws only one-star boards, not {rules}")
+    return style
+
+
+__all__ = ["DEFAULT", "default_for", "for_rules", "named", "names"]

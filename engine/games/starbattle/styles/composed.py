@@ -1,0 +1,353 @@
+"""The composed style: regions drawn the way people draw boards in a level builder.
+
+Hand-drawn Queens boards (calibration: 294 of them, bench/bench_shape_classifier.py) have a large
+background region holding the others (about 29% of the board), compact geometric pieces (bars,
+rectangles, L, T, plus shapes), some diagonal staircases, concentric rings or a spiral, and boundaries
+that mirror each other left to right. The answer comes first, as in every style: each piece is placed
+around one of its stars and must hold no other; the background is what is left around its own star.
+
+One-star boards only (Queens, with or without the diagonal rule).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.core.grid import orthogonal_neighbours
+from engine.core.regions import UNASSIGNED
+from engine.core.shape import look, shape_features
+from engine.games.base import Gates
+from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.rules import Rules
+
+NAME = "composed"
+TRIES = 6                   # attempts inside one draw before giving the drawing up
+# Layouts and how often each is drawn (about the mix of the hand-drawn corpus).
+LAYOUTS = (("pieces", 0.72), ("rings", 0.1), ("staircase", 0.12), ("spiral", 0.06))
+
+
+def available(rules: Rules) -> bool:
+    return rules.stars == 1
+
+
+def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: float = 0.5,
+         gifts: int = 0) -> list[int] | None:
+    """Regions for `answer` in the composed look, or None when no try found one (`spread` and `gifts`
+    are the organic style's knobs; a composed board has neither)."""
+    n = rules.size
+    kinds, weights = zip(*LAYOUTS)
+    for _ in range(TRIES):
+        regions = [UNASSIGNED] * (n * n)
+        for label, cell in enumerate(answer):
+            regions[cell] = label
+        kind = rng.choices(kinds, weights)[0]
+        if kind == "rings":
+            depth = rng.randint(1, max(1, (n - 3) // 2))
+            _cut_paths(n, regions, answer, [_ring(n, d) for d in range(depth)], rng)
+        elif kind == "staircase":
+            _cut_paths(n, regions, answer, _staircase(n, rng), rng)
+        elif kind == "spiral":
+            _cut_paths(n, regions, answer, [[c for d in range((n + 1) // 2) for c in _ring(n, d)]], rng)
+        if kind != "spiral" and kind != "staircase":
+            _pieces(n, regions, answer, rng)
+        _absorb(n, regions, rng)
+        if UNASSIGNED not in regions and min(_sizes(regions, n)) >= 2:
+            return regions
+    return None
+
+
+# ---- pieces around a background ------------------------------------------------------------------
+
+def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
+    """A random geometric shape of about `size` cells holding `star`: a rectangle (a bar when one
+    wide), or, more often, two overlapping rectangles (L, T, plus, steps, thick corners)."""
+    sr, sc = divmod(star, n)
+    parts = rng.choices((1, 2, 3), (0.2, 0.5, 0.3))[0]
+    first = size if parts == 1 else max(2, round(size * rng.uniform(0.35, 0.65)))
+    cells: set[int] = set()
+    anchor_r, anchor_c = sr, sc
+    for part in range(parts):
+        area = first if part == 0 else max(2, (size - len(cells)) // (parts - part) + rng.randint(0, 2))
+        h = rng.randint(1, max(1, min(n, round(1.4 * area ** 0.5))))
+        w = max(1, min(n, round(area / h)))
+        if rng.random() < 0.5:
+            h, w = w, h
+        top = anchor_r - rng.randrange(h)
+        left = anchor_c - rng.randrange(w)
+        if top < 0 or left < 0 or top + h > n or left + w > n:
+            return []
+        cells.update((top + r) * n + left + c for r in range(h) for c in range(w))
+        anchor_r, anchor_c = divmod(rng.choice(sorted(cells)), n)
+    return sorted(cells)
+
+
+def _place(n: int, regions: list[int], star: int, label: int, size: int, stars: set[int],
+           rng: random.Random) -> list[int]:
+    """Cells of a free geometric shape of about `size` cells through `star` holding no other star
+    (written into `regions`), or [] when none fits in a few tries."""
+    for attempt in range(16):
+        cells = _shape(n, star, max(3, size - attempt // 4), rng)
+        if cells and all(cell == star or (regions[cell] == UNASSIGNED and cell not in stars)
+                         for cell in cells):
+            for cell in cells:
+                regions[cell] = label
+            return cells
+    return []
+
+
+def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
+    """Place a geometric piece around each star not yet in a region, one star kept for the background
+    (the free cells around it); a piece's mirror image is taken by the star inside it when it can."""
+    stars = set(answer)
+    free = [label for label, cell in enumerate(answer)
+            if all(regions[nb] == UNASSIGNED for nb in orthogonal_neighbours(n)[cell] if nb not in stars)]
+    if not free:
+        return
+    background = rng.choice(free)
+    placed = {label for label, cell in enumerate(answer) if label not in free}
+    open_cells = sum(lab == UNASSIGNED for lab in regions) + len(free)
+    share = rng.uniform(0.15, 0.35)
+    mean = max(2.0, open_cells * (1 - share) / max(1, len(free) - 1))
+    mirror = rng.random() < 0.7
+    order = [label for label in free if label != background]
+    rng.shuffle(order)
+    for label in order:
+        if label in placed:
+            continue
+        placed.add(label)
+        size = max(3, round(rng.uniform(0.7, 1.4) * mean))
+        cells = _place(n, regions, answer[label], label, size, stars, rng)
+        if not mirror or not cells:
+            continue
+        image = [(cell // n) * n + n - 1 - cell % n for cell in cells]
+        inside = [cell for cell in image if cell in stars]
+        if len(inside) != 1 or set(image) & set(cells):
+            continue
+        other = regions[inside[0]]
+        if other in placed or other == background or any(
+                regions[cell] != UNASSIGNED for cell in image if cell != inside[0]):
+            continue
+        placed.add(other)
+        for cell in image:
+            regions[cell] = other
+
+
+# ---- paths cut at the stars: rings, staircases, spirals ------------------------------------------
+
+def _ring(n: int, d: int) -> list[int]:
+    """The cells of ring `d` (d cells in from the edge) in order round it, from its top-left corner."""
+    low, high = d, n - 1 - d
+    if low == high:
+        return [low * n + low]
+    top = [low * n + c for c in range(low, high + 1)]
+    right = [r * n + high for r in range(low + 1, high + 1)]
+    bottom = [high * n + c for c in range(high - 1, low - 1, -1)]
+    left = [r * n + low for r in range(high - 1, low, -1)]
+    return top + right + bottom + left
+
+
+def _staircase(n: int, rng: random.Random) -> list[list[int]]:
+    """Bands two diagonals wide (anti-diagonals, or diagonals when mirrored), each cell listed so that
+    neighbours in the list share an edge: a staircase."""
+    flip = rng.random() < 0.5
+    start = rng.randrange(2)
+    paths = []
+    for s in range(start - 1, 2 * n - 1, 2):
+        band = [(r, c) for r in range(n) for c in range(n) if r + c in (s, s + 1)]
+        band.sort(key=lambda rc: rc[0] - rc[1])
+        paths.append([r * n + (n - 1 - c if flip else c) for r, c in band])
+    return paths
+
+
+def _cut_paths(n: int, regions: list[int], answer: tuple[int, ...], paths: Sequence[Sequence[int]],
+               rng: random.Random) -> None:
+    """Cut each path (split first where neighbours in it do not share an edge) between its stars, at a
+    random point of each gap, each piece going to its star's region; pieces with no star stay free."""
+    neighbours = orthogonal_neighbours(n)
+    stars = set(answer)
+    runs = []
+    for path in paths:
+        run: list[int] = []
+        for cell in path:
+            if run and cell not in neighbours[run[-1]]:
+                runs.append(run)
+                run = []
+            if regions[cell] == UNASSIGNED or cell in stars:
+                if run and regions[cell] != UNASSIGNED and cell not in stars:
+                    runs.append(run)
+                    run = []
+                run.append(cell)
+            elif run:
+                runs.append(run)
+                run = []
+        if run:
+            runs.append(run)
+    for run in runs:
+        at = [i for i, cell in enumerate(run) if cell in stars and regions[cell] == answer.index(cell)]
+        if not at:
+            continue
+        # cut near the middle of each gap (a triangular draw): an end cut leaves a tiny piece
+        cuts = [0] + [(rng.randint(a + 1, b) + rng.randint(a + 1, b) + 1) // 2
+                      for a, b in zip(at, at[1:])] + [len(run)]
+        for (low, high), i in zip(zip(cuts, cuts[1:]), at):
+            for cell in run[low:high]:
+                regions[cell] = regions[run[i]]
+
+
+# ---- finishing ------------------------------------------------------------------------------------
+
+def _absorb(n: int, regions: list[int], rng: random.Random) -> None:
+    """Give the free cells to the background (the largest neighbouring region) pocket by pocket, so
+    what is left between the pieces becomes background, not ragged growth."""
+    neighbours = orthogonal_neighbours(n)
+    sizes = _sizes(regions, n)
+    left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
+    rng.shuffle(left)
+    while left:
+        still = []
+        for cell in left:
+            labels = [regions[nb] for nb in neighbours[cell] if regions[nb] != UNASSIGNED]
+            if not labels:
+                still.append(cell)
+                continue
+            # a tiny region first (published boards have few), else the largest: the background
+            best = min(labels, key=lambda lab: (sizes[lab] > 3, -sizes[lab], lab))
+            regions[cell] = best
+            sizes[best] += 1
+        if len(still) == len(left):
+            return
+        left = still
+
+
+def _sizes(regions: Sequence[int], n: int) -> list[int]:
+    sizes = [0] * n
+    for label in regions:
+        if label != UNASSIGNED:
+            sizes[label] += 1
+    return sizes
+
+
+# ---- the look: score, gate, tuning ---------------------------------------------------------------
+
+# Bounds fitted on the hand-drawn corpus (294 boards, 6x6 to 18x18; bench/bench_gates.py --style
+# composed): each is about its 1st or 99th percentile, size-normalised, so that the gate (score >= 70)
+# passes at least 95% of the corpus at every size with 20+ boards.
+BOUNDS = {
+    "singles": 2,             # single-cell regions (a free first move): the corpus has up to 3
+    "tiny_per_n": 0.7,        # regions of at most 3 cells, per row
+    "straight_per_n": 0.7,    # bars (one row or column), per row
+    "interior_per_n": 0.26,   # cells inside their region's four neighbours, per n * n
+    "boundary_per_n": 0.5,    # region boundary edges, per n * n (fewer: fat blobs)
+    "largest_share": 0.15,    # the largest region's share of the board (less: no background)
+    "mirrored": 0.3,          # mirrored vertical boundary bits
+    "corners_per_n": 1.45,    # outline corners per region, per row (more: ragged)
+    "geometric": 0.25,        # regions with at most 8 corners
+}
+MIN_SCORE = 70
+
+
+def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
+    """Each way the map leaves the range of hand-drawn boards, and what it costs (25-30 at a bound's
+    first step past it, about; 0 inside)."""
+    n = rules.size
+    shape = shape_features(n, regions)
+    seen = look(n, regions)
+    b = BOUNDS
+    return {
+        "singles": 25 * max(0, sum(size == 1 for size in shape.sizes) - b["singles"]),
+        "tiny": round(300 * max(0.0, shape.tiny / n - b["tiny_per_n"])),
+        "straight": round(300 * max(0.0, shape.straight / n - b["straight_per_n"])),
+        "blobby": round(400 * max(0.0, shape.interior_per_row / n - b["interior_per_n"])),
+        "compact": round(300 * max(0.0, b["boundary_per_n"] - shape.boundary_per_row / n)),
+        "no-background": round(400 * max(0.0, b["largest_share"] - seen.largest_share)),
+        "unmirrored": round(400 * max(0.0, b["mirrored"] - seen.mirrored)),
+        "ragged": round(300 * max(0.0, seen.corners_per_row / n - b["corners_per_n"])),
+        "organic": round(200 * max(0.0, b["geometric"] - seen.geometric)),
+    }
+
+
+def score(rules: Rules, regions: Sequence[int]) -> int:
+    """100 minus the penalties: how far the map stays within the range of hand-drawn boards."""
+    return max(0, 100 - sum(penalties(rules, regions).values()))
+
+
+def gates(rules: Rules) -> Gates:
+    """Fun as every one-star board; shape on this style's score, fitted on hand-drawn boards."""
+    return Gates(min_fun=55, min_shape=MIN_SCORE)
+
+
+def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
+         steps: int) -> list[int]:
+    """Nudge boundary cells after repair (which moves single cells and roughens pieces): a non-star
+    cell moves into a neighbouring region when that removes outline corners, mirrors a boundary or
+    grows a tiny region out of a large one, the region it leaves stays one piece, and the board stays
+    unique. Returns the tuned regions."""
+    n = rules.size
+    neighbours = orthogonal_neighbours(n)
+    stars = set(answer)
+    regions = list(regions)
+    sizes = _sizes(regions, n)
+    for _ in range(steps):
+        cell = rng.randrange(n * n)
+        own = regions[cell]
+        targets = {regions[nb] for nb in neighbours[cell]} - {own}
+        if cell in stars or not targets or sizes[own] <= 2:
+            continue
+        target = rng.choice(sorted(targets))
+        before = _local(n, regions, cell)
+        # growing a tiny region (repair whittles pieces) out of a large one counts as much as tidying
+        grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
+        regions[cell] = target
+        if (_local(n, regions, cell) + grown <= before
+                or not _still_one_piece(n, regions, cell, own, neighbours)):
+            regions[cell] = own
+            continue
+        if count_solutions(rules, regions, 2).solutions != (answer,):
+            regions[cell] = own
+            continue
+        sizes[own] -= 1
+        sizes[target] += 1
+    return regions
+
+
+def _local(n: int, regions: Sequence[int], cell: int) -> int:
+    """The look around `cell`: minus the corners at its four lattice points, plus the mirrored
+    boundary bits of its row (what one move of `cell` can change)."""
+    r, c = divmod(cell, n)
+    corners = 0
+    for i in (r, r + 1):
+        for j in (c, c + 1):
+            around = [regions[rr * n + cc] if 0 <= rr < n and 0 <= cc < n else -1
+                      for rr, cc in ((i - 1, j - 1), (i - 1, j), (i, j), (i, j - 1))]
+            for label in set(around) - {-1}:
+                mine = [x == label for x in around]
+                count = sum(mine)
+                corners += 1 if count in (1, 3) else 2 if count == 2 and mine[0] == mine[2] else 0
+    row = regions[r * n:(r + 1) * n]
+    bits = [row[x] != row[x + 1] for x in range(n - 1)]
+    mirrored = sum(bits[x] == bits[n - 2 - x] for x in range(n - 1))
+    return mirrored - corners
+
+
+def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neighbours) -> bool:
+    """Whether `label` is one piece once `cell` has left it (walks from one of its neighbours)."""
+    around = [nb for nb in neighbours[cell] if regions[nb] == label]
+    if len(around) <= 1:
+        return True
+    seen = {around[0]}
+    stack = [around[0]]
+    while stack:
+        for nb in neighbours[stack.pop()]:
+            if nb not in seen and regions[nb] == label:
+                seen.add(nb)
+                stack.append(nb)
+    return all(nb in seen for nb in around)
+
+
+def repair_keep(rules: Rules) -> int:
+    """Repair should not whittle a piece below 4 cells: hand-drawn boards have few tiny regions."""
+    return 4
+
+
+__all__ = ["NAME", "available", "draw", "gates", "repair_keep", "score", "tune"]

@@ -1,0 +1,41 @@
+"""The organic style: regions grown freely from the answer's stars (the drawing of draw.py, unchanged:
+the same RNG calls in the same order, so a seed gives the same board as before styles existed)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.core.shape import shape_score
+from engine.games.base import Gates
+from engine.games.starbattle.draw import draw_regions, pick_style
+from engine.games.starbattle.gates import gates_for
+from engine.games.starbattle.rules import Rules
+
+NAME = "organic"
+
+
+def available(rules: Rules) -> bool:
+    return True
+
+
+def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: float = 0.5,
+         gifts: int = 0) -> list[int] | None:
+    return draw_regions(rules, answer, rng, spread=spread, gifts=gifts, style=pick_style(rules, rng))
+
+
+def score(rules: Rules, regions: Sequence[int]) -> int:
+    return shape_score(rules.size, regions, rules.stars).score
+
+
+def gates(rules: Rules) -> Gates:
+    return gates_for(rules)
+
+
+def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
+         steps: int) -> list[int]:
+    return regions        # growth has no look that repair breaks
+
+
+def repair_keep(rules: Rules) -> int:
+    return 2 * rules.stars        # repair's own rule: avoid leaving regions of 2k cells or fewer
