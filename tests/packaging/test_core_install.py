@@ -18,19 +18,24 @@ ROOT = Path(__file__).resolve().parents[2]
 EXTRA_MODULES = ("celery", "kombu", "redis", "flower", "prometheus_client", "fastapi", "uvicorn", "psycopg")
 
 
-@pytest.fixture(scope="module")
+def _run(argv: list[str]) -> None:
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, f"{' '.join(argv)}:\n{result.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="session")
 def core(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin folder of a fresh venv holding only the core install."""
+    """The bin folder of a fresh venv holding only the core install, built once (the xdist group keeps
+    this module's tests on one worker, which may run other tests between them)."""
     tmp = tmp_path_factory.mktemp("core")
     # The wheel is built with this venv's Cython (no download); the install takes the core's
     # dependencies from the package index, as a user's `pip install .` would.
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp / "dist"), str(ROOT)], check=True, capture_output=True, timeout=600)
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+          "-w", str(tmp / "dist"), str(ROOT)])
     venv.EnvBuilder(with_pip=True).create(tmp / "venv")
     bin_dir = tmp / "venv" / "bin"
     wheel = next((tmp / "dist").glob("puzzlefleet-*.whl"))
-    subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], check=True,
-                   capture_output=True, timeout=600)
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)])
     return bin_dir
 
 
