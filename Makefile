@@ -39,9 +39,11 @@ run: build
 	$(DEMO) $(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
 	@echo "The demo boards are in demo.db: PUZZLEFLEET_DB=sqlite:///demo.db .venv/bin/puzzlefleet list"
 
-# Every test, on as many pytest-xdist workers as the machine has cores (at most six: each takes a Redis
-# database of its own); tests that share a fleet, a browser or a built package run in one group.
-PYTEST_XDIST := -n auto --maxprocesses 6 --dist loadgroup
+# Every test on pytest-xdist workers: one more than the machine has cores, since the fleet tests spend
+# much of their time waiting on the processes they start (at most six: each worker takes a Redis
+# database of its own); tests that share a fleet, a browser, a built package or a pool run in one group.
+PYTEST_WORKERS := $(shell $(PY) -c "import os; print(min(6, (os.cpu_count() or 1) + 1))")
+PYTEST_XDIST := -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: build
 	$(BIN)/lint-imports
