@@ -50,9 +50,9 @@ test: build
 	$(BIN)/python -m pytest -q $(PYTEST_XDIST)
 
 # The quick lane between two edits: the engine, store and command-line tests without the fleet,
-# the browser and the slow ones.
+# the browser and the slow ones; nothing here waits on other processes, so a worker per core.
 test-fast: build
-	$(BIN)/python -m pytest -q $(PYTEST_XDIST) -m "not fleet and not browser and not slow" tests/engine tests/store tests/cli
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not fleet and not browser and not slow" tests/engine tests/store tests/cli
 
 bench: build
 	$(BIN)/python bench/bench_starbattle.py

@@ -290,7 +290,7 @@ def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
     from engine.games.starbattle import techniques as T
     compared = found = stopped = agreed = 0
     for i, case in enumerate(pool()):
-        if i % 10:
+        if i % 20:                  # every 20th position of the pool
             continue
         state, geo = case.state, case.state.geo
         needs = state.needs()
@@ -315,7 +315,7 @@ def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
                 slow = T._agreement(state, area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 agreed += fast is not None and bool(fast.every or fast.unused or fast.ruled)
-    assert compared > 10_000 and found > 2_500 and stopped > 500 and agreed > 500
+    assert compared > 5_000 and found > 1_250 and stopped > 250 and agreed > 250
 
 
 def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
