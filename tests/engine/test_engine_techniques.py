@@ -31,8 +31,10 @@ from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, ce
 from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
                                             random_position, truth)
 
-# One xdist worker builds the pool of positions once and runs every test that reads it.
+# The tests that read the pool of positions run on two xdist workers, each building it once: the
+# soundness sweeps on one (their marks add a group), the rest on the other.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("starbattle-pool")]
+SOUNDNESS = pytest.mark.xdist_group("soundness")
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CHEAP = [name for name in technique_names() if name not in TRIALS]
@@ -61,6 +63,7 @@ def _technique(case, name):
     return ladder_for(case.rules.stars)[name]
 
 
+@SOUNDNESS
 @pytest.mark.parametrize("name", CHEAP)
 def test_technique_is_sound(name):
     fired = Counter()
@@ -75,6 +78,7 @@ def test_technique_is_sound(name):
     assert sum(fired.values()) >= MIN_FIRED, (name, fired)
 
 
+@SOUNDNESS
 @pytest.mark.parametrize("name", PROBES)
 def test_hypothetical_is_sound(name):
     fired = 0
