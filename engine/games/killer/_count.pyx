@@ -11,6 +11,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t
 
 from engine.core._clock cimport now
+from engine.games.sudoku._count cimport sd_peers, sd_unit_cells
 
 DEF ALL = 0x1FF
 DEF MAXCOMBOS = 12
@@ -22,13 +23,14 @@ cdef extern from *:
 # Every set of distinct digits by (size, sum): _COMBOS[(k * 46 + s) * MAXCOMBOS + i], _NCOMBOS[k * 46 + s].
 cdef uint16_t _COMBOS[10 * 46 * MAXCOMBOS]
 cdef int _NCOMBOS[10 * 46]
-cdef int _UNIT_CELLS[27 * 9]
-cdef int _SUDOKU_PEERS[81 * 20]
+# Sudoku's geometry, built once by its counter: each unit's 9 cells, each cell's 20 peers.
+cdef const int *_UNIT_CELLS = sd_unit_cells()
+cdef const int *_SUDOKU_PEERS = sd_peers()
 
 
 cdef void _build() noexcept:
     cdef unsigned int m
-    cdef int k, s, d, r, c, cell, box, other, n
+    cdef int k, s, d
     memset(_NCOMBOS, 0, sizeof(_NCOMBOS))
     for m in range(1, 512):
         k = __builtin_popcount(m)
@@ -38,20 +40,6 @@ cdef void _build() noexcept:
                 s += d + 1
         _COMBOS[(k * 46 + s) * MAXCOMBOS + _NCOMBOS[k * 46 + s]] = m
         _NCOMBOS[k * 46 + s] += 1
-    for r in range(9):
-        for c in range(9):
-            cell = r * 9 + c
-            box = (r // 3) * 3 + c // 3
-            _UNIT_CELLS[r * 9 + c] = cell
-            _UNIT_CELLS[(9 + c) * 9 + r] = cell
-            _UNIT_CELLS[(18 + box) * 9 + (r % 3) * 3 + c % 3] = cell
-    for cell in range(81):
-        n = 0
-        for other in range(81):
-            if other != cell and (other // 9 == cell // 9 or other % 9 == cell % 9 or
-                                  ((other // 27) == (cell // 27) and (other % 9) // 3 == (cell % 9) // 3)):
-                _SUDOKU_PEERS[cell * 20 + n] = other
-                n += 1
 
 _build()
 
