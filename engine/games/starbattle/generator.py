@@ -54,6 +54,9 @@ class Settings:
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
     climb_steps: int = 0
     tune_steps: int = 4               # boundary nudges per row after repair, for styles that tune
+    # Keep finished maps as often as the style's fitted likeness says (styles/__init__.py, `keep`);
+    # off only to fit that likeness on the style's own output (bench/fit_likeness.py).
+    sample: bool = True
 
 
 @dataclass(slots=True)
@@ -161,6 +164,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 regions = drawing.tune(rules, regions, answer, rng, settings.tune_steps * rules.size)
                 board = Board(rules, tuple(regions), answer, seed)
                 graded = None
+            if settings.sample and not drawing.keep(rules, regions, rng):
+                stats.rejected["unlike-published"] += 1
+                continue
             proof = count_solutions(rules, regions, 2, deadline=deadline)   # the re-check, always
             if not proof.complete:
                 stats.rejected["timeout"] += 1

@@ -9,7 +9,10 @@ Every style module exposes the same small interface:
 - repair_keep(rules) -> int: repair prefers moves leaving a region more cells than this;
 - gates(rules) -> Gates: the bars a board of this style must clear (shape bound on `score`);
 - tune(rules, regions, answer, rng, steps) -> regions: after repair, nudges that bring the look back
-  while the board stays unique (a style with nothing to restore returns `regions` unchanged).
+  while the board stays unique (a style with nothing to restore returns `regions` unchanged);
+- keep(rules, regions, rng) -> bool: whether to keep a finished map, drawn with the probability its
+  fitted likeness gives (engine/core/likeness.py), so that the maps kept are distributed as the
+  style's published boards are (a style with no fitted likeness keeps every map).
 """
 
 from __future__ import annotations

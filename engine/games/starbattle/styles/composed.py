@@ -20,11 +20,14 @@ from engine.core.shape import look, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
+THIN = 0.5                  # share of a piece's parts drawn as one-cell-wide bars
 TRIES = 6                   # attempts inside one draw before giving the drawing up
 # Layouts and how often each is drawn (about the mix of the hand-drawn corpus).
-LAYOUTS = (("pieces", 0.72), ("rings", 0.1), ("staircase", 0.12), ("spiral", 0.06))
+LAYOUTS = (("pieces", 0.5), ("rings", 0.1), ("staircase", 0.1), ("spiral", 0.05), ("corner", 0.15),
+           ("stripes", 0.1))
 
 
 def available(rules: Rules) -> bool:
@@ -49,7 +52,13 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
             _cut_paths(n, regions, answer, _staircase(n, rng), rng)
         elif kind == "spiral":
             _cut_paths(n, regions, answer, [[c for d in range((n + 1) // 2) for c in _ring(n, d)]], rng)
-        if kind != "spiral" and kind != "staircase":
+        elif kind == "corner":
+            bands = _corner_bands(n, rng)
+            _cut_paths(n, regions, answer, bands[:rng.randint(max(1, len(bands) // 2), len(bands))], rng)
+        elif kind == "stripes":
+            stripes = _stripes(n, rng)
+            _cut_paths(n, regions, answer, rng.sample(stripes, rng.randint(1, max(1, len(stripes) // 2))), rng)
+        if kind not in ("spiral", "staircase"):
             _pieces(n, regions, answer, rng)
         _absorb(n, regions, rng)
         if UNASSIGNED not in regions and min(_sizes(regions, n)) >= 2:
@@ -69,8 +78,11 @@ def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
     anchor_r, anchor_c = sr, sc
     for part in range(parts):
         area = first if part == 0 else max(2, (size - len(cells)) // (parts - part) + rng.randint(0, 2))
-        h = rng.randint(1, max(1, min(n, round(1.4 * area ** 0.5))))
-        w = max(1, min(n, round(area / h)))
+        if parts > 1 and rng.random() < THIN:
+            h, w = 1, max(2, min(n, area))          # a bar: bars joined end to end make L, U and steps
+        else:
+            h = rng.randint(1, max(1, min(n, round(1.4 * area ** 0.5))))
+            w = max(1, min(n, round(area / h)))
         if rng.random() < 0.5:
             h, w = w, h
         top = anchor_r - rng.randrange(h)
@@ -157,6 +169,34 @@ def _staircase(n: int, rng: random.Random) -> list[list[int]]:
         band = [(r, c) for r in range(n) for c in range(n) if r + c in (s, s + 1)]
         band.sort(key=lambda rc: rc[0] - rc[1])
         paths.append([r * n + (n - 1 - c if flip else c) for r, c in band])
+    return paths
+
+
+def _corner_bands(n: int, rng: random.Random) -> list[list[int]]:
+    """Nested L-shaped bands around one corner (one or two cells wide), outermost first, each listed
+    end to end along the L."""
+    width = rng.choice((1, 1, 2))
+    flip_r, flip_c = rng.random() < 0.5, rng.random() < 0.5
+    paths = []
+    for low in range(n - 1, -1, -width):
+        band = [(r, c) for r in range(n) for c in range(n) if low - width < max(r, c) <= low]
+        # along the L: down the column part, then along the row part, outer line first
+        band.sort(key=lambda rc: (rc[0] - rc[1]) if rc[1] >= rc[0] else (rc[0] - rc[1]))
+        band.sort(key=lambda rc: rc[1] - rc[0])
+        paths.append([(n - 1 - r if flip_r else r) * n + (n - 1 - c if flip_c else c) for r, c in band])
+    return paths
+
+
+def _stripes(n: int, rng: random.Random) -> list[list[int]]:
+    """Straight bands across the board (rows or columns, one or two cells wide), each listed so that
+    neighbours in the list share an edge (a two-wide band snakes)."""
+    width = rng.choice((1, 1, 2))
+    across = rng.random() < 0.5
+    paths = []
+    for low in range(0, n - width + 1, width):
+        band = [(low + w, c) if (c % 2 == 0 or width == 1) else (low + width - 1 - w, c)
+                for c in range(n) for w in range(width)]
+        paths.append([(c * n + r) if across else (r * n + c) for r, c in band])
     return paths
 
 
@@ -345,9 +385,14 @@ def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neig
     return all(nb in seen for nb in around)
 
 
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+    """Keep a finished map as often as hand-drawn boards look like it (the fitted likeness)."""
+    return LIKENESS.keep(rules.size, regions, rng)
+
+
 def repair_keep(rules: Rules) -> int:
     """Repair should not whittle a piece below 4 cells: hand-drawn boards have few tiny regions."""
     return 4
 
 
-__all__ = ["NAME", "available", "draw", "gates", "repair_keep", "score", "tune"]
+__all__ = ["NAME", "available", "draw", "gates", "keep", "repair_keep", "score", "tune"]

@@ -37,5 +37,9 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     return regions        # growth has no look that repair breaks
 
 
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+    return True           # the growth is its own reference: no fitted likeness
+
+
 def repair_keep(rules: Rules) -> int:
     return 2 * rules.stars        # repair's own rule: avoid leaving regions of 2k cells or fewer

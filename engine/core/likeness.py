@@ -1,0 +1,74 @@
+"""How much more often people draw a map like this one than a drawing style does: a fitted ratio.
+
+A style's drawing code has its own habits (too many bars, a blobby background...) that no bound on
+one feature removes: the classifier of bench/bench_shape_classifier.py sees them together. So a style
+may keep each finished map with a probability proportional to the density ratio
+p(published | features) / p(drawn | features), estimated by a logistic regression fitted (by
+bench/fit_likeness.py, on the style's own unsampled output against its calibration corpus) on the
+size-normalised features below. Kept this way, the maps a style stores are distributed, in these
+features, as the corpus is (rejection sampling: the probability is the ratio over a cap, the ratio
+of the cap-th quantile of the style's own maps, clipped at 1).
+
+The model is a table of numbers in the style's module; this module only evaluates it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.core.shape import look, shape_features
+
+# The names of `features`, in order; the fitted table repeats them, so a change here fails loudly.
+BASE = ("smallest", "second_smallest", "median_size", "second_largest", "largest", "tiny", "straight",
+        "boundary", "perimeter_per_cell", "fill", "interior", "largest_share", "mirrored", "corners",
+        "rectangles", "geometric")
+NAMES = BASE + tuple(f"{name}*size" for name in BASE) + ("size",)
+
+
+def features(n: int, regions: Sequence[int], low: int, high: int) -> list[float]:
+    """The size-normalised features of a map, each also times the size term (how far n lies from 8,
+    in units of 4, clamped to the fitted sizes low..high), then the size term itself."""
+    shape = shape_features(n, regions)
+    sizes = shape.sizes
+    seen = look(n, regions)
+    base = [sizes[0] / n, sizes[1] / n, sizes[len(sizes) // 2] / n, sizes[-2] / n, sizes[-1] / n,
+            shape.tiny / n, shape.straight / n, shape.boundary_per_row / n, shape.perimeter_per_cell,
+            shape.fill, shape.interior_per_row / n, seen.largest_share, seen.mirrored,
+            seen.corners_per_row / n, seen.rectangles, seen.geometric]
+    term = (min(max(n, low), high) - 8) / 4
+    return base + [value * term for value in base] + [term]
+
+
+@dataclass(frozen=True, slots=True)
+class Likeness:
+    """A fitted logistic model (on standardised features) and the cap of its ratio per size."""
+    names: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    log_caps: dict[int, float]     # size -> log of the ratio above which a map is always kept
+
+    def log_ratio(self, n: int, regions: Sequence[int]) -> float:
+        """The model's log-odds that a map of this look is a published one."""
+        if self.names != NAMES:
+            raise ValueError("the fitted likeness table was made for other features: refit it")
+        sizes = sorted(self.log_caps)
+        values = features(n, regions, sizes[0], sizes[-1])
+        return self.intercept + sum(w * (v - m) / s for w, v, m, s
+                                    in zip(self.weights, values, self.means, self.scales))
+
+    def keep_probability(self, n: int, regions: Sequence[int]) -> float:
+        cap = self.log_caps[min(self.log_caps, key=lambda size: (abs(size - n), size))]
+        return math.exp(min(0.0, self.log_ratio(n, regions) - cap))
+
+    def keep(self, n: int, regions: Sequence[int], rng: random.Random) -> bool:
+        """Whether to keep this map (one draw of `rng`, always taken, so a seed gives one board)."""
+        draw = rng.random()
+        return draw < self.keep_probability(n, regions)
+
+
+__all__ = ["BASE", "Likeness", "NAMES", "features"]
