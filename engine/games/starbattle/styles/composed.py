@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED
+from engine.core.regions import UNASSIGNED, reachable
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
@@ -23,7 +23,9 @@ from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
-THIN = 0.5                  # share of a piece's parts drawn as one-cell-wide bars
+ABSORB = 1.0                # free cells go to a neighbour with odds of its size to this power
+REGROW = 0.6                # share of tiny or straight regions left by repair that tuning regrows
+THIN = 0.8                  # share of a piece's parts drawn as one-cell-wide bars
 TRIES = 6                   # attempts inside one draw before giving the drawing up
 # Layouts and how often each is drawn (about the mix of the hand-drawn corpus).
 LAYOUTS = (("pieces", 0.5), ("rings", 0.1), ("staircase", 0.1), ("spiral", 0.05), ("corner", 0.15),
@@ -61,6 +63,7 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
         if kind not in ("spiral", "staircase"):
             _pieces(n, regions, answer, rng)
         _absorb(n, regions, rng)
+        _carve(n, regions, answer, rng)
         if UNASSIGNED not in regions and min(_sizes(regions, n)) >= 2:
             return regions
     return None
@@ -72,7 +75,7 @@ def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
     """A random geometric shape of about `size` cells holding `star`: a rectangle (a bar when one
     wide), or, more often, two overlapping rectangles (L, T, plus, steps, thick corners)."""
     sr, sc = divmod(star, n)
-    parts = rng.choices((1, 2, 3), (0.2, 0.5, 0.3))[0]
+    parts = rng.choices((1, 2, 3), (0.1, 0.45, 0.45))[0]
     first = size if parts == 1 else max(2, round(size * rng.uniform(0.35, 0.65)))
     cells: set[int] = set()
     anchor_r, anchor_c = sr, sc
@@ -128,7 +131,7 @@ def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ran
         if label in placed:
             continue
         placed.add(label)
-        size = max(3, round(rng.uniform(0.7, 1.4) * mean))
+        size = max(3, round(rng.uniform(0.5, 1.6) * mean))
         cells = _place(n, regions, answer[label], label, size, stars, rng)
         if not mirror or not cells:
             continue
@@ -252,12 +255,46 @@ def _absorb(n: int, regions: list[int], rng: random.Random) -> None:
                 still.append(cell)
                 continue
             # a tiny region first (published boards have few), else the largest: the background
-            best = min(labels, key=lambda lab: (sizes[lab] > 3, -sizes[lab], lab))
+            tiny = [lab for lab in labels if sizes[lab] <= 3]
+            best = min(tiny) if tiny else rng.choices(labels, [sizes[lab] ** ABSORB for lab in labels])[0]
             regions[cell] = best
             sizes[best] += 1
         if len(still) == len(left):
             return
         left = still
+
+
+def _carve(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
+    """Cut corridors into the largest region: hand a straight run of its cells, from its edge to one
+    of its interior cells, to the region beyond that edge, until its interior is down to what the
+    corpus shows (about a tenth of its cells; a drawn background is a blob, a hand-drawn one a web)."""
+    if UNASSIGNED in regions:
+        return
+    neighbours = orthogonal_neighbours(n)
+    stars = set(answer)
+    largest = max(range(n), key=lambda label: (regions.count(label), label))
+    target = rng.uniform(0.0, 0.2) * regions.count(largest)
+    for _ in range(3 * n):
+        inner = [cell for cell in range(n * n) if regions[cell] == largest and cell not in stars
+                 and len(neighbours[cell]) == 4 and all(regions[nb] == largest for nb in neighbours[cell])]
+        if len(inner) <= target:
+            return
+        cell = rng.choice(inner)
+        r, c = divmod(cell, n)
+        dr, dc = rng.choice(((0, 1), (0, -1), (1, 0), (-1, 0)))
+        run = []
+        while 0 <= r < n and 0 <= c < n and regions[r * n + c] == largest:
+            run.append(r * n + c)
+            r, c = r + dr, c + dc
+        if not (0 <= r < n and 0 <= c < n) or stars & set(run):
+            continue
+        taker = regions[r * n + c]
+        for moved in run:
+            regions[moved] = taker
+        rest = [x for x in range(n * n) if regions[x] == largest]
+        if len(reachable(n, set(rest), rest[0])) != len(rest):
+            for moved in run:
+                regions[moved] = largest
 
 
 def _sizes(regions: Sequence[int], n: int) -> list[int]:
@@ -328,6 +365,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     stars = set(answer)
     regions = list(regions)
     sizes = _sizes(regions, n)
+    _regrow(rules, regions, answer, rng, sizes)
     for _ in range(steps):
         cell = rng.randrange(n * n)
         own = regions[cell]
@@ -349,6 +387,39 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         sizes[own] -= 1
         sizes[target] += 1
     return regions
+
+
+def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
+            sizes: list[int]) -> None:
+    """Grow each region repair left tiny (3 cells or fewer) or straight back to a piece, a cell at a
+    time from a neighbour of 6+ cells that stays one piece, while the board stays unique (hand-drawn
+    boards have about half as many tiny regions and bars as repair leaves)."""
+    n = rules.size
+    neighbours = orthogonal_neighbours(n)
+    stars = set(answer)
+    for label in sorted(range(n), key=lambda lab: sizes[lab]):
+        if rng.random() >= REGROW:
+            continue
+        for _ in range(4):
+            members = [cell for cell in range(n * n) if regions[cell] == label]
+            rows = {cell // n for cell in members}
+            cols = {cell % n for cell in members}
+            if len(members) > 3 and len(rows) > 1 and len(cols) > 1:
+                break
+            offers = sorted({nb for cell in members for nb in neighbours[cell]
+                             if regions[nb] != label and nb not in stars and sizes[regions[nb]] >= 6})
+            rng.shuffle(offers)
+            for cell in offers:
+                donor = regions[cell]
+                regions[cell] = label
+                if (_still_one_piece(n, regions, cell, donor, neighbours)
+                        and count_solutions(rules, regions, 2).solutions == (answer,)):
+                    sizes[donor] -= 1
+                    sizes[label] += 1
+                    break
+                regions[cell] = donor
+            else:
+                break
 
 
 def _local(n: int, regions: Sequence[int], cell: int) -> int:
