@@ -24,12 +24,12 @@ from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
 ABSORB = 1.0                # free cells go to a neighbour with odds of its size to this power
-REGROW = 0.6                # share of tiny or straight regions left by repair that tuning regrows
+REGROW = 0.85               # share of tiny or straight regions left by repair that tuning regrows
 THIN = 0.8                  # share of a piece's parts drawn as one-cell-wide bars
 TRIES = 6                   # attempts inside one draw before giving the drawing up
 # Layouts and how often each is drawn (about the mix of the hand-drawn corpus).
-LAYOUTS = (("pieces", 0.5), ("rings", 0.1), ("staircase", 0.1), ("spiral", 0.05), ("corner", 0.15),
-           ("stripes", 0.1))
+LAYOUTS = (("pieces", 0.5), ("rings", 0.1), ("staircase", 0.1), ("spiral", 0.05), ("corner", 0.2),
+           ("stripes", 0.05))
 
 
 def available(rules: Rules) -> bool:
@@ -84,7 +84,7 @@ def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
         if parts > 1 and rng.random() < THIN:
             h, w = 1, max(2, min(n, area))          # a bar: bars joined end to end make L, U and steps
         else:
-            h = rng.randint(1, max(1, min(n, round(1.4 * area ** 0.5))))
+            h = rng.randint(2 if area >= 4 else 1, max(2, min(n, round(1.4 * area ** 0.5))))
             w = max(1, min(n, round(area / h)))
         if rng.random() < 0.5:
             h, w = w, h
