@@ -34,7 +34,10 @@ class Fun(_Open):
 
 
 class Shape(_Open):
-    score: StrictInt | None = Field(None, description="0-100: how hand-made the regions look")
+    score: StrictInt | None = Field(None, description="0-100: how much the regions look like boards people "
+                                    "draw in `style` (the shape gate's score)")
+    style: StrictStr | None = Field(None, description="the drawing style the regions were scored in: the "
+                                    "board's own, or for a board brought to `solve` the one it looks most like")
 
 
 class Step(BaseModel):

@@ -176,7 +176,7 @@ def test_solve_file_reports_the_generator_gates(env, tmp_path):
 
     sample = Path(__file__).parents[1] / "data" / "starbattle_calibration_sample.jsonl"
     published = json.loads(sample.read_text().splitlines()[0])
-    ugly, _ = generate(Rules(8), 3, settings=Settings(min_fun=0, min_shape=0, gifts=3))
+    ugly, _ = generate(Rules(8), 3, style="organic", settings=Settings(min_fun=0, min_shape=0, gifts=3))
     boards = tmp_path / "boards.jsonl"
     board = {key: published[key] for key in ("game", "rules", "regions")}     # its id is the site's own
     boards.write_text(json.dumps(board) + "\n" + json.dumps(

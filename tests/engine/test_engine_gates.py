@@ -53,7 +53,7 @@ def test_a_machine_made_drawing_with_gifts_fails_the_shape_gate():
 
 
 def test_solve_reports_the_gates_the_generator_applies():
-    ugly, _ = generate(Rules(8), 3, settings=Settings(min_fun=0, min_shape=0, gifts=3))
+    ugly, _ = generate(Rules(8), 3, style="organic", settings=Settings(min_fun=0, min_shape=0, gifts=3))
     status, out = game_named("queens").solve(Board(ugly.rules, ugly.regions))
     assert status == "unique" and out["gates"]["shape"] is False
     kept, _ = generate(Rules(8), 3)          # the default settings apply the same gates

@@ -17,6 +17,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import stays_connected_without
@@ -176,8 +177,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 continue
             # The shape needs only the regions: judged before the grade, which can take seconds on
             # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
-            shape = shape_score(rules.size, board.regions, rules.stars)
-            if min_shape is not None and drawing.score(rules, board.regions) < min_shape:
+            shape = shape_json(board, drawing)
+            if min_shape is not None and shape["score"] < min_shape:
                 stats.rejected["ugly"] += 1
                 continue
             graded = graded or graded_in_time(board)
@@ -191,9 +192,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                         board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
                     except DeadlineExceeded:
                         raise out_of_time(band) from None
-                    shape = shape_score(rules.size, board.regions, rules.stars)   # the climb moved borders
-                if graded.band != band or (min_shape is not None
-                                           and drawing.score(rules, board.regions) < min_shape):
+                    shape = shape_json(board, drawing)   # the climb moved borders
+                if graded.band != band or (min_shape is not None and shape["score"] < min_shape):
                     stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
                     continue
             fun = fun_score(graded.tiers)
@@ -201,19 +201,25 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 stats.rejected["dull"] += 1
                 continue
             stats.seconds = time.perf_counter() - started
-            finished = _finished(board, graded, fun.to_json(), shape.to_json(), stats)
-            if drawing is not styles.default_for(rules):
-                finished.extra["generation"]["style"] = drawing.NAME
-                finished.extra["generation"]["style_score"] = drawing.score(rules, board.regions)
+            finished = _finished(board, graded, fun.to_json(), shape, stats)
+            finished.extra["generation"]["style"] = drawing.NAME
+            finished.extra["generation"]["style_score"] = shape["score"]
             return finished, stats
 
 
 def describe(board: Board) -> dict:
     """The grade, fun, shape and solve path of a proved board, as the JSON contract's fields (the
-    board must be unique; the ladder's path is its proof when it finishes)."""
+    board must be unique; the ladder's path is its proof when it finishes). The shape is scored in
+    the style the map looks most like (`styles.closest`)."""
     graded = grade(board)
     return _fields(board, graded, fun_score(graded.tiers).to_json(),
-                   shape_score(board.n, board.regions, board.rules.stars).to_json())
+                   shape_json(board, styles.closest(board.rules, board.regions)))
+
+
+def shape_json(board: Board, style: ModuleType) -> dict:
+    """The shape features of a map, with its score (the shape gate's) and style: the style's own."""
+    features = shape_score(board.n, board.regions, board.rules.stars).to_json()
+    return features | {"score": style.score(board.rules, board.regions), "style": style.NAME}
 
 
 def _fields(board: Board, graded: Grade, fun: dict, shape: dict) -> dict:

@@ -17,6 +17,7 @@ Every style module exposes the same small interface:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import ModuleType
 
 from engine.errors import InvalidRules
@@ -41,8 +42,21 @@ def named(name: str) -> ModuleType:
 
 
 def default_for(rules: Rules) -> ModuleType:
-    """The style boards of these rules get when none is asked for."""
-    return _STYLES[DEFAULT]
+    """The style boards of these rules get when none is asked for: the style people play at that
+    size (one-star boards: composed, as hand-drawn Queens boards are)."""
+    return composed if composed.available(rules) else _STYLES[DEFAULT]
+
+
+def closest(rules: Rules, regions: Sequence[int]) -> ModuleType:
+    """The style a map looks most like: of the styles that draw these rules, the one whose shape gate
+    it clears by the widest margin (ties: the default). `solve` reports that style's gates."""
+    default = default_for(rules)
+    candidates = [default] + [style for style in _STYLES.values() if style is not default and style.available(rules)]
+
+    def margin(style: ModuleType) -> int:
+        return style.score(rules, regions) - (style.gates(rules).min_shape or 0)
+
+    return max(candidates, key=margin)       # max keeps the first of equals: the default
 
 
 def for_rules(rules: Rules, name: str | None) -> ModuleType:
@@ -53,4 +67,4 @@ def for_rules(rules: Rules, name: str | None) -> ModuleType:
     return style
 
 
-__all__ = ["DEFAULT", "default_for", "for_rules", "named", "names"]
+__all__ = ["DEFAULT", "closest", "default_for", "for_rules", "named", "names"]
