@@ -217,9 +217,9 @@ def test_a_duplicate_board_sends_its_slot_round_again(db: Any, monkeypatch: Any)
     real = slot_mod.generate_one
     first_seed: list[int] = []
 
-    def repeats_the_first_board(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def repeats_the_first_board(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         first_seed.append(seed)
-        return real(rules, first_seed[0] if len(first_seed) <= 2 else seed, timeout, band)
+        return real(rules, first_seed[0] if len(first_seed) <= 2 else seed, timeout, band, style)
     monkeypatch.setattr(slot_mod, "generate_one", repeats_the_first_board)
     job_id, params = _job(db, 2)
     summary, _ = _run(db, job_id, params, 0, 2, split_after=None)
@@ -231,7 +231,7 @@ def test_a_duplicate_board_sends_its_slot_round_again(db: Any, monkeypatch: Any)
 def test_slots_give_up_after_max_attempts_and_hand_over_when_out_of_budget(db: Any, monkeypatch: Any) -> None:
     calls: list[float | None] = []
 
-    def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         calls.append(timeout)
         return {"board": None, "fingerprint": None, "rejected": {"ambiguous": 2}, "timeout": True,
                 "seconds": 0.0}
@@ -258,7 +258,7 @@ def test_an_attempt_that_overruns_the_task_is_a_timeout_and_the_slot_moves_on(db
     real = slot_mod.generate_one
     seeds: list[int] = []
 
-    def overruns_on_the_second(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def overruns_on_the_second(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         seeds.append(seed)
         if len(seeds) == 2:
             raise Overrun()
@@ -286,8 +286,8 @@ def test_an_attempt_cut_short_by_the_budget_is_not_counted(db: Any, monkeypatch:
     real = slot_mod.generate_one
     given: list[float | None] = []
 
-    def slow_unless_given_full_time(rules: str, seed: int, timeout: float | None, band: str | None
-                                    ) -> dict[str, Any]:
+    def slow_unless_given_full_time(rules: str, seed: int, timeout: float | None, band: str | None,
+                                    style: str | None = None) -> dict[str, Any]:
         given.append(timeout)
         if timeout is not None and timeout < 0.5:
             return {"board": None, "fingerprint": None, "rejected": {}, "timeout": True, "seconds": timeout}
@@ -306,9 +306,9 @@ def test_a_slow_range_hands_half_its_untouched_slots_to_another_task(db: Any, mo
     real = slot_mod.generate_one
     worked: list[int] = []
 
-    def traced(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def traced(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         worked.append(seed)
-        return real(rules, seed, timeout, band)
+        return real(rules, seed, timeout, band, style)
     monkeypatch.setattr(slot_mod, "generate_one", traced)
     job_id, params = _job(db, 8)
     summary, handed = _run(db, job_id, params, 0, 8, split_after=0.0)
