@@ -169,6 +169,7 @@ def describe(status: dict[str, Any]) -> str:
     """A job's progress for a person, a few lines."""
     lines = [
         f"job {status['job']}: {status['rules']}" + (f" band {status['band']}" if status["band"] else "")
+        + (f" style {style}" if (style := (status.get("params") or {}).get("style")) else "")
         + f", seed {status['seed']}, state {status['state']}",
         f"requested {status['requested']}, stored {status['stored']}, gave up {status['failed']}, "
         f"attempts {status['attempts']}",

@@ -90,10 +90,21 @@ def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
         ({"game": "queens", "size": 8, "timeout": 0}, "timeout"),
         ({"game": "queens", "size": 8, "max_attempts": 0}, "max_attempts"),
         ({"game": "queens", "size": 8, "colour": "red"}, "unknown job parameter"),
+        ({"game": "queens", "size": 8, "style": "cubist"}, "no drawing style 'cubist' for queens 8"),
+        ({"game": "queens", "size": 8, "style": 3}, "unknown style"),
+        ({"game": "starbattle", "size": 10, "stars": 2, "style": "composed"}, "no drawing style 'composed'"),
+        ({"game": "sudoku", "size": 9, "style": "organic"}, "sudoku has no drawing styles"),
         ("queens 8", "must be an object"),
     ]:
         with pytest.raises(BadTask, match=message):
             JobParams.from_json(bad)
+    # A style is a job parameter like the band: checked at enqueue (build) and again by the worker
+    # (from_json); a job in the default style carries none, so it reads as jobs did before styles.
+    styled = JobParams.build(game="queens", size=8, style="composed")
+    assert styled.to_json()["style"] == "composed" and JobParams.from_json(styled.to_json()) == styled
+    assert "style" not in JobParams.build(game="queens", size=8).to_json()
+    with pytest.raises(BadTask, match="no drawing style 'composed' for starbattle 10 2"):
+        JobParams.build(game="starbattle", size=10, style="composed")
     with pytest.raises(BadTask, match="slot"):
         check_ids(1, -1, 5)
     with pytest.raises(BadTask, match="seed"):
