@@ -97,6 +97,7 @@ class _EngineNames:
 
 GAMES = _EngineNames("names", member="is_game")
 BANDS, BAND_BY = _EngineNames("bands", member="is_band"), _EngineNames("band_by_choices")
+STYLES = _EngineNames("style_names")
 
 
 def _is_puzzle_error(exc: BaseException) -> bool:
@@ -115,6 +116,9 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
     verb.add_argument("--band-by", choices=BAND_BY, metavar="HOW",
                       help="%(choices)s: bands by the hardest technique needed (default) or, where the game "
                            "has them, by clue count")
+    verb.add_argument("--style", choices=STYLES, metavar="STYLE",
+                      help="%(choices)s: how the regions are drawn, for games with drawing styles (default: "
+                           "the game's for the rules; GET /games lists which rules take which)")
     verb.add_argument("--count", type=_positive(max_count), default=1)
     verb.add_argument("--seed", type=_seed, help=f"{seed_of} seed (default: random, printed)")
     verb.add_argument("--timeout", type=float, default=300.0,
@@ -127,6 +131,9 @@ def _board_filters(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
     verb.add_argument("--size", type=_size)
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
+    verb.add_argument("--style", choices=STYLES, metavar="STYLE",
+                      help="%(choices)s: only boards drawn in this style (boards made before styles were "
+                           "recorded have none)")
     verb.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored")
 
 
@@ -197,7 +204,7 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must be a positive number of seconds")
     try:
         sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
-                             band_by=args.band_by,
+                             band_by=args.band_by, style=args.style,
                              band=args.band, count=args.count, seed=args.seed, timeout=args.timeout)
         # Nobody to take the job would leave it queued, silently: say so (a broadcast, about a second).
         unserved = not fleet.consumers(sent["queue"])

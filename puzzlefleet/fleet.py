@@ -41,7 +41,7 @@ def _db(db_url: str | None) -> Any:
 
 def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
             band: str | None = None, band_by: str | None = None, count: int = 1, seed: int | None = None,
-            timeout: float = 300.0,
+            timeout: float = 300.0, style: str | None = None,
             max_attempts: int | None = None, db_url: str | None = None) -> dict[str, Any]:
     """Check the parameters, record the job, send its tasks; returns {"job": ID, ...}.
 
@@ -52,7 +52,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, stars=stars, diagonals=diagonals, band=band,
-                                 band_by=band_by, timeout=timeout, **extra)
+                                 band_by=band_by, timeout=timeout, style=style, **extra)
         rules = params.rules()
     except BadTask as exc:
         raise FleetError(str(exc)) from None
@@ -169,6 +169,7 @@ def describe(status: dict[str, Any]) -> str:
     """A job's progress for a person, a few lines."""
     lines = [
         f"job {status['job']}: {status['rules']}" + (f" band {status['band']}" if status["band"] else "")
+        + (f" style {style}" if (style := (status.get("params") or {}).get("style")) else "")
         + f", seed {status['seed']}, state {status['state']}",
         f"requested {status['requested']}, stored {status['stored']}, gave up {status['failed']}, "
         f"attempts {status['attempts']}",

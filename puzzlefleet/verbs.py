@@ -23,6 +23,7 @@ from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT
 from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
                    make_engine, regrade_board, session)
 from store.progress import describe_store
+from store.repo import board_style
 from workers.params import BadTask, JobParams
 
 
@@ -31,12 +32,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must be a positive number of seconds")
     try:
         params = JobParams.build(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
-                                 band=args.band, band_by=args.band_by, timeout=args.timeout)
+                                 band=args.band, band_by=args.band_by, timeout=args.timeout, style=args.style)
     except BadTask as exc:
         raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     band = f" {args.band}" if args.band else ""
-    print(f"generating {args.count} x {params.rules()}{band} (seed {seed}, {args.jobs} process(es))", flush=True)
+    style = f", style {args.style}" if args.style else ""
+    print(f"generating {args.count} x {params.rules()}{band}{style} (seed {seed}, {args.jobs} process(es))",
+          flush=True)
     summary = embedded.run(params, count=args.count, seed=seed, jobs=args.jobs, db_url=None,
                            progress=sys.stderr.isatty())
     if summary.interrupted:
@@ -64,9 +67,16 @@ def _store_session(read_only: bool = True):
     return db, session(db, read_only=read_only)
 
 
+def _check_style_filter(args: argparse.Namespace) -> None:
+    """A --style no board of the other filters can have is bad input, as it is to generate."""
+    if args.style is not None:
+        engine.check_style_filter(args.style, game=args.game, size=args.size)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     if args.format in ("svg", "png") and not args.out:
         raise UsageError(f"--format {args.format} writes one file per board: give --out FOLDER")
+    _check_style_filter(args)
     if args.job is not None:
         try:
             boards = fleet.job_boards(args.job)
@@ -75,12 +85,14 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_NOT_FOUND
         boards = [b for b in boards if (args.game is None or b.get("game") == args.game)
                   and (args.size is None or b.get("rules", {}).get("size") == args.size)
-                  and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)]
+                  and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)
+                  and (args.style is None or board_style(b) == args.style)]
         boards = boards[:args.limit]
     else:
         db, ctx = _store_session()
         with ctx as s:
-            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, limit=args.limit)
+            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, style=args.style,
+                                 limit=args.limit)
         db.dispose()
     if args.format in ("svg", "png"):
         _export_pictures(boards, args.format, args.out)
@@ -199,20 +211,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    _check_style_filter(args)
     db, ctx = _store_session()
     with ctx as s:
         rows, total = board_summaries(session=s, game=args.game, size=args.size, band=args.band,
-                                      job_id=args.job, limit=args.limit)
+                                      style=args.style, job_id=args.job, limit=args.limit)
     db.dispose()
     if not rows:
         print(f"no boards in {describe_store()}" + (" match" if total == 0 and _filtered(args) else ""))
         return 0
-    table = [("id", "game", "size", "stars", "band", "score", "created (UTC)")]
+    table = [("id", "game", "size", "stars", "band", "style", "score", "created (UTC)")]
     for row in rows:
         created = row["created_at"]
         table.append((row["id"], row["game"], f"{row['size']}x{row['size']}",
                       "" if row["stars"] is None else str(row["stars"]) + (" diag" if row["diagonals"] else ""),
-                      row["band"] or "-", "-" if row["score"] is None else str(row["score"]),
+                      row["band"] or "-", row["style"] or "-", "-" if row["score"] is None else str(row["score"]),
                       created.strftime("%Y-%m-%d %H:%M:%S") if hasattr(created, "strftime") else str(created)[:19]))
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     for line in table:
@@ -223,7 +236,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _filtered(args: argparse.Namespace) -> bool:
-    return any(value is not None for value in (args.game, args.size, args.band, args.job))
+    return any(value is not None for value in (args.game, args.size, args.band, args.style, args.job))
 
 
 def _from_line(line: str) -> Any:

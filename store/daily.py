@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlmodel import col
@@ -57,14 +57,18 @@ def daily_sets_between(*, session: Session, first: date, last: date) -> dict[dat
 
 
 def unused_board_ids(*, session: Session, game: str, size: int, stars: int | None, diagonals: bool,
-                     band: str | None) -> list[str]:
-    """Ids (sorted) of the stored boards of these rules and band that no day's set holds."""
+                     band: str | None, style: str | None = None, unstyled: bool = False) -> list[str]:
+    """Ids (sorted) of the stored boards of these rules and band that no day's set holds. With a
+    `style`, only boards of that style and, with `unstyled`, boards whose style is not recorded too
+    (NULL: made before styles were recorded, or of a game without styles)."""
     used = exists().where(col(DailyEntry.board_id) == col(Puzzle.id))
-    stmt = select(col(Puzzle.id)).where(
-        col(Puzzle.game) == game, col(Puzzle.size) == size, col(Puzzle.diagonals) == diagonals,
-        col(Puzzle.stars).is_(None) if stars is None else col(Puzzle.stars) == stars,
-        col(Puzzle.band).is_(None) if band is None else col(Puzzle.band) == band,
-        ~used)
+    where = [col(Puzzle.game) == game, col(Puzzle.size) == size, col(Puzzle.diagonals) == diagonals,
+             col(Puzzle.stars).is_(None) if stars is None else col(Puzzle.stars) == stars,
+             col(Puzzle.band).is_(None) if band is None else col(Puzzle.band) == band, ~used]
+    if style is not None:
+        where.append(or_(col(Puzzle.style) == style, col(Puzzle.style).is_(None)) if unstyled
+                     else col(Puzzle.style) == style)
+    stmt = select(col(Puzzle.id)).where(*where)
     # Sorted here, not by the database: collations differ, and the order feeds a seeded shuffle.
     return sorted(session.scalars(stmt))
 

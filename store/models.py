@@ -25,6 +25,7 @@ class Puzzle(SQLModel, table=True):
     stars: int | None = None                                       # None for Sudoku
     diagonals: bool = False
     band: str | None = Field(default=None, index=True)
+    style: str | None = Field(default=None, index=True)            # the drawing style; Alembic 0005
     score: int | None = None
     engine_version: str
     seed: int | None = Field(default=None, sa_type=BigInteger)

@@ -56,6 +56,17 @@ def _text(value: Any, what: str, *, required: bool) -> str | None:
     return value
 
 
+def board_style(data: dict[str, Any]) -> str | None:
+    """The drawing style a board JSON says it was drawn in: its `style`, or, on boards made before that
+    field (only a style other than the default was recorded), `generation.style`; None when it says
+    none. Alembic 0005 backfilled the column by the same rule."""
+    style = data.get("style")
+    if style is None:
+        generation = data.get("generation")
+        style = generation.get("style") if isinstance(generation, dict) else None
+    return style if isinstance(style, str) and style else None
+
+
 def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
     """Check a board dict and turn it into the column values of one puzzle row."""
     if not isinstance(data, dict):
@@ -99,6 +110,7 @@ def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
         "diagonals": diagonals,
         "band": _text(difficulty.get("band"), f"board {board_id}: difficulty.band", required=False),
         "score": _int(difficulty.get("score"), f"board {board_id}: difficulty.score"),
+        "style": board_style(data),
         "engine_version": _text(data.get("engine_version"), f"board {board_id}: engine_version",
                                 required=True),
         "seed": _int(data.get("seed"), f"board {board_id}: seed", _INT64),
@@ -125,7 +137,8 @@ def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
 
 
-def _filters(game: str | None, size: int | None, band: str | None) -> list[ColumnElement[bool]]:
+def _filters(game: str | None, size: int | None, band: str | None,
+             style: str | None = None) -> list[ColumnElement[bool]]:
     where: list[ColumnElement[bool]] = []
     if game is not None:
         where.append(col(Puzzle.game) == game)
@@ -133,43 +146,46 @@ def _filters(game: str | None, size: int | None, band: str | None) -> list[Colum
         where.append(col(Puzzle.size) == size)
     if band is not None:
         where.append(col(Puzzle.band) == band)
+    if style is not None:
+        where.append(col(Puzzle.style) == style)
     return where
 
 
 def list_boards(*, session: Session, game: str | None = None, size: int | None = None,
-                band: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+                band: str | None = None, style: str | None = None, limit: int | None = None,
+                offset: int = 0) -> list[dict[str, Any]]:
     """Boards matching every given filter, oldest first (ties by id), as JSON dicts."""
     if (limit is not None and limit < 0) or offset < 0:
         raise StoreError("limit and offset must not be negative")
-    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band))
+    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band, style))
             .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit))
     return [json.loads(text) for text in session.scalars(stmt)]
 
 
 def board_summaries(*, session: Session, game: str | None = None, size: int | None = None,
-                    band: str | None = None, job_id: int | None = None,
+                    band: str | None = None, style: str | None = None, job_id: int | None = None,
                     limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """The newest boards matching every given filter (`job_id`: those that job stored) as summaries
-    (id, game, size, stars, diagonals, band, score, created_at), and how many match in all."""
+    (id, game, size, stars, diagonals, band, score, created_at, style), and how many match in all."""
     if limit is not None and limit < 0:
         raise StoreError("limit must not be negative")
-    where = _filters(game, size, band)
+    where = _filters(game, size, band, style)
     if job_id is not None:
         where.append(col(Puzzle.id).in_(select(col(JobSlot.puzzle_id)).where(
             col(JobSlot.job_id) == job_id, col(JobSlot.state) == "stored")))
     columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
-               col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+               col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
     rows = session.execute(select(*columns).where(*where)
                            .order_by(col(Puzzle.created_at).desc(), col(Puzzle.id).desc()).limit(limit))
-    names = ("id", "game", "size", "stars", "diagonals", "band", "score", "created_at")
+    names = ("id", "game", "size", "stars", "diagonals", "band", "score", "created_at", "style")
     total = int(session.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
     return [dict(zip(names, row)) for row in rows], total
 
 
 def count_boards(*, session: Session, game: str | None = None, size: int | None = None,
-                 band: str | None = None) -> int:
+                 band: str | None = None, style: str | None = None) -> int:
     """How many boards match every given filter."""
-    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band))
+    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band, style))
     return int(session.scalar(stmt) or 0)
 
 
@@ -194,6 +210,6 @@ def regrade_board(*, session: Session, board_id: str, data: dict[str, Any]) -> N
     puzzle = session.get(Puzzle, board_id)
     if puzzle is None:
         raise StoreError(f"no board with id {board_id}")
-    puzzle.band, puzzle.score = row["band"], row["score"]
+    puzzle.band, puzzle.score, puzzle.style = row["band"], row["score"], row["style"]
     puzzle.engine_version, puzzle.data = row["engine_version"], row["data"]
     session.add(puzzle)

@@ -1,7 +1,8 @@
 """The day's set: four Star Battle boards, easy to expert, and three Queens boards, no two alike.
 
-For each entry of DAILY_PLAN, make_daily takes a stored board of those rules and band that no day's set
-has used, in a seeded random order (the seed comes from the date, so a date gives the same set on the
+For each entry of DAILY_PLAN, make_daily takes a stored board of those rules, band and drawing style that
+no day's set has used (an entry naming no style takes the game's default for its rules, or a board from
+before styles were recorded), in a seeded random order (the seed comes from the date, so a date gives the same set on the
 same store). Boards whose answers overlap heavily (more than MAX_OVERLAP of their stars on the same
 cells; boards of one size are compared) with a board already chosen for the day, or used within
 WINDOW_DAYS of it, are passed over. Stored boards in stored order are a trap here: neighbours in the
@@ -16,17 +17,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine
 
-from engine import derive_seed, parse_rules
+from engine import derive_seed, game_named, parse_rules
 from store import (daily_set, daily_sets_between, get_boards, in_daily_set, save_board, save_daily, session,
                    unused_board_ids)
 from workers.slot import generate_one
 
-# The day's set, in position order: (rules, band), the rules in their text form.
-_PLAN = (
+
+class PlanEntry(NamedTuple):
+    """One position of the day's set: its rules, band and drawing style (None: the game's default)."""
+    rules: Any
+    band: str
+    style: str | None = None
+
+
+# The day's set, in position order: (rules, band[, style]), the rules in their text form. A style
+# must be one the game draws for those rules (checked on import, as a request's is).
+_PLAN: tuple[tuple[str, ...], ...] = (
     ("starbattle 10 2", "easy"),
     ("starbattle 10 2", "medium"),
     ("starbattle 10 2", "hard"),
@@ -35,7 +45,20 @@ _PLAN = (
     ("queens 9", "medium"),
     ("queens 9", "hard"),
 )
-DAILY_PLAN: tuple[tuple[Any, str], ...] = tuple((parse_rules(text), band) for text, band in _PLAN)
+
+
+def plan(entries: Iterable[Sequence[str | None]]) -> tuple[PlanEntry, ...]:
+    """Plan entries from (rules text, band[, style]); InvalidRules (one line) for a style the game does
+    not draw for those rules."""
+    out = []
+    for text, band, *style in entries:
+        entry = PlanEntry(parse_rules(text), band, *style)
+        game_named(entry.rules.game).check_style(entry.rules, entry.style)
+        out.append(entry)
+    return tuple(out)
+
+
+DAILY_PLAN: tuple[PlanEntry, ...] = plan(_PLAN)
 MAX_OVERLAP = 0.6          # a larger share of stars on the same cells makes two boards near-duplicates
 WINDOW_DAYS = 30           # boards of the sets this many days either side are compared too
 DEFAULT_TIMEOUT = 120.0    # seconds per generation attempt
@@ -92,13 +115,17 @@ def _neighbours(db: Engine, day: date) -> list[dict[str, Any]]:
     return [board for other, boards in sets.items() if other != day for board in boards]
 
 
-def _pick_stored(db: Engine, rules: Any, band: str, seed: int, avoid: Sequence[dict[str, Any]],
+def _pick_stored(db: Engine, entry: PlanEntry, seed: int, avoid: Sequence[dict[str, Any]],
                  taken: set[str]) -> dict[str, Any] | None:
-    """A stored, unused board of these rules and band, in seeded random order, not too close to `avoid`."""
+    """A stored, unused board of the entry's rules, band and style, in seeded random order, not too
+    close to `avoid`."""
+    rules = entry.rules
     with session(db, read_only=True) as s:
         spec = rules.to_json()
         ids = unused_board_ids(session=s, game=rules.game, size=spec["size"], stars=spec.get("stars"),
-                               diagonals=spec.get("diagonals", False), band=band)
+                               diagonals=spec.get("diagonals", False), band=entry.band,
+                               style=game_named(rules.game).check_style(rules, entry.style),
+                               unstyled=entry.style is None)
     ids = [board_id for board_id in ids if board_id not in taken]
     random.Random(seed).shuffle(ids)
     for start in range(0, len(ids), _CHUNK):
@@ -112,12 +139,15 @@ def _pick_stored(db: Engine, rules: Any, band: str, seed: int, avoid: Sequence[d
     return None
 
 
-def _generate(db: Engine, rules: Any, band: str, number: int, position: int, avoid: Sequence[dict[str, Any]],
+def _generate(db: Engine, entry: PlanEntry, number: int, position: int, avoid: Sequence[dict[str, Any]],
               taken: set[str], timeout: float, attempts: int) -> dict[str, Any] | None:
-    """A new board of these rules and band, stored, not too close to `avoid`; None if every attempt fails."""
+    """A new board of the entry's rules, band and style, stored, not too close to `avoid`; None if every
+    attempt fails."""
+    band = entry.band
     for attempt in range(attempts):
         # The same attempt as a job's slot: slot `position` of a job seeded with the date.
-        result = generate_one(str(rules), derive_seed(number, position, attempt), timeout, band)
+        result = generate_one(str(entry.rules), derive_seed(number, position, attempt), timeout, band,
+                              entry.style)
         data = result["board"]
         if data is None:
             continue
@@ -131,7 +161,7 @@ def _generate(db: Engine, rules: Any, band: str, number: int, position: int, avo
                 if data["id"] not in taken and not in_daily_set(session=s, board_id=data["id"]):
                     found = get_boards(session=s, board_ids=[data["id"]]).get(data["id"])
         if (found is not None and (found.get("difficulty") or {}).get("band") == band
-                and not too_close(found, avoid)):
+                and found.get("style") == data.get("style") and not too_close(found, avoid)):
             return found
     return None
 
@@ -140,15 +170,16 @@ def _plan(db: Engine, day: date, timeout: float, attempts: int) -> list[dict[str
     number = day_number(day)
     neighbours = _neighbours(db, day)
     chosen: list[dict[str, Any]] = []
-    for position, (rules, band) in enumerate(DAILY_PLAN):
+    for position, entry in enumerate(DAILY_PLAN):
         avoid = chosen + neighbours
         taken = {board["id"] for board in chosen}
-        board = _pick_stored(db, rules, band, derive_seed(number, position), avoid, taken)
+        board = _pick_stored(db, entry, derive_seed(number, position), avoid, taken)
         if board is None:
-            board = _generate(db, rules, band, number, position, avoid, taken, timeout, attempts)
+            board = _generate(db, entry, number, position, avoid, taken, timeout, attempts)
         if board is None:
-            raise DailyError(f"no {rules} {band} board for {day.isoformat()} in {attempts} attempt(s) "
-                             f"of {timeout:g} s")
+            style = f" {entry.style}" if entry.style else ""
+            raise DailyError(f"no {entry.rules} {entry.band}{style} board for {day.isoformat()} in {attempts} "
+                             f"attempt(s) of {timeout:g} s")
         chosen.append(board)
     return chosen
 

@@ -37,11 +37,12 @@ class JobParams:
     band_by: str | None = None            # Sudoku: "technique" (default) or "clues"
     timeout: float = DEFAULT_TIMEOUT
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    style: str | None = None              # the drawing style (games with styles); None: the default
 
     @classmethod
     def build(cls, *, game: str, size: int, stars: int | None = None, diagonals: bool = False,
               band: str | None = None, band_by: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-              max_attempts: int = DEFAULT_MAX_ATTEMPTS) -> JobParams:
+              max_attempts: int = DEFAULT_MAX_ATTEMPTS, style: str | None = None) -> JobParams:
         """From command-line values; options left out take the game's defaults (its rules say which)."""
         try:
             rules = game_named(game).rules(size=size, stars=stars, diagonals=diagonals, band_by=band_by, band=band)
@@ -50,7 +51,7 @@ class JobParams:
         stars = getattr(rules, "stars", None)
         return cls.from_json({"game": game, "size": size, "stars": stars, "diagonals": diagonals,
                               "band": band, "band_by": band_by, "timeout": timeout,
-                              "max_attempts": max_attempts})
+                              "max_attempts": max_attempts, "style": style})
 
     @classmethod
     def from_json(cls, data: Any) -> JobParams:
@@ -58,7 +59,7 @@ class JobParams:
         if not isinstance(data, dict):
             raise BadTask(f"job parameters must be an object, got {type(data).__name__}")
         unknown = set(data) - {"game", "size", "stars", "diagonals", "band", "band_by", "timeout",
-                               "max_attempts"}
+                               "max_attempts", "style"}
         if unknown:
             raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
         game = data.get("game")
@@ -84,8 +85,15 @@ class JobParams:
                 or not 0 < timeout <= 86_400):
             raise BadTask("timeout must be a number of seconds above 0 and at most 86400")
         max_attempts = _whole(data.get("max_attempts", DEFAULT_MAX_ATTEMPTS), "max_attempts", 1, 1000)
-        params = cls(game, size, stars, diagonals, band, band_by, float(timeout), max_attempts)
-        params.rules()          # the engine's own check of size, stars and band
+        style = data.get("style")
+        if style is not None and not isinstance(style, str):
+            raise BadTask(f"unknown style {style!r}")
+        params = cls(game, size, stars, diagonals, band, band_by, float(timeout), max_attempts, style)
+        rules = params.rules()          # the engine's own check of size, stars and band
+        try:
+            game_named(game).check_style(rules, style)      # ... and of the style, by the game
+        except PuzzleError as exc:
+            raise BadTask(str(exc)) from None
         return params
 
     def rules(self) -> Any:
@@ -101,7 +109,10 @@ class JobParams:
         return game_named(self.game).queue
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if out["style"] is None:
+            del out["style"]        # a job in the default style reads as before (workers not yet upgraded)
+        return out
 
 
 def queues() -> tuple[str, ...]:

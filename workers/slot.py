@@ -27,13 +27,13 @@ MAX_TASKS_PER_JOB = 2000
 FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redelivery redoes it)
 
 
-def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None
-                 ) -> dict[str, Any]:
+def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None,
+                 style: str | None = None) -> dict[str, Any]:
     """One attempt, pure computation: the board (or the timeout) and the drawings rejected by reason."""
     rules = parse_rules(rules_text)
     started = time.perf_counter()
     try:
-        board, stats = game_named(rules.game).generate(rules, seed, band=band, timeout=timeout)
+        board, stats = game_named(rules.game).generate(rules, seed, band=band, timeout=timeout, style=style)
     except DeadlineExceeded as exc:
         return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True,
                 "seconds": time.perf_counter() - started}
@@ -176,7 +176,7 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
                 attempt = pending[slot]
                 attempt_seed = derive_seed(seed, slot, attempt)
                 try:
-                    result = generate_one(rules, attempt_seed, allowed, job.band)
+                    result = generate_one(rules, attempt_seed, allowed, job.band, job.style)
                 except overrun:
                     batch.append(Attempt(slot=slot, attempt=attempt, seed=attempt_seed, data=None,
                                          fingerprint=None, rejected=Counter(timeout=1), seconds=allowed))

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Gates, Options, Picture, PlaySpec
+from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGroup
 from engine.games.model import board_schema as _board_schema
 
 BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku", "engine.games.killer")
@@ -84,6 +84,25 @@ def is_band(value: Any) -> bool:
     return value in bands()
 
 
+def style_names() -> tuple[str, ...]:
+    """Every drawing style some game's request may ask for, in the order the games list them."""
+    return tuple(dict.fromkeys(name for game in games() for name in game.style_names()))
+
+
+def check_style_filter(style: str, *, game: str | None = None, size: int | None = None,
+                       **rules: Any) -> None:
+    """InvalidRules (one line) when no board matching these filters (None: any) can have been drawn
+    in `style`: a listing's filter by style is checked as a request's style is."""
+    if style not in style_names():
+        raise InvalidRules(f"unknown style {style!r}: expected one of {', '.join(style_names())}")
+    for candidate in games() if game is None else (game_named(game),):
+        if any(style in group.styles for group in candidate.style_groups() if group.matches(size=size, **rules)):
+            return
+    where = " ".join(f"{name} {value}" for name, value in (("game", game), ("size", size), *rules.items())
+                     if value is not None)
+    raise InvalidRules(f"style {style!r} draws no boards of {where}")
+
+
 def band_by_choices() -> tuple[str, ...]:
     return tuple(dict.fromkeys(choice for game in games() for choice in game.options.band_by))
 
@@ -143,6 +162,7 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "bands", "band_by_choices",
-           "board_from_json", "board_schema", "board_schema_text", "game_named", "game_of", "games", "is_game", "names", "parse_rules",
-           "register", "unregister"]
+__all__ = ["BUILTIN", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands",
+           "band_by_choices", "board_from_json", "board_schema", "board_schema_text", "check_style_filter",
+           "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register", "style_names",
+           "unregister"]

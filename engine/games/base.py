@@ -36,6 +36,26 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class StyleGroup:
+    """The drawing styles a request may ask for, the default first, for the rules of sizes
+    `sizes[0]..sizes[1]` whose other fields are `rules` (as in the board JSON's rules, e.g.
+    {"stars": 1, "diagonals": False}). What `GET /games` lists, and what a filter by style is checked
+    against when not all the rules are known."""
+    rules: Mapping[str, Any]
+    sizes: tuple[int, int]
+    styles: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": dict(self.rules), "sizes": list(self.sizes), "styles": list(self.styles)}
+
+    def matches(self, *, size: int | None = None, **rules: Any) -> bool:
+        """Whether rules with these fields (None: any) fall in this group."""
+        if size is not None and not self.sizes[0] <= size <= self.sizes[1]:
+            return False
+        return all(value is None or self.rules.get(name, value) == value for name, value in rules.items())
+
+
+@dataclass(frozen=True, slots=True)
 class Gates:
     """The bars a generated board must clear to be kept, on its fun and shape scores (0-100); None: the
     game's generator has no such gate. The generator and `solve` read them from the same `Game.gates`."""
@@ -145,6 +165,33 @@ class Game(ABC):
         if band is not None and band not in self.bands:
             raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(self.bands)}")
 
+    # --- drawing styles ---------------------------------------------------------------------------
+
+    def styles(self, rules: Any) -> tuple[str, ...]:
+        """The drawing styles a request for these rules may ask for, the default first; empty for a
+        game without styles (the default)."""
+        return ()
+
+    def style_groups(self) -> tuple[StyleGroup, ...]:
+        """`styles(rules)` for every rules the game takes, as groups of sizes; empty without styles."""
+        return ()
+
+    def style_names(self) -> tuple[str, ...]:
+        """Every style some request of this game may ask for."""
+        return tuple(dict.fromkeys(name for group in self.style_groups() for name in group.styles))
+
+    def check_style(self, rules: Any, style: str | None) -> str | None:
+        """The style boards of these rules are drawn in when `style` is asked for (None: the default,
+        or None for a game without styles); InvalidRules (one line) for a style these rules do not take."""
+        offered = self.styles(rules)
+        if style is None:
+            return offered[0] if offered else None
+        if not offered:
+            raise InvalidRules(f"{self.name} has no drawing styles")
+        if style not in offered:
+            raise InvalidRules(f"no drawing style {style!r} for {rules}: expected one of {', '.join(offered)}")
+        return style
+
     # --- boards ---------------------------------------------------------------------------------
 
     def validate(self, data: Any) -> BoardModel:
@@ -173,10 +220,12 @@ class Game(ABC):
 
     @abstractmethod
     def generate(self, rules: Any, seed: int, *, band: str | None = None,
-                 timeout: float | None = None) -> tuple[Any, Any]:
+                 timeout: float | None = None, style: str | None = None) -> tuple[Any, Any]:
         """(board, stats): a proved, graded board and the statistics of its making (`stats.rejected`:
-        candidates turned away, by reason). DeadlineExceeded (the stats in args[1]) when `timeout`
-        passes first."""
+        candidates turned away, by reason), drawn in `style` (None: the default for the rules; a game
+        without styles refuses any, see `check_style`). A board of a game with styles names its style
+        in its JSON (`style`, and `generation.style`). DeadlineExceeded (the stats in args[1]) when
+        `timeout` passes first."""
 
     @abstractmethod
     def solutions(self, board: Any, limit: int) -> list[Any]:
@@ -255,4 +304,4 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) 
                  for step in steps)
 
 
-__all__ = ["Game", "Gates", "InputMode", "Options", "Picture", "PlaySpec", "hints_from_steps"]
+__all__ = ["Game", "Gates", "InputMode", "Options", "Picture", "PlaySpec", "StyleGroup", "hints_from_steps"]

@@ -64,6 +64,9 @@ class BoardModel(_Open):
     shape: Shape | None = None
     steps: list[Step] = []
     engine_version: StrictStr | None = None
+    style: StrictStr | None = Field(None, description="the drawing style the generator drew "
+                                    "the board in (games with styles); absent on boards made before styles "
+                                    "were recorded and on boards from elsewhere")
     generation: dict[str, Any] | None = None
 
 

@@ -19,12 +19,12 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION, PuzzleError, board_schema_text, game_of, games
+from engine import ENGINE_VERSION, PuzzleError, board_schema_text, check_style_filter, game_of, games
 from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
@@ -52,6 +52,7 @@ class BoardSummary(BaseModel):
     score: int | None
     created_at: datetime
     url: str
+    style: str | None = Field(None, description="the drawing style, where the board records one")
 
 
 class BoardPage(BaseModel):
@@ -59,6 +60,22 @@ class BoardPage(BaseModel):
     limit: int
     offset: int
     boards: list[BoardSummary]
+
+
+class StyleChoice(BaseModel):
+    rules: dict[str, Any] = Field(description="the rules fields these styles go with, beyond the size "
+                                              "(e.g. {\"stars\": 1, \"diagonals\": false})")
+    sizes: list[int] = Field(description="[smallest, largest]: the sizes they go with")
+    styles: list[str] = Field(description="the styles a request of these rules may ask for (generate "
+                                          "--style), the default first")
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    bands: list[str]
+    input: str = Field(description="marks or digits: how the player takes entries")
+    styles: list[StyleChoice] = Field(description="the drawing styles by rules; empty for a game without styles")
 
 
 class Health(BaseModel):
@@ -102,11 +119,12 @@ def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cac
 
 
 _COLUMNS = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
-            col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at))
+            col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
 _FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
             "size": lambda: col(Puzzle.size) == bindparam("size"),
             "stars": lambda: col(Puzzle.stars) == bindparam("stars"),
             "band": lambda: col(Puzzle.band) == bindparam("band"),
+            "style": lambda: col(Puzzle.style) == bindparam("style"),
             "diagonals": lambda: col(Puzzle.diagonals) == bindparam("diagonals"),
             "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
             "end": lambda: col(Puzzle.created_at) < bindparam("end")}
@@ -191,10 +209,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     async def favicon() -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
-    @app.get("/games", tags=["meta"])
+    @app.get("/games", tags=["meta"], response_model=list[GameInfo])
     def get_games() -> Response:
-        """The games this store can hold, with the bands a board of each may have."""
-        body = [{"name": game.name, "title": game.title, "bands": list(game.bands), "input": game.input_mode}
+        """The games this store can hold, with the bands a board of each may have and the drawing styles
+        by rules (sizes, and the other rules fields each group goes with; the default style first)."""
+        body = [{"name": game.name, "title": game.title, "bands": list(game.bands), "input": game.input_mode,
+                 "styles": [group.to_json() for group in game.style_groups()]}
                 for game in games()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
 
@@ -206,12 +226,19 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         stars: Annotated[int | None, Query(ge=1, le=10)] = None,
         diagonals: Annotated[bool | None, Query(description="classic-diagonal Queens only (true) or none (false)")] = None,
         band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
+        style: Annotated[str | None, Query(pattern=_NAME, description="a drawing style, as /games lists them "
+                                           "(422 when no board of the other filters can have it)")] = None,
         day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> Response:
+        if style is not None:
+            try:
+                check_style_filter(style, game=game, size=size, stars=stars, diagonals=diagonals)
+            except PuzzleError as exc:
+                raise HTTPException(422, str(exc)) from None
         params: dict[str, Any] = {"game": game, "size": size, "stars": stars, "diagonals": diagonals,
-                                  "band": band, "limit": limit, "offset": offset}
+                                  "band": band, "style": style, "limit": limit, "offset": offset}
         if day is not None:
             params["start"] = datetime.combine(day, time(), timezone.utc)
             if day < date.max:                # the last day there is has no day after it
@@ -223,7 +250,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
             rows = conn.execute(rows_stmt, params).all()
         boards = [{"id": r[0], "game": r[1], "size": r[2], "stars": r[3], "diagonals": bool(r[4]), "band": r[5],
                    "score": r[6], "created_at": (r[7] if r[7].tzinfo else r[7].replace(tzinfo=timezone.utc))
-                   .isoformat(), "url": f"/boards/{r[0]}"} for r in rows]
+                   .isoformat(), "url": f"/boards/{r[0]}", "style": r[8]} for r in rows]
         body = json.dumps({"total": total, "limit": limit, "offset": offset, "boards": boards},
                           separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(body), LIST_CACHE)

@@ -163,3 +163,40 @@ def test_the_board_schema_and_the_games_are_served(client):
     assert [g["name"] for g in games] == ["queens", "starbattle", "sudoku", "killer"]
     assert {g["name"]: g["input"] for g in games}["sudoku"] == "digits"
     assert {g["name"]: g["input"] for g in games}["killer"] == "digits"
+
+
+def test_the_games_list_their_drawing_styles_by_rules(client):
+    """Each game's styles as the game states them: groups of rules (sizes, other rules fields), the
+    default style first; a game without styles lists none. The OpenAPI schema documents the field."""
+    from engine import game_named
+    from engine.games.starbattle import Rules
+    games = {g["name"]: g for g in client.get("/games").json()}
+    assert games["sudoku"]["styles"] == [] and games["killer"]["styles"] == []
+    for name, rules in (("queens", Rules(8)), ("queens", Rules(10, 1, True)), ("starbattle", Rules(10, 2))):
+        (group,) = [g for g in games[name]["styles"] if g["sizes"][0] <= rules.size <= g["sizes"][1]
+                    and g["rules"] == {"stars": rules.stars, "diagonals": rules.diagonals}]
+        assert group["styles"] == list(game_named(name).styles(rules))
+    assert "composed" in games["queens"]["styles"][0]["styles"]
+    assert all("composed" not in g["styles"] for g in games["starbattle"]["styles"])   # one-star only
+    spec = client.get("/openapi.json").json()
+    schema = spec["components"]["schemas"]
+    assert "styles" in schema["GameInfo"]["properties"] and "sizes" in schema["StyleChoice"]["properties"]
+    assert "style" in {p["name"] for p in spec["paths"]["/boards"]["get"]["parameters"]}
+
+
+def test_the_listing_filters_by_style(client, boards):
+    """Every generated star board names its style; ?style= selects by it, and a style no board of the
+    other filters can have (unknown, one-star only with stars=2, any on Sudoku) is 422."""
+    styled = [b for b in boards if b["game"] != "sudoku"]
+    assert all(b["style"] == b["generation"]["style"] for b in styled)
+    for style in {b["style"] for b in styled}:
+        page = client.get("/boards", params={"style": style}).json()
+        assert [b["id"] for b in page["boards"]] == [b["id"] for b in boards if b.get("style") == style]
+        assert {b["style"] for b in page["boards"]} == {style}
+    assert client.get("/boards", params={"game": "sudoku"}).json()["boards"][0]["style"] is None
+    assert client.get("/boards", params={"style": "composed", "size": 6}).status_code == 200
+    for params in ({"style": "cubist"}, {"style": "composed", "stars": 2}, {"style": "composed", "game": "starbattle"},
+                   {"style": "organic", "game": "sudoku"}, {"style": "Organic!"}):
+        r = client.get("/boards", params=params)
+        assert r.status_code == 422, params
+        assert "\n" not in json.dumps(r.json())

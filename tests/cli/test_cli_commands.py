@@ -42,6 +42,38 @@ def test_a_second_run_with_the_same_seed_adds_new_boards_not_duplicates(env):
     assert "duplicate 3" in result.stdout
 
 
+def test_generate_with_a_style_stores_and_shows_it_and_listings_filter_on_it(env):
+    """`--style` draws the boards in that style; every styled board names its style, the default's too
+    (in `style` and `generation.style`), and `list`/`export --style` select by it."""
+    from engine import game_named
+    runs = [("--style", "composed", "--count", "2"), ("--style", "organic"), ()]
+    for extra in runs:
+        result = run(env, "generate", "--game", "queens", "--size", "8", "--seed", "4", *extra)
+        assert result.returncode == 0, result.stderr
+    boards = exported(env)                                  # oldest first
+    default = game_named("queens").styles(Rules(8))[0]      # what the run without --style drew in
+    assert [(b["style"], b["generation"]["style"]) for b in boards] == [
+        ("composed", "composed"), ("composed", "composed"), ("organic", "organic"), (default, default)]
+    assert all(isinstance(b["generation"]["style_score"], int) for b in boards)
+    assert exported(env, "--style", "organic") == [b for b in boards if b["style"] == "organic"]
+    assert exported(env, "--style", "composed", "--job", "1") == boards[:2]
+    assert exported(env, "--style", "organic", "--job", "1") == []
+    listing = run(env, "list", "--style", "composed").stdout.splitlines()
+    assert listing[0].split()[5] == "style"
+    assert sorted(line.split()[0] for line in listing[1:]) == sorted(b["id"] for b in boards
+                                                                       if b["style"] == "composed")
+    assert all(line.split()[5] == "composed" for line in listing[1:])
+    assert "match" in run(env, "list", "--style", "composed", "--size", "9").stdout
+    shown = run(env, "show", boards[0]["id"])
+    assert shown.returncode == 0 and "; style composed" in shown.stdout
+
+
+def test_generate_says_the_style_it_was_asked_for(env):
+    result = run(env, "generate", "--game", "queens", "--size", "6", "--seed", "2", "--style", "composed")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("generating 1 x queens 6, style composed (seed 2")
+
+
 @pytest.mark.slow
 def test_export_formats_and_show(env, tmp_path):
     assert run(env, "generate", "--game", "queens", "--size", "8", "--diagonals", "--seed", "3")\
@@ -127,6 +159,13 @@ def test_solve_reports_unique_several_and_none(env):
     (["generate", "--game", "queens", "--size", "8", "--seed", "-1"], "seed"),
     (["generate", "--game", "queens", "--size", "8", "--band", "legendary"], "invalid choice"),
     (["generate", "--game", "queens", "--size", "8", "--timeout", "0"], "timeout"),
+    (["generate", "--game", "queens", "--size", "8", "--style", "cubist"], "invalid choice"),
+    (["generate", "--game", "starbattle", "--size", "10", "--stars", "2", "--style", "composed"],
+     "no drawing style 'composed' for starbattle 10 2"),
+    (["generate", "--game", "sudoku", "--size", "9", "--style", "organic"], "sudoku has no drawing styles"),
+    (["list", "--style", "cubist"], "invalid choice"),
+    (["list", "--game", "sudoku", "--style", "organic"], "draws no boards of game sudoku"),
+    (["export", "--game", "starbattle", "--style", "composed"], "draws no boards of game starbattle"),
     (["export", "--format", "bmp"], "invalid choice"),
     (["export", "--out", "/nonexistent/dir/x.json"], "cannot write"),
     (["solve", "/nonexistent/file.json"], "cannot read"),

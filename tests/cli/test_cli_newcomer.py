@@ -95,7 +95,7 @@ def test_generate_says_what_it_stored_and_where(env: dict[str, str]) -> None:
 def test_list_shows_the_newest_boards_with_filters(store: dict[str, str]) -> None:
     listing = run(store, "list")
     lines = listing.stdout.splitlines()
-    assert listing.returncode == 0 and lines[0].split()[:6] == ["id", "game", "size", "stars", "band", "score"]
+    assert listing.returncode == 0 and lines[0].split()[:7] == ["id", "game", "size", "stars", "band", "style", "score"]
     assert [line.split()[1] for line in lines[1:]] == ["sudoku", "queens", "queens", "queens"]
     assert len(run(store, "list", "--game", "queens", "--limit", "2").stdout.splitlines()) == 1 + 2 + 1
     assert [line.split()[1] for line in run(store, "list", "--job", "2").stdout.splitlines()[1:]] == ["sudoku"]

@@ -116,3 +116,41 @@ def test_no_module_outside_a_game_package_names_a_game() -> None:
                if "games" not in p.relative_to(ROOT).parts[:2] and p not in allowed]
     named = {str(p.relative_to(ROOT)): hits for p in outside if (hits := _game_literals(p))}
     assert named == {}
+
+
+def test_every_game_states_its_drawing_styles_and_refuses_others() -> None:
+    """styles(rules) is the default first and then what else these rules take; style_groups() states
+    the same for every rules the game takes; a game without styles has none and refuses any, in one line."""
+    from engine.games.starbattle import Rules, styles
+    queens, starbattle = game_named("queens"), game_named("starbattle")
+    assert queens.styles(Rules(8)) == (styles.default_for(Rules(8)).NAME, "composed")
+    assert "composed" not in starbattle.styles(Rules(10, 2))                   # one-star only
+    assert queens.check_style(Rules(8), None) == queens.styles(Rules(8))[0]
+    for game in (queens, starbattle):
+        groups = game.style_groups()
+        for group in groups:
+            for size in range(group.sizes[0], group.sizes[1] + 1):
+                rules = Rules(size, group.rules["stars"], group.rules["diagonals"])
+                assert game.styles(rules) == group.styles
+    assert engine.style_names()[:2] == ("organic", "composed")
+    for name in ("sudoku", "killer"):
+        game = game_named(name)
+        assert game.styles(game.rules(size=9)) == () and game.style_groups() == () and game.style_names() == ()
+        assert game.check_style(game.rules(size=9), None) is None
+        with pytest.raises(InvalidRules, match=f"^{name} has no drawing styles$"):
+            game.generate(game.rules(size=9), 1, style="organic")
+    with pytest.raises(InvalidRules, match="no drawing style 'composed' for starbattle 10 2"):
+        starbattle.generate(Rules(10, 2), 1, style="composed")
+    board, _ = queens.generate(Rules(6), 3)
+    assert board.to_json()["style"] == board.to_json()["generation"]["style"] == queens.styles(Rules(6))[0]
+
+
+def test_a_style_filter_is_checked_against_what_the_games_draw() -> None:
+    engine.check_style_filter("composed", game="queens", size=8)
+    engine.check_style_filter("organic")
+    for style, filters, message in [("cubist", {}, "unknown style 'cubist'"),
+                                    ("composed", {"stars": 2}, "draws no boards of stars 2"),
+                                    ("composed", {"game": "queens", "size": 40}, "draws no boards of game queens size 40"),
+                                    ("organic", {"game": "sudoku"}, "draws no boards of game sudoku")]:
+        with pytest.raises(InvalidRules, match=message):
+            engine.check_style_filter(style, **filters)

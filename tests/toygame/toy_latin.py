@@ -275,7 +275,8 @@ class Latin(Game):
         return LatinBoard(model.rules.size, model.givens, model.solution, model.seed)
 
     def generate(self, rules: LatinRules, seed: int, *, band: str | None = None,
-                 timeout: float | None = None) -> tuple[LatinBoard, Stats]:
+                 timeout: float | None = None, style: str | None = None) -> tuple[LatinBoard, Stats]:
+        self.check_style(rules, style)          # no styles: any is refused
         rng, n, stats = random.Random(seed), rules.size, Stats()
         deadline = time.monotonic() + timeout if timeout else None
         while True:

@@ -20,12 +20,12 @@ from celery.schedules import crontab
 from sqlalchemy import Engine
 
 import store
-from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, derive_seed
+from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules, derive_seed
 from engine.games.starbattle import Board, GenerationStats, Rules, generate
 from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
 from workers import daily as daily_mod
-from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, make_daily, overlap, too_close
+from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, PlanEntry, make_daily, overlap, too_close
 
 pytestmark = [pytest.mark.xdist_group("daily-pool")]
 
@@ -38,12 +38,13 @@ DAY = date(2025, 6, 15)                      # any date; this one generates its 
 
 def _make_pool() -> list[list[Entry]]:
     pool = []
-    for position, (rules, band) in enumerate(DAILY_PLAN):
+    for position, (rules, band, style) in enumerate(DAILY_PLAN):
         boards: list[Entry] = []
         attempt = 0
         while len(boards) < POOL_SIZE:
             try:
-                board, _ = generate(rules, derive_seed(4242, position, attempt), band=band, timeout=1.5)
+                board, _ = generate(rules, derive_seed(4242, position, attempt), band=band, timeout=1.5,
+                                    style=style)
                 boards.append((board.to_json(), board.fingerprint))
             except DeadlineExceeded:
                 pass
@@ -83,8 +84,9 @@ def db(db_url: str) -> Iterator[Engine]:
 
 # ---- helpers ----------------------------------------------------------------------------------------
 
-def _plan_entry(board: dict[str, Any]) -> tuple[Rules, str]:
-    return Board.from_json(board).rules, board["difficulty"]["band"]
+def _plan_entry(board: dict[str, Any]) -> PlanEntry:
+    """The plan entry a board serves (the plan names no style: every entry takes the default)."""
+    return PlanEntry(Board.from_json(board).rules, board["difficulty"]["band"])
 
 
 def fill(db: Engine, entries: list[Entry]) -> None:
@@ -153,8 +155,8 @@ def patch_generation(monkeypatch: pytest.MonkeyPatch, fake: Any) -> None:
     monkeypatch.setattr(StarFamily, "generate", lambda self, rules, seed, **kw: fake(rules, seed, **kw))
 
 def test_the_plan_is_star_battle_easy_to_expert_then_three_queens() -> None:
-    assert DAILY_PLAN == (*((Rules(10, 2), band) for band in BANDS),
-                          (Rules(8), "easy"), (Rules(9), "medium"), (Rules(9), "hard"))
+    assert DAILY_PLAN == (*(PlanEntry(Rules(10, 2), band) for band in BANDS),
+                          PlanEntry(Rules(8), "easy"), PlanEntry(Rules(9), "medium"), PlanEntry(Rules(9), "hard"))
 
 
 def _board(size: int, cells: list[tuple[int, int]]) -> dict[str, Any]:
@@ -185,6 +187,33 @@ def test_the_set_follows_the_plan_from_stored_boards(db: Engine, pool: list[list
         assert board["id"] in {data["id"] for data, _ in pool[position]}
     assert no_near_duplicates(boards)
     assert rows(db) == [(DAY, position, board_id) for position, board_id in enumerate(ids(boards))]
+
+
+def test_a_plan_entry_may_name_a_style(db: Engine, pool: list[list[Entry]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry naming a style takes only boards of that style (here none is stored: one is made in
+    it); an entry naming none takes the default's, or a board stored before styles were recorded."""
+    queens8 = pool[4]                                         # Queens 8 easy, the default style
+    default = queens8[0][0]["style"]
+    old = copy.deepcopy(queens8[1][0])
+    del old["style"], old["generation"]["style"]              # as stored before styles were recorded
+    fill(db, [queens8[0], (old, queens8[1][1])])
+    monkeypatch.setattr(daily_mod, "DAILY_PLAN", daily_mod.plan([("queens 8", "easy", "composed"),
+                                                                 ("queens 8", "easy"), ("queens 8", "easy")]))
+    boards = make_daily(db=db, day=DAY)
+    assert boards[0]["style"] == "composed"
+    assert boards[0]["id"] not in {data["id"] for data, _ in queens8}       # made, in the style asked
+    assert {boards[1]["id"], boards[2]["id"]} == {queens8[0][0]["id"], old["id"]}
+    assert {board.get("style") for board in boards[1:]} == {default, None}
+    assert [board["difficulty"]["band"] for board in boards] == ["easy"] * 3
+    with store.session(db, read_only=True) as s:
+        assert [row["id"] for row in store.board_summaries(session=s, style="composed")[0]] == [boards[0]["id"]]
+
+
+def test_a_plan_entry_with_a_style_its_rules_do_not_take_is_refused() -> None:
+    with pytest.raises(InvalidRules, match="no drawing style 'composed' for starbattle 10 2"):
+        daily_mod.plan([("starbattle 10 2", "easy", "composed")])
+    with pytest.raises(InvalidRules, match="sudoku has no drawing styles"):
+        daily_mod.plan([("sudoku 9", "easy", "organic")])
 
 
 def test_make_daily_is_idempotent(db: Engine, pool: list[list[Entry]], monkeypatch: pytest.MonkeyPatch) -> None:

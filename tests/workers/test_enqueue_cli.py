@@ -33,6 +33,7 @@ def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     (["--size", "8", "--count", "0"], "0 is out of range"),
     (["--size", "8", "--timeout", "0"], "--timeout must be a positive number"),
     (["--size", "8", "--seed", "-1"], "a seed is a whole number"),
+    (["--size", "8", "--style", "cubist"], "invalid choice: 'cubist'"),
 ])
 def test_bad_parameters_are_refused_in_one_line_before_anything_is_written(tmp_path: Path, args: list[str],
                                                                            message: str) -> None:
@@ -41,6 +42,19 @@ def test_bad_parameters_are_refused_in_one_line_before_anything_is_written(tmp_p
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("puzzlefleet: error:") and message in lines[0], lines
+    assert not (tmp_path / "p.db").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "starbattle", "--size", "10", "--stars", "2", "--style", "composed"],
+     "no drawing style 'composed' for starbattle 10 2: expected one of"),
+    (["--game", "sudoku", "--size", "9", "--style", "organic"], "sudoku has no drawing styles"),
+])
+def test_a_style_the_rules_do_not_take_is_refused_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    result = run(tmp_path, "enqueue", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
     assert not (tmp_path / "p.db").exists()
 
 

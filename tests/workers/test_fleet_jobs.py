@@ -177,6 +177,7 @@ def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> Non
         ([job_id, 0, 1, {**params, "size": 0}, 1], "queens"),
         ([job_id, 0, 1, {**params, "band": "impossible"}, 1], "queens"),  # unknown band
         ([job_id, 0, 1, {**params, "game": "chess"}, 1], "queens"),
+        ([job_id, 0, 1, {**params, "style": "cubist"}, 1], "queens"),     # unknown style
         ([job_id, "zero", 1, params, 1], "queens"),                       # malformed slot
         ([job_id, 1, 0, params, 1], "queens"),                            # empty range
         ([job_id, 1, 5, params, 1], "queens"),                            # no such slots
@@ -242,6 +243,21 @@ def test_a_banded_job_stores_boards_of_that_band_only(fleet: Fleet) -> None:
     assert fleet.cli("export", "--job", str(status["job"]), "--band", "easy").stdout == ""
     code, text = _get(f"http://127.0.0.1:{fleet.metrics_port}/metrics")    # type: ignore[attr-defined]
     assert re.search(r'^puzzlefleet_boards_accepted_total\{band="medium",game="queens",size="7"\} 4\.0$', text, re.M)
+
+
+def test_a_styled_job_stores_boards_drawn_in_that_style(fleet: Fleet) -> None:
+    """--style travels with the job's parameters to the worker, which draws every board in it."""
+    result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--style", "composed", "--count", "3",
+                       "--seed", "12", "--wait", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert (status["state"], status["stored"], status["params"]["style"]) == ("done", 3, "composed")
+    boards = fleet.boards(status["job"])
+    assert [(b["style"], b["generation"]["style"]) for b in boards] == [("composed", "composed")] * 3
+    exported = fleet.cli("export", "--job", str(status["job"]), "--style", "composed")
+    assert [json.loads(line)["id"] for line in exported.stdout.splitlines()] == [b["id"] for b in boards]
+    listed = fleet.cli("list", "--style", "composed", "--size", "7").stdout.splitlines()[1:]
+    assert sorted(line.split()[0] for line in listed) == sorted(b["id"] for b in boards)
 
 
 def test_a_sudoku_job_by_clue_band_lands_on_its_own_queue(fleet: Fleet) -> None:

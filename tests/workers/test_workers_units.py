@@ -90,10 +90,21 @@ def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
         ({"game": "queens", "size": 8, "timeout": 0}, "timeout"),
         ({"game": "queens", "size": 8, "max_attempts": 0}, "max_attempts"),
         ({"game": "queens", "size": 8, "colour": "red"}, "unknown job parameter"),
+        ({"game": "queens", "size": 8, "style": "cubist"}, "no drawing style 'cubist' for queens 8"),
+        ({"game": "queens", "size": 8, "style": 3}, "unknown style"),
+        ({"game": "starbattle", "size": 10, "stars": 2, "style": "composed"}, "no drawing style 'composed'"),
+        ({"game": "sudoku", "size": 9, "style": "organic"}, "sudoku has no drawing styles"),
         ("queens 8", "must be an object"),
     ]:
         with pytest.raises(BadTask, match=message):
             JobParams.from_json(bad)
+    # A style is a job parameter like the band: checked at enqueue (build) and again by the worker
+    # (from_json); a job in the default style carries none, so it reads as jobs did before styles.
+    styled = JobParams.build(game="queens", size=8, style="composed")
+    assert styled.to_json()["style"] == "composed" and JobParams.from_json(styled.to_json()) == styled
+    assert "style" not in JobParams.build(game="queens", size=8).to_json()
+    with pytest.raises(BadTask, match="no drawing style 'composed' for starbattle 10 2"):
+        JobParams.build(game="starbattle", size=10, style="composed")
     with pytest.raises(BadTask, match="slot"):
         check_ids(1, -1, 5)
     with pytest.raises(BadTask, match="seed"):
@@ -217,9 +228,9 @@ def test_a_duplicate_board_sends_its_slot_round_again(db: Any, monkeypatch: Any)
     real = slot_mod.generate_one
     first_seed: list[int] = []
 
-    def repeats_the_first_board(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def repeats_the_first_board(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         first_seed.append(seed)
-        return real(rules, first_seed[0] if len(first_seed) <= 2 else seed, timeout, band)
+        return real(rules, first_seed[0] if len(first_seed) <= 2 else seed, timeout, band, style)
     monkeypatch.setattr(slot_mod, "generate_one", repeats_the_first_board)
     job_id, params = _job(db, 2)
     summary, _ = _run(db, job_id, params, 0, 2, split_after=None)
@@ -231,7 +242,7 @@ def test_a_duplicate_board_sends_its_slot_round_again(db: Any, monkeypatch: Any)
 def test_slots_give_up_after_max_attempts_and_hand_over_when_out_of_budget(db: Any, monkeypatch: Any) -> None:
     calls: list[float | None] = []
 
-    def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def timed_out(rules_text: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         calls.append(timeout)
         return {"board": None, "fingerprint": None, "rejected": {"ambiguous": 2}, "timeout": True,
                 "seconds": 0.0}
@@ -258,7 +269,7 @@ def test_an_attempt_that_overruns_the_task_is_a_timeout_and_the_slot_moves_on(db
     real = slot_mod.generate_one
     seeds: list[int] = []
 
-    def overruns_on_the_second(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def overruns_on_the_second(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         seeds.append(seed)
         if len(seeds) == 2:
             raise Overrun()
@@ -286,8 +297,8 @@ def test_an_attempt_cut_short_by_the_budget_is_not_counted(db: Any, monkeypatch:
     real = slot_mod.generate_one
     given: list[float | None] = []
 
-    def slow_unless_given_full_time(rules: str, seed: int, timeout: float | None, band: str | None
-                                    ) -> dict[str, Any]:
+    def slow_unless_given_full_time(rules: str, seed: int, timeout: float | None, band: str | None,
+                                    style: str | None = None) -> dict[str, Any]:
         given.append(timeout)
         if timeout is not None and timeout < 0.5:
             return {"board": None, "fingerprint": None, "rejected": {}, "timeout": True, "seconds": timeout}
@@ -306,9 +317,9 @@ def test_a_slow_range_hands_half_its_untouched_slots_to_another_task(db: Any, mo
     real = slot_mod.generate_one
     worked: list[int] = []
 
-    def traced(rules: str, seed: int, timeout: float | None, band: str | None) -> dict[str, Any]:
+    def traced(rules: str, seed: int, timeout: float | None, band: str | None, style: str | None = None) -> dict[str, Any]:
         worked.append(seed)
-        return real(rules, seed, timeout, band)
+        return real(rules, seed, timeout, band, style)
     monkeypatch.setattr(slot_mod, "generate_one", traced)
     job_id, params = _job(db, 8)
     summary, handed = _run(db, job_id, params, 0, 8, split_after=0.0)

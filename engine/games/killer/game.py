@@ -54,7 +54,8 @@ class Killer(Game):
         return _board(model, model.seed)
 
     def generate(self, rules: KillerRules, seed: int, *, band: str | None = None,
-                 timeout: float | None = None) -> tuple[KillerBoard, Any]:
+                 timeout: float | None = None, style: str | None = None) -> tuple[KillerBoard, Any]:
+        self.check_style(rules, style)          # no styles: any is refused
         return generate(seed, band=band, timeout=timeout)
 
     def solutions(self, board: KillerBoard, limit: int) -> list[str]:

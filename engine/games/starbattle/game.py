@@ -10,7 +10,8 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.base import Game, Gates, Options, Picture, PlaySpec, hints_from_steps
+from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGroup, hints_from_steps
+from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.gates import gates_for
@@ -18,7 +19,7 @@ from engine.games.starbattle.generator import describe, generate
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
 from engine.games.starbattle.pzpr import from_url, to_url
-from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.rules import DIAGONAL_SIZE_RANGE, SIZE_RANGE, Rules
 
 # 256-colour terminal backgrounds that stay distinguishable side by side (Okabe-Ito first).
 _BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 152, 217, 144, 189, 137,
@@ -59,6 +60,36 @@ class StarFamily(Game):
             raise InvalidRules(f"cannot read {self.name} rules from {text!r}")
         return rules
 
+    def _all_rules(self) -> list[Rules]:
+        """Every rules value this game takes, by stars, then diagonals, then size."""
+        found = []
+        for stars, plain in SIZE_RANGE.items():
+            for diagonals in (False, True) if self.options.diagonals and stars == 1 else (False,):
+                low, high = DIAGONAL_SIZE_RANGE if diagonals else plain
+                found.extend(rules for size in range(low, high + 1)
+                             if (rules := Rules(size, stars, diagonals)).game == self.name)
+        return found
+
+    # --- drawing styles ---------------------------------------------------------------------------
+
+    def styles(self, rules: Rules) -> tuple[str, ...]:
+        default = drawing_styles.default_for(rules).NAME
+        others = (name for name in drawing_styles.names()
+                  if name != default and drawing_styles.named(name).available(rules))
+        return (default, *others)
+
+    def style_groups(self) -> tuple[StyleGroup, ...]:
+        groups: list[StyleGroup] = []
+        for rules in self._all_rules():
+            spec = {"stars": rules.stars, "diagonals": rules.diagonals}
+            offered = self.styles(rules)
+            last = groups[-1] if groups else None
+            if last is not None and last.rules == spec and last.styles == offered and last.sizes[1] == rules.size - 1:
+                groups[-1] = StyleGroup(spec, (last.sizes[0], rules.size), offered)
+            else:
+                groups.append(StyleGroup(spec, (rules.size, rules.size), offered))
+        return tuple(groups)
+
     # --- boards -----------------------------------------------------------------------------------
 
     def board_from_json(self, data: Any) -> Board:
@@ -79,7 +110,8 @@ class StarFamily(Game):
 
     def generate(self, rules: Rules, seed: int, *, band: str | None = None,
                  timeout: float | None = None, style: str | None = None) -> tuple[Board, Any]:
-        return generate(rules, seed, band=band, timeout=timeout, style=style)
+        # One message for a style these rules do not take, whichever layer asked.
+        return generate(rules, seed, band=band, timeout=timeout, style=self.check_style(rules, style))
 
     def solutions(self, board: Board, limit: int) -> list[tuple[int, ...]]:
         return list(count_solutions(board.rules, board.regions, limit).solutions)

@@ -96,9 +96,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     """A board whose only solution is the planted answer (proved twice: by repair and by a fresh
     count), solved by the ladder without guessing, graded `band` when one is given, fun and shapely.
 
-    `style` names the drawing style (`styles.names()`); None is the game's default, and only another
-    style is written into the board's `generation` (default boards stay as they were). An unknown
-    style, or one that cannot draw these rules, raises InvalidRules.
+    `style` names the drawing style (`styles.names()`); None is the game's default. The style drawn
+    in is written into the board's JSON (`style`, and `generation.style` with `style_score`). An
+    unknown style, or one that cannot draw these rules, raises InvalidRules.
 
     Raises DeadlineExceeded (carrying the stats in `args[1]`) when `timeout` seconds pass first.
     """
@@ -202,6 +202,9 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 continue
             stats.seconds = time.perf_counter() - started
             finished = _finished(board, graded, fun.to_json(), shape, stats)
+            # Every board names its style, the default's too: the default may change, and a stored
+            # board must say what it was drawn in.
+            finished.extra["style"] = drawing.NAME
             finished.extra["generation"]["style"] = drawing.NAME
             finished.extra["generation"]["style_score"] = shape["score"]
             return finished, stats

@@ -48,7 +48,8 @@ class Sudoku(Game):
         return parse_line(line) if set(line) <= set(".0123456789") else None
 
     def generate(self, rules: SudokuRules, seed: int, *, band: str | None = None,
-                 timeout: float | None = None) -> tuple[SudokuBoard, Any]:
+                 timeout: float | None = None, style: str | None = None) -> tuple[SudokuBoard, Any]:
+        self.check_style(rules, style)          # no styles: any is refused
         return generate(seed, band=band, band_by=rules.band_by, timeout=timeout)
 
     def solutions(self, board: SudokuBoard, limit: int) -> list[str]:
