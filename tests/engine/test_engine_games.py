@@ -132,7 +132,7 @@ def test_every_game_states_its_drawing_styles_and_refuses_others() -> None:
             for size in range(group.sizes[0], group.sizes[1] + 1):
                 rules = Rules(size, group.rules["stars"], group.rules["diagonals"])
                 assert game.styles(rules) == group.styles
-    assert engine.style_names()[:2] == ("organic", "composed")
+    assert {"organic", "composed"} <= set(engine.style_names())
     for name in ("sudoku", "killer"):
         game = game_named(name)
         assert game.styles(game.rules(size=9)) == () and game.style_groups() == () and game.style_names() == ()
