@@ -38,7 +38,7 @@ WIDTH = {1: 1.5, 2: 1.5, 3: 0.5}
 ARM = {1: 1.0, 2: 1.0, 3: 6.0}
 # Region-size spread against the organic style's, by star count: published 3-star boards mix regions
 # of 7 and 27 cells at 14x14, the small ones thin (2.2 outline edges per cell).
-SPREAD = {1: 1.6, 2: 1.4, 3: 2.0}
+SPREAD = {1: 1.0, 2: 1.4, 3: 2.0}
 ARMS: set[int] = set()      # scratch: the free cells of the last _segments that extend an arm
 
 
@@ -174,8 +174,9 @@ def _segments(n: int, regions: Sequence[int], members: Sequence[int]) -> list[li
 def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: set[int],
           rng: random.Random) -> None:
     """Grow every region by whole segments toward its target size, then give every cell left over to a
-    region beside it, segment by segment, the one furthest below its target first (the smallest first
-    would even the sizes out: published boards mix small and large regions)."""
+    region beside it, segment by segment: at k = 1 the smallest region first, at k >= 2 the one
+    furthest below its target (the smallest first evens the sizes out, where published 2- and 3-star
+    boards mix small and large regions)."""
     members: dict[int, list[int]] = {label: [] for label in range(n)}
     for cell, label in enumerate(regions):
         if label != UNASSIGNED:
@@ -198,7 +199,8 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
     free = sum(label == UNASSIGNED for label in regions)
     while free:
         best = None
-        for label in sorted(members, key=lambda lab: (len(members[lab]) - targets[lab], rng.random())):
+        for label in sorted(members, key=lambda lab: (len(members[lab]) - (targets[lab] if k > 1 else 0),
+                                                      rng.random())):
             if label in closed:
                 continue
             options = _segments(n, regions, members[label])
