@@ -14,9 +14,10 @@ and counted under "unfinished". Raw drawings are the generator's boards with the
     .venv/bin/python bench/bench_gates.py --style composed [--boards 300]
 
 A drawing style's own shape gate (`styles.named(style).gates(rules)`, on the style's `score`): the
-share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl) it passes at each
-size, and the share of raw drawings of that style (`plant` then the style's `draw`: no repair, no
-tuning; seeds 0 .. boards - 1) it refuses.
+share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl; another file with
+`--calibration`, e.g. the published Star Battle boards for `--style interlocking`) it passes at each
+size and star count, and the share of raw drawings of that style (`plant` then the style's `draw`: no
+repair, no tuning; seeds 0 .. boards - 1) it refuses.
 """
 
 from __future__ import annotations
@@ -115,18 +116,17 @@ def style_report(name: str, calibration: Path, boards: int) -> None:
     """The style's shape gate on the hand-drawn corpus, by size, and on raw drawings of that style."""
     import random
     style = styles.named(name)
-    by_size: dict[int, list[bool]] = {}
+    by_rules: dict[Rules, list[bool]] = {}
     with open(calibration, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
                 item = json.loads(line)
                 rules, regions = _board(item)
-                by_size.setdefault(rules.size, []).append(
+                by_rules.setdefault(rules, []).append(
                     style.score(rules, regions) >= style.gates(rules).min_shape)
     print(f"| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
           "\n|---|---|---:|---:|---:|---:|---:|")
-    for n, verdicts in sorted(by_size.items()):
-        rules = Rules(n)
+    for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
         refused = 0
         for seed in range(boards):
             rng = random.Random(seed)

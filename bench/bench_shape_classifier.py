@@ -14,7 +14,8 @@ corners per region, rectangle share, geometric share). A standardised logistic r
 histogram gradient-boosting classifier are scored by stratified 5-fold cross-validation (seeded); the
 AUC of the out-of-fold scores is the chance that a generated board looks more machine-made than a
 hand-drawn one. 0.5: shape cannot tell them apart; 1.0: it always can. Prints Markdown: the AUC table,
-then the look statistics per size, generated against the calibration boards.
+then the look statistics per size, generated against the calibration boards, then the AUC of each
+feature alone (what the classifiers lean on).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def main() -> None:
           f" --sizes {' '.join(map(str, args.sizes))}\n```\n")
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
-    rows, stats = [], []
+    rows, stats, leans = [], [], []
     for (n, k), theirs in sorted(load_collections(args.calibration).items()):
         if n not in args.sizes:
             continue
@@ -123,6 +124,11 @@ def main() -> None:
         xs = [vector(n, regions) for regions in ours + theirs]
         ys = [1] * len(ours) + [0] * len(theirs)
         logistic, boosted = aucs(xs, ys)
+        names = [f"size{i + 1}" for i in range(n)] + list(SCALARS) + list(LOOK)
+        alone = sorted(((max(auc, 1 - auc), name) for name, auc in
+                        ((name, roc_auc_score(ys, [x[i] for x in xs])) for i, name in enumerate(names))),
+                       reverse=True)
+        leans.append(f"| {rules} | " + ", ".join(f"{name} {auc:.2f}" for auc, name in alone[:6]) + " |")
         rows.append(f"| {rules} | {args.style} | {len(theirs)} | {len(ours)} ({timeouts} timeouts) | "
                     f"{seconds * 1000:.1f} | {logistic:.3f} | {boosted:.3f} |")
         for side, maps in (("calibration", theirs), (args.style, ours)):
@@ -134,6 +140,9 @@ def main() -> None:
     print("\n".join(rows))
     print("\n| rules | side | " + " | ".join(LOOK) + " |\n|---|---|" + "---:|" * len(LOOK))
     print("\n".join(stats))
+    print("\nWhat the classifier leans on: the AUC of each feature alone (max(AUC, 1 - AUC)), the six "
+          "strongest (size i: the i-th smallest region's size / n).\n\n| rules | features |\n|---|---|")
+    print("\n".join(leans))
     print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
 
 

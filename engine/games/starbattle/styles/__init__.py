@@ -22,9 +22,9 @@ from types import ModuleType
 
 from engine.errors import InvalidRules
 from engine.games.starbattle.rules import Rules
-from engine.games.starbattle.styles import composed, organic
+from engine.games.starbattle.styles import composed, interlocking, organic
 
-_STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed)}
+_STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed, interlocking)}
 DEFAULT = organic.NAME
 
 

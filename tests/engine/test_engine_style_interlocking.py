@@ -1,0 +1,96 @@
+"""The interlocking drawing style: every drawing is a sound partition (one piece per region, k of the
+answer's stars in each), generated boards are unique (by the independent reference counter), graded
+and carry the style, same seed gives the same board, tuning never breaks uniqueness, and the style's
+gate passes the published sample."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.core.regions import labels_in_pieces
+from engine.games.starbattle import Rules
+from engine.games.starbattle import styles
+from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.draw import plant
+from engine.games.starbattle.generator import generate
+from engine.games.starbattle.reference import reference_solutions
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "starbattle_calibration_sample.jsonl"
+STYLE = styles.named("interlocking")
+SOUND_RULES = [Rules(n, k) for n, k in ((6, 1), (8, 1), (9, 1), (10, 2), (11, 2), (12, 2), (13, 3), (14, 3))]
+
+
+def test_registered_for_every_star_count() -> None:
+    assert "interlocking" in styles.names()
+    assert styles.default_for(Rules(10, 2)).NAME == "organic"
+    assert all(STYLE.available(rules) for rules in (Rules(8), Rules(10, 2), Rules(14, 3)))
+
+
+@pytest.mark.parametrize("rules", SOUND_RULES, ids=str)
+def test_drawings_are_sound(rules: Rules) -> None:
+    n, k = rules.size, rules.stars
+    drawn = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        answer = plant(rules, rng)
+        regions = STYLE.draw(rules, answer, rng, spread=rng.uniform(0.05, 1.2))
+        if regions is None:
+            continue
+        drawn += 1
+        assert len(regions) == n * n and sorted(set(regions)) == list(range(n))
+        assert labels_in_pieces(n, regions) == []
+        assert sorted(regions[cell] for cell in answer) == sorted(list(range(n)) * k)
+        assert min(regions.count(label) for label in range(n)) >= 2 * k
+    assert drawn >= 27
+
+
+@pytest.mark.parametrize("rules", [Rules(8), Rules(10, 2)], ids=str)
+def test_boards_are_unique_and_graded(rules: Rules) -> None:
+    for seed in range(4):
+        board, _ = generate(rules, seed, style="interlocking")
+        assert reference_solutions(rules, board.regions, 2) == [board.solution]
+        data = board.to_json()
+        assert data["difficulty"]["band"] in ("easy", "medium", "hard", "expert")
+        assert data["generation"]["style"] == "interlocking"
+        assert data["generation"]["style_score"] >= STYLE.gates(rules).min_shape
+        assert labels_in_pieces(rules.size, board.regions) == []
+
+
+@pytest.mark.slow
+def test_three_star_board() -> None:
+    rules = Rules(14, 3)
+    board, _ = generate(rules, 1, style="interlocking", timeout=120)
+    assert count_solutions(rules, board.regions, 2).solutions == (board.solution,)
+    assert board.to_json()["generation"]["style"] == "interlocking"
+
+
+def test_same_seed_same_board() -> None:
+    first, _ = generate(Rules(10, 2), 11, style="interlocking")
+    again, _ = generate(Rules(10, 2), 11, style="interlocking")
+    assert first.to_json() | {"generation": None} == again.to_json() | {"generation": None}
+
+
+def test_tune_keeps_the_board_unique_and_never_lowers_the_score() -> None:
+    rules = Rules(10, 2)
+    for seed in range(6):
+        board, _ = generate(rules, seed, style="interlocking")
+        regions = list(board.regions)
+        out = STYLE.tune(rules, regions, board.solution, random.Random(seed), 200)
+        assert count_solutions(rules, out, 2).solutions == (board.solution,)
+        assert STYLE.score(rules, out) >= STYLE.score(rules, regions)
+        assert labels_in_pieces(rules.size, out) == []
+
+
+def test_gate_passes_the_published_sample() -> None:
+    verdicts = []
+    for line in SAMPLE.read_text(encoding="utf-8").splitlines():
+        board = json.loads(line)
+        rules = Rules(board["rules"]["size"], board["rules"]["stars"])
+        regions = [label for row in board["regions"] for label in row]
+        verdicts.append(STYLE.score(rules, regions) >= STYLE.gates(rules).min_shape)
+    assert len(verdicts) >= 20
+    assert sum(verdicts) / len(verdicts) >= 0.95
