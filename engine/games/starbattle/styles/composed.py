@@ -458,7 +458,7 @@ def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neig
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
     """Keep a finished map as often as hand-drawn boards look like it (the fitted likeness)."""
-    return LIKENESS.keep(rules.size, regions, rng)
+    return LIKENESS[1].keep(rules.size, regions, rng)
 
 
 def repair_keep(rules: Rules) -> int:

@@ -25,6 +25,7 @@ from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles.interlocking_fit import LIKENESS
 
 NAME = "interlocking"
 TRIES = 6                   # attempts inside one draw before giving the drawing up
@@ -32,6 +33,7 @@ DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # Single-cell teeth per row after growth, by star count: published boards grow more ragged with the
 # stars (14x14 3-star regions have 1.86 outline edges per cell against 1.68 for pure segment growth).
 JAGS = {1: 0.0, 2: 0.3, 3: 1.5}
+ROUGH_JAGS = 1.5            # teeth per row added at the ragged end of the scale (0 at the blocky end)
 # How segments are weighted, by star count: length ** WIDTH (wide sides: blocks), and ARM for a single
 # cell extending a straight arm (3-star regions are thin straight arms: many outline edges, few corners).
 WIDTH = {1: 1.5, 2: 1.5, 3: 0.5}
@@ -62,12 +64,21 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
             closed.update(rng.sample(range(n), min(gifts, n - 1)))
             for label in closed:
                 targets[label] = 1
-        _grow(n, k, regions, targets, closed, rng)
-        _jag(n, k, regions, set(answer), round(JAGS[k] * n), rng)
+        # published boards range from blocky to ragged: each drawing takes its own place on that scale
+        rough = _roughness(rng)
+        _grow(n, k, regions, targets, closed, rng, WIDTH[k] * (3.0 - 2.6 * rough))
+        _jag(n, k, regions, set(answer), round((JAGS[k] + ROUGH_JAGS * rough) * 2 * rough * n), rng)
         sizes = _sizes(regions, n)
         if min(sizes[label] for label in range(n) if label not in closed) >= 2 * k:
             return regions
     return None
+
+
+def _roughness(rng: random.Random) -> float:
+    """Where a drawing sits between blocky (0) and ragged (1). The site draws two kinds of board
+    (10x10 2-star: its "medium" boards have 6.0 boundary edges per row, its "hard" ones 7.8, each
+    with a spread of 0.35), so a drawing takes one end of the scale or the other."""
+    return rng.uniform(0.0, 0.2) if rng.random() < 0.5 else rng.uniform(0.8, 1.0)
 
 
 # ---- joining the stars ---------------------------------------------------------------------------
@@ -172,7 +183,7 @@ def _segments(n: int, regions: Sequence[int], members: Sequence[int]) -> list[li
 
 
 def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: set[int],
-          rng: random.Random) -> None:
+          rng: random.Random, width: float) -> None:
     """Grow every region by whole segments toward its target size, then give every cell left over to a
     region beside it, segment by segment: at k = 1 the smallest region first, at k >= 2 the one
     furthest below its target (the smallest first evens the sizes out, where published 2- and 3-star
@@ -192,7 +203,7 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
         if want <= 0 or not options:
             open_.remove(label)
             continue
-        picked = _pick(options, want, lean[label], n, k, targets[label] < 0.8 * n, rng)
+        picked = _pick(options, want, lean[label], n, k, targets[label] < 0.8 * n, rng, width)
         for cell in picked:
             regions[cell] = label
         members[label].extend(picked)
@@ -217,12 +228,12 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
 
 
 def _pick(options: list[list[int]], want: int, lean: float, n: int, k: int, small: bool,
-          rng: random.Random) -> list[int]:
+          rng: random.Random, width: float) -> list[int]:
     """One segment to add: longer ones (a whole side) first, weighted by the region's lean toward rows
     or columns, single cells extending a straight arm by ARM[k]; one longer than the region still
     wants is cut to a piece of it at one end."""
     weights = []
-    width, arm = WIDTH[k], ARM[k]
+    arm = ARM[k]
     if small and k == 3:
         width, arm = -1.0, 2 * arm        # small 3-star regions are snakes of thin arms
     for run in options:
@@ -384,10 +395,17 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
     return run
 
 
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+    """Keep a finished map as often as the site's boards of its star count look like it (the fitted
+    likeness; star counts without one keep every map)."""
+    likeness = LIKENESS.get(rules.stars)
+    return likeness is None or likeness.keep(rules.size, regions, rng)
+
+
 def repair_keep(rules: Rules) -> int:
     """Repair's own rule (avoid leaving regions of 2k cells or fewer): published 2- and 3-star boards
     have no region that small, and a larger bar costs unique drawings."""
     return 2 * rules.stars
 
 
-__all__ = ["NAME", "available", "draw", "gates", "repair_keep", "score", "tune"]
+__all__ = ["NAME", "available", "draw", "gates", "keep", "repair_keep", "score", "tune"]
