@@ -46,7 +46,7 @@ def test_rejections_are_counted_by_reason():
     _, stats = generate(Rules(10, 2), 1, band="hard", timeout=60)
     assert stats.rejected and set(stats.rejected) <= {
         "draw-failed", "ambiguous", "stuck", "slow-count", "timeout", "unsolvable", "wrong-band", "dull",
-        "ugly", "unproved"}
+        "ugly", "unproved", "unlike-published"}
 
 
 def test_an_unknown_band_is_refused():

@@ -26,7 +26,7 @@ SOUND_RULES = [Rules(n, k) for n, k in ((6, 1), (8, 1), (9, 1), (10, 2), (11, 2)
 
 def test_registered_for_every_star_count() -> None:
     assert "interlocking" in styles.names()
-    assert styles.default_for(Rules(10, 2)).NAME == "organic"
+    assert styles.default_for(Rules(10, 2)).NAME == styles.default_for(Rules(14, 3)).NAME == "interlocking"
     assert all(STYLE.available(rules) for rules in (Rules(8), Rules(10, 2), Rules(14, 3)))
 
 

@@ -36,7 +36,7 @@ def test_registry() -> None:
     assert styles.named("composed").NAME == "composed"
     assert styles.default_for(Rules(8)).NAME == "composed"           # as people draw Queens
     assert styles.default_for(Rules(8, 1, True)).NAME == "composed"
-    assert styles.default_for(Rules(10, 2)).NAME == "organic"
+    assert styles.default_for(Rules(10, 2)).NAME == "interlocking"        # as the site draws them
     for name in styles.names():
         module = styles.named(name)
         for attribute in ("draw", "score", "gates", "tune", "available", "repair_keep", "keep"):

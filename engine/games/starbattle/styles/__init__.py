@@ -25,11 +25,10 @@ from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles import composed, interlocking, organic
 
 _STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed, interlocking)}
-DEFAULT = organic.NAME
 
 
 def names() -> tuple[str, ...]:
-    """Every style's name, the default first."""
+    """Every style's name (which is the default depends on the rules: `default_for`)."""
     return tuple(_STYLES)
 
 
@@ -43,8 +42,9 @@ def named(name: str) -> ModuleType:
 
 def default_for(rules: Rules) -> ModuleType:
     """The style boards of these rules get when none is asked for: the style people play at that
-    size (one-star boards: composed, as hand-drawn Queens boards are)."""
-    return composed if composed.available(rules) else _STYLES[DEFAULT]
+    size (one-star boards: composed, as hand-drawn Queens boards are; two and three stars:
+    interlocking, as the published Star Battle site draws them)."""
+    return composed if composed.available(rules) else interlocking
 
 
 def closest(rules: Rules, regions: Sequence[int]) -> ModuleType:
@@ -67,4 +67,4 @@ def for_rules(rules: Rules, name: str | None) -> ModuleType:
     return style
 
 
-__all__ = ["DEFAULT", "closest", "default_for", "for_rules", "named", "names"]
+__all__ = ["closest", "default_for", "for_rules", "named", "names"]
