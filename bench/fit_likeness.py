@@ -6,10 +6,10 @@
 Needs scikit-learn (`pip install -e '.[bench]'`). Generates `--boards` finished boards per size with the
 style's sampling off (`Settings(sample=False)`: the style's own habits), seeds 1,000,000 + i (never the
 classifier bench's 70,000 + i), and fits a logistic regression of calibration boards against them on
-`engine.core.likeness.features`, each size weighted so that its generated boards count as much as its
-calibration boards (sizes of the corpus without generated boards are left out). The cap per size is
-the `--quantile` of the generated boards' log-ratio: above it a map is always kept, so the share kept
-is the cost (reported). Each star count of `--stars` gets a fit of its own, on the sizes its corpus has.
+`engine.core.likeness.features`, the generated boards weighing as much as the calibration boards. Each
+star count and each size with 20+ calibration boards gets a fit of its own (other sizes take the
+nearest fitted size's). The cap is the `--quantile` of the generated boards' log-ratio: above it a map
+is always kept, so the share kept is the cost (reported).
 `--write` writes the tables to engine/games/starbattle/styles/<style>_fit.py.
 """
 
@@ -36,6 +36,7 @@ from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 SHARED = ROOT / ".." / "shared" / "calibration"
 CORPUS = {"composed": SHARED / "queens-handmade.jsonl", "interlocking": SHARED / "starbattle-labelled.jsonl"}
 SEED = 1_000_000
+MIN_BOARDS = 20             # published boards a size needs for a fit of its own
 
 
 def _board(job: tuple[int, int, str, int]) -> tuple[int, ...] | None:
@@ -62,11 +63,11 @@ def corpus(path: Path, stars: int) -> dict[int, list[tuple[int, ...]]]:
 
 def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[tuple[int, ...]]], boards: int,
         quantile: float, strength: float, jobs: int) -> str:
-    """The Likeness(...) source for one star count, fitted on the sizes the corpus has."""
-    sizes = [size for size in sizes if published.get(size)]
+    """The {size: Likeness(...)} source for one star count: a fit per size with at least MIN_BOARDS
+    published boards (other sizes take the nearest fitted size's)."""
+    sizes = [size for size in sizes if len(published.get(size, ())) >= MIN_BOARDS]
     if not sizes:
-        raise SystemExit(f"the calibration file has no {stars}-star boards of sizes {sizes}")
-    low, high = min(sizes), max(sizes)
+        raise SystemExit(f"the calibration file has no size with {MIN_BOARDS}+ {stars}-star boards")
     drawn: dict[int, list[tuple[int, ...]]] = {}
     with Pool(jobs) as pool:
         for size in sizes:
@@ -74,33 +75,30 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[tupl
             drawn[size] = [m for m in maps if m is not None]
             print(f"{size}x{size} {stars}*: {len(drawn[size])} boards drawn, {len(published[size])} published",
                   file=sys.stderr, flush=True)
-    xs, ys, weights = [], [], []
-    for size in sizes:
-        theirs = published[size]
-        for regions in theirs:
-            xs.append(features(size, regions, low, high)), ys.append(1), weights.append(1.0)
-        for regions in drawn[size]:
-            xs.append(features(size, regions, low, high)), ys.append(0), weights.append(len(theirs) / len(drawn[size]))
-    x, y = np.array(xs), np.array(ys)
-    scaler = StandardScaler().fit(x)
-    scales = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    model = LogisticRegression(C=strength, max_iter=10_000).fit((x - scaler.mean_) / scales, y,
-                                                                 sample_weight=weights)
-    log_caps = {}
-    for size in sizes:
-        own = model.decision_function((np.array([features(size, r, low, high) for r in drawn[size]])
-                                       - scaler.mean_) / scales)
-        log_caps[size] = float(np.quantile(own, quantile))
-        kept = np.minimum(1.0, np.exp(own - log_caps[size])).mean()
-        print(f"{size}x{size} {stars}*: keeps {kept:.0%} of the style's own maps", file=sys.stderr)
 
     def numbers(values) -> str:
         return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
 
-    return (f"Likeness(\n        names=NAMES,\n        means={numbers(scaler.mean_)},\n"
-            f"        scales={numbers(scales)},\n        weights={numbers(model.coef_[0])},\n"
-            f"        intercept={float(model.intercept_[0]):.6g},\n"
-            f"        log_caps={ {size: round(cap, 6) for size, cap in log_caps.items()}!r},\n    )")
+    tables = []
+    for size in sizes:
+        theirs, ours = published[size], drawn[size]
+        x = np.array([features(size, regions, size, size) for regions in theirs + ours])
+        y = np.array([1] * len(theirs) + [0] * len(ours))
+        # the drawn boards weigh as much as the published ones together
+        weights = np.where(y == 1, 1.0, len(theirs) / len(ours))
+        scaler = StandardScaler().fit(x)
+        scales = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+        model = LogisticRegression(C=strength, max_iter=10_000).fit((x - scaler.mean_) / scales, y,
+                                                                     sample_weight=weights)
+        own = model.decision_function((x[y == 0] - scaler.mean_) / scales)
+        log_cap = float(np.quantile(own, quantile))
+        kept = np.minimum(1.0, np.exp(own - log_cap)).mean()
+        print(f"{size}x{size} {stars}*: keeps {kept:.0%} of the style's own maps", file=sys.stderr)
+        tables.append(f"{size}: Likeness(\n            names=NAMES,\n            means={numbers(scaler.mean_)},\n"
+                      f"            scales={numbers(scales)},\n            weights={numbers(model.coef_[0])},\n"
+                      f"            intercept={float(model.intercept_[0]):.6g},\n"
+                      f"            log_caps={{{size}: {log_cap:.6g}}},\n        )")
+    return "{\n        " + ",\n        ".join(tables) + ",\n    }"
 
 
 def main() -> None:
@@ -123,7 +121,7 @@ def main() -> None:
                f"--quantile {args.quantile} --strength {args.strength} --write")
     source = (f'"""The fitted likeness of the {args.style} style, by star count (engine/core/likeness.py);\n'
               f"written by\n\n    {command}\n\nagainst {path.name}. Refit after changing the drawing.\n"
-              '"""\n\nfrom engine.core.likeness import NAMES, Likeness\n\nLIKENESS = {\n'
+              '"""\n\nfrom engine.core.likeness import NAMES, Likeness\n\nLIKENESS: dict[int, dict[int, Likeness]] = {\n'
               + "".join(f"    {stars}: {table},\n" for stars, table in tables.items()) + "}\n")
     if args.write:
         out = ROOT / "engine" / "games" / "starbattle" / "styles" / f"{args.style}_fit.py"

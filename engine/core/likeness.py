@@ -9,7 +9,8 @@ size-normalised features below. Kept this way, the maps a style stores are distr
 features, as the corpus is (rejection sampling: the probability is the ratio over a cap, the ratio
 of the cap-th quantile of the style's own maps, clipped at 1).
 
-The model is a table of numbers in the style's module; this module only evaluates it.
+The model is a table of numbers in the style's module, a fit per star count and size; this module only
+evaluates it.
 """
 
 from __future__ import annotations
@@ -71,4 +72,9 @@ class Likeness:
         return draw < self.keep_probability(n, regions)
 
 
-__all__ = ["BASE", "Likeness", "NAMES", "features"]
+def nearest(table: dict[int, Likeness], size: int) -> Likeness:
+    """The fit of the size nearest `size` (the smaller of two as near)."""
+    return table[min(table, key=lambda fitted: (abs(fitted - size), fitted))]
+
+
+__all__ = ["BASE", "Likeness", "NAMES", "features", "nearest"]

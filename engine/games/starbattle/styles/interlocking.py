@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, target_sizes
+from engine.core.likeness import nearest
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
@@ -398,8 +399,8 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
     """Keep a finished map as often as the site's boards of its star count look like it (the fitted
     likeness; star counts without one keep every map)."""
-    likeness = LIKENESS.get(rules.stars)
-    return likeness is None or likeness.keep(rules.size, regions, rng)
+    fitted = LIKENESS.get(rules.stars)
+    return fitted is None or nearest(fitted, rules.size).keep(rules.size, regions, rng)
 
 
 def repair_keep(rules: Rules) -> int:
