@@ -129,7 +129,8 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
             waiting.wait()
     assert waiting.returncode == 0, err + worker.text()[-3000:]
     assert "cannot read jobs from" in err and "still waiting for job" in err, err
-    status = json.loads(out)
+    first, status = (json.loads(line) for line in out.splitlines())   # the job at once, then its end
+    assert first["job"] == status["job"]
     job_id = status["job"]
     assert (status["state"], status["requested"], status["stored"], status["failed"]) == ("done", COUNT, COUNT, 0)
     boards = fleet.boards(job_id)
