@@ -110,6 +110,14 @@ def _count_malformed(reason: str) -> None:
 tolerant.install(_count_malformed)     # a malformed message is dropped, not the worker
 
 
+@signals.after_setup_logger.connect
+def _one_line_faults(logger: Any = None, **_: Any) -> None:
+    # Worker and beat alike: an expected fault (the broker or the store away for a while) is one log
+    # line, not a traceback (workers.faults.OneLine).
+    from workers.faults import quieten
+    quieten(logger)
+
+
 @signals.worker_init.connect
 def _worker_init(sender: Any = None, **_: Any) -> None:
     # The worker's main process, before its pool starts: a clean metrics directory, then the server,

@@ -15,27 +15,21 @@ from collections.abc import Iterable
 from datetime import date, datetime, timezone
 from typing import Any
 
-import kombu.exceptions
-import redis.exceptions
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import Engine
-from sqlalchemy import exc as sa_exc
 
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import one_line
 from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, queue_keys
 from workers.daily import make_daily, today
+from workers.faults import is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
 from workers.slot import run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 12
 log = logging.getLogger(__name__)
-_TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
-              kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,
-              redis.exceptions.TimeoutError, ConnectionError, TimeoutError)
-
 _db: Engine | None = None
 _db_pid: int | None = None
 
@@ -48,20 +42,6 @@ def store_engine() -> Engine:
         init_db(db)
         _db, _db_pid = db, os.getpid()
     return _db
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether a retry may succeed: walks the exception's causes (StoreError wraps the driver's)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, BadTask):
-            return False
-        if isinstance(current, _TRANSIENT):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def backoff(retries: int) -> float:
