@@ -212,6 +212,9 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must be a positive number of seconds")
 
     def created(summary: dict) -> None:
+        if summary.get("differs"):
+            _warn(f"job {summary['job']} was made with key {summary['key']!r} from another request (its "
+                  f"{', '.join(summary['differs'])} differ): that job is kept, this request's values are not used")
         if args.json:
             print(fleet.as_json(summary), flush=True)
         else:

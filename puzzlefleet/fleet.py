@@ -75,7 +75,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
         raise FleetError(f"count must be 1..1000000, got {count!r}")
     if key is not None and not 0 < len(key) <= 200:
         raise FleetError(f"--key must be 1..200 characters, got {len(key)}")
-    seed = seed if seed is not None else secrets.randbits(31)
+    seed_given, seed = seed, seed if seed is not None else secrets.randbits(31)
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
@@ -108,6 +108,12 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
         assert found is not None
         queue = queue_of_job(found)
         summary = _summary(found, queue, key, existing)
+        if existing:          # the key names the earlier request: say where this one differs from it
+            asked = {"rules": str(rules), "band": params.band, "requested": count, "seed": seed}
+            differs = [name for name, value in asked.items() if found[name] != value
+                       and not (name == "seed" and seed_given is None)]
+            if differs:
+                summary["differs"] = differs
         if on_created is not None:
             on_created(summary)
         if existing and found["state"] != "failed":

@@ -192,6 +192,10 @@ def test_the_same_key_twice_gives_the_same_job(tmp_path: Path, redis_url: str) -
         one, two = json.loads(first.stdout), json.loads(again.stdout)
         assert one["job"] == two["job"] and one["seed"] == two["seed"]
         assert (one["existing"], two["existing"]) == (False, True)
+        assert "another request" not in again.stderr, again.stderr
+        changed = run(tmp_path, *args[:5], "--count", "3", *args[7:], PUZZLEFLEET_BROKER=redis_url)
+        assert changed.returncode == 0 and json.loads(changed.stdout)["job"] == one["job"]
+        assert "made with key 'nightly-2026-12-02' from another request (its requested differ)" in changed.stderr
         other = run(tmp_path, *args[:-3], "--key", "another", PUZZLEFLEET_BROKER=redis_url)
         assert other.returncode == 0 and other.stdout.startswith("job 2:"), other.stdout + other.stderr
         listed = [json.loads(line) for line in run(tmp_path, "jobs", "--json").stdout.splitlines()]
