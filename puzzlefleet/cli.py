@@ -2,7 +2,9 @@
 verbs that work on boards (puzzlefleet.verbs). Bad input gets one line on stderr and a non-zero exit,
 never a traceback.
 
-Exit codes: 0 success; 1 not found; 2 bad input; `solve` also uses 3 (several solutions) and 4 (none).
+Exit codes: 0 success; 1 not found; 2 bad input; `solve` also uses 3 (several solutions) and 4 (none);
+5 `enqueue --wait` found no worker; 6 the store or broker unreachable; 7 `enqueue`'s job exists and was
+sent but a later step failed; 130 interrupted.
 
 `jobs` must answer at once, so this module imports neither the engine nor SQLAlchemy: the other verbs'
 modules are imported when one of them runs, and the engine's names for --game and --band are read
@@ -22,8 +24,9 @@ from datetime import date
 from typing import NoReturn
 
 from puzzlefleet import fleet
-from puzzlefleet.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_WORKER, EXIT_NOT_FOUND, MissingExtra, UsageError
-from store.errors import StoreError
+from puzzlefleet.errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_JOB_EXISTS, EXIT_NO_WORKER, EXIT_NOT_FOUND,
+                                EXIT_UNREACHABLE, MissingExtra, UsageError)
+from store.errors import StoreError, StoreUnreachable, one_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -143,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "puzzlefleet generate --game queens --size 8 --count 3; puzzlefleet list; puzzlefleet show ID.",
                      epilog="Exit codes: 0 success, 1 not found or fewer boards than asked, 2 bad input, "
                             "3 and 4 (solve) several or no solutions, 5 (enqueue --wait) no worker took "
-                            "the job, 130 interrupted.")
+                            "the job, 6 the store or the broker unreachable (try again later), 7 (enqueue) "
+                            "the job exists and was sent but a later step failed, 130 interrupted.")
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
@@ -153,7 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis)")
     _request_arguments(enq, max_count=1_000_000, seed_of="job")
     enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
-    enq.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    enq.add_argument("--json", action="store_true", help="JSON lines instead of text: the job as soon as it "
+                                                          "exists, then (--wait) its final progress")
+    enq.add_argument("--key", help="an idempotency key (up to 200 characters): if a job was already made with "
+                                   "it, that job is returned (and sent, if sending it had failed) instead "
+                                   "of a second one; use it when retrying")
 
     jobs = verbs.add_parser("jobs", help="a job's progress, or the latest jobs")
     jobs.add_argument("id", nargs="?", type=_positive(2**31 - 1))
@@ -199,32 +207,63 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warn(message: str) -> None:
+    print(f"puzzlefleet: warning: {message}", file=sys.stderr, flush=True)
+
+
 def cmd_enqueue(args: argparse.Namespace) -> int:
+    """Make the job, say its id at once (stdout), send it, then check that a worker consumes its queue
+    and, with --wait, follow it. A failure once the job exists is one warning line: exit 6 when its
+    tasks could not be sent (enqueue again with the same --key to send them), 7 when they were."""
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
+
+    def created(summary: dict) -> None:
+        if summary.get("differs"):
+            _warn(f"job {summary['job']} was made with key {summary['key']!r} from another request (its "
+                  f"{', '.join(summary['differs'])} differ): that job is kept, this request's values are not used")
+        if args.json:
+            print(fleet.as_json(summary), flush=True)
+        else:
+            again = " (already made with this key)" if summary.get("existing") else ""
+            print(f"job {summary['job']}: {summary['requested']} x {summary['rules']} (seed {summary['seed']}), "
+                  f"queue {summary['queue']}{again}", flush=True)
+
     try:
         sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
-                             band_by=args.band_by, style=args.style,
-                             band=args.band, count=args.count, seed=args.seed, timeout=args.timeout)
+                             band_by=args.band_by, style=args.style, band=args.band, count=args.count,
+                             seed=args.seed, timeout=args.timeout, key=args.key, on_created=created)
+    except fleet.FleetError as exc:
+        if isinstance(exc, fleet.BrokerUnreachable):
+            print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+            return EXIT_UNREACHABLE
+        raise UsageError(str(exc)) from None
+    job_id, queue = sent["job"], sent["queue"]
+    # From here on the job exists and its tasks are sent: whatever fails is a warning, and exit 7.
+    try:
         # Nobody to take the job would leave it queued, silently: say so (a broadcast, about a second).
-        unserved = not fleet.consumers(sent["queue"])
-        if unserved:
-            print(f"puzzlefleet: warning: no worker consumes queue {sent['queue']}; job {sent['job']} waits "
-                  f"until one does (celery -A workers worker -Q {sent['queue']},fleet)", file=sys.stderr)
+        unserved = not fleet.consumers(queue)
+    except Exception as exc:         # the broker went away after the send (a cut connection, a restart)
+        _warn(f"job {job_id} was sent, but asking the workers whether one consumes queue {queue} failed: "
+              f"{one_line(exc, 200)}")
         if not args.wait:
-            print(fleet.as_json(sent) if args.json else
-                  f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']}) "
-                  f"sent to queue {sent['queue']}")
-            return 0
-        if not args.json:
-            print(f"job {sent['job']}: {sent['requested']} x {sent['rules']} (seed {sent['seed']})", flush=True)
-        status = fleet.follow(sent["job"], progress=sys.stderr.isatty() and not args.json,
+            return EXIT_JOB_EXISTS
+        unserved = None
+    if unserved:
+        _warn(f"no worker consumes queue {queue}; job {job_id} waits until one does "
+              f"(celery -A workers worker -Q {queue},fleet)")
+    if not args.wait:
+        return 0
+    try:
+        status = fleet.follow(job_id, progress=sys.stderr.isatty() and not args.json,
                               give_up_queued=args.timeout if unserved else None)
     except fleet.NoWorker as exc:
         print(f"puzzlefleet: error: {exc}", file=sys.stderr)
         return EXIT_NO_WORKER
-    except fleet.FleetError as exc:
-        raise UsageError(str(exc)) from None
+    except (fleet.FleetError, StoreError) as exc:
+        _warn(f"job {job_id} exists, but following it failed: {one_line(exc, 200)} "
+              f"(puzzlefleet jobs {job_id} shows it)")
+        return EXIT_JOB_EXISTS
     print(fleet.as_json(status) if args.json else fleet.describe(status))
     return 0 if status["state"] == "done" else 1
 
@@ -296,6 +335,9 @@ def _run(argv: Sequence[str] | None) -> int:
             raise
         print(f"puzzlefleet: error: {MissingExtra(EXTRAS[missing], missing)}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except StoreUnreachable as exc:
+        print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except (UsageError, StoreError) as exc:
         print(f"puzzlefleet: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

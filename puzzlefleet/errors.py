@@ -2,6 +2,9 @@
 
 EXIT_BAD_INPUT, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_NONE = 2, 1, 3, 4
 EXIT_NO_WORKER = 5                  # enqueue --wait: still queued at --timeout, nobody consumes the queue
+EXIT_UNREACHABLE = 6                # the store or the broker did not answer: try again later
+EXIT_JOB_EXISTS = 7                 # enqueue: the job exists (its id printed) and was sent, but a later
+                                    # step failed (asking the workers, following it): do not send it again
 EXIT_INTERRUPTED = 130             # 128 + SIGINT, as shells report it
 
 

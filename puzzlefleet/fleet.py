@@ -10,6 +10,7 @@ import json
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from store.errors import StoreError, one_line
@@ -24,12 +25,15 @@ class NoWorker(FleetError):
     """A job still queued when `--wait` gave up, and no worker consumes its queue."""
 
 
+class BrokerUnreachable(FleetError):
+    """The broker could not be reached (its job, when one was made, is kept and marked failed)."""
+
+
 def consumers(queue: str, *, timeout: float = 1.0) -> list[str]:
-    """The workers that consume `queue`, by a broadcast that waits `timeout` seconds for replies."""
-    from workers.tasks import app
-    replies = app.control.inspect(timeout=timeout).active_queues() or {}
-    return sorted(worker for worker, queues in replies.items()
-                  if any(q.get("name") == queue for q in queues or ()))
+    """The workers that consume `queue`, by a broadcast that waits `timeout` seconds for replies
+    (the broker's errors, or TimeoutError when it stops answering, are raised)."""
+    from workers.tasks import active_queues
+    return sorted(worker for worker, queues in active_queues(timeout).items() if queue in queues)
 
 
 def _db(db_url: str | None) -> Any:
@@ -39,15 +43,27 @@ def _db(db_url: str | None) -> Any:
     return db
 
 
+def _summary(job: dict[str, Any], queue: str, key: str | None, existing: bool) -> dict[str, Any]:
+    out = {"job": job["job"], "requested": job["requested"], "rules": job["rules"], "seed": job["seed"],
+           "queue": queue}
+    if key is not None:
+        out |= {"key": key, "existing": existing}
+    return out
+
+
 def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
             band: str | None = None, band_by: str | None = None, count: int = 1, seed: int | None = None,
-            timeout: float = 300.0, style: str | None = None,
-            max_attempts: int | None = None, db_url: str | None = None) -> dict[str, Any]:
+            timeout: float = 300.0, style: str | None = None, max_attempts: int | None = None,
+            db_url: str | None = None, key: str | None = None,
+            on_created: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Check the parameters, record the job, send its tasks; returns {"job": ID, ...}.
 
-    Raises FleetError (one line) for bad parameters or an unreachable broker; in the latter case the
-    job is kept, marked failed."""
-    from store import create_job, session, set_job_state
+    `on_created(summary)` is called as soon as the job exists, before anything is sent, so a caller can
+    say its id whatever happens next. With `key`, a job already made with that key is returned instead
+    (`"existing": true`), its request unchanged; one whose tasks could not be sent (state failed) has its
+    unfinished slots sent now. Raises FleetError (one line) for bad parameters, BrokerUnreachable for
+    an unreachable broker (the job is kept, marked failed), StoreError for the store."""
+    from store import create_job, get_job, job_by_key, session, set_job_state
     from workers.params import BadTask, JobParams
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
@@ -58,29 +74,76 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
         raise FleetError(str(exc)) from None
     if not isinstance(count, int) or not 1 <= count <= 1_000_000:
         raise FleetError(f"count must be 1..1000000, got {count!r}")
-    seed = seed if seed is not None else secrets.randbits(31)
+    if key is not None and not 0 < len(key) <= 200:
+        raise FleetError(f"--key must be 1..200 characters, got {len(key)}")
+    seed_given, seed = seed, seed if seed is not None else secrets.randbits(31)
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
-        from workers.tasks import enqueue_slots   # Celery, configured from the environment
+        from workers.tasks import enqueue_slots, resend_unfinished   # Celery, configured from the environment
     except ConfigError as exc:
         raise FleetError(str(exc)) from None
     db = _db(db_url)
     try:
-        with session(db) as s:
-            job_id = create_job(session=s, game=params.game, rules=str(rules), band=params.band,
-                                params=params.to_json(), seed=seed, requested=count)
+        found = None
+        if key is not None:
+            with session(db, read_only=True) as s:
+                found = job_by_key(session=s, key=key)
+        if found is None:
+            try:
+                with session(db) as s:
+                    job_id = create_job(session=s, game=params.game, rules=str(rules), band=params.band,
+                                        params=params.to_json(), seed=seed, requested=count, key=key)
+                    found = get_job(session=s, job_id=job_id)
+                existing = False
+            except StoreError:
+                if key is None:
+                    raise
+                with session(db, read_only=True) as s:      # another enqueue with this key made it first
+                    found = job_by_key(session=s, key=key)
+                if found is None:
+                    raise
+                existing = True
+        else:
+            existing = True
+        assert found is not None
+        queue = queue_of_job(found)
+        summary = _summary(found, queue, key, existing)
+        if existing:          # the key names the earlier request: say where this one differs from it
+            asked = {"rules": str(rules), "band": params.band, "requested": count, "seed": seed}
+            differs = [name for name, value in asked.items() if found[name] != value
+                       and not (name == "seed" and seed_given is None)]
+            if differs:
+                summary["differs"] = differs
+        if on_created is not None:
+            on_created(summary)
+        if existing and found["state"] != "failed":
+            return summary                   # made (and sent) by an earlier enqueue with this key
+        job_id = found["job"]
         try:
-            enqueue_slots(job_id, params, seed, count)
+            if existing:                     # its tasks could not be sent then: send what is unfinished
+                with session(db) as s:
+                    set_job_state(session=s, job_id=job_id, state="running" if found["attempts"] else "queued")
+                resend_unfinished(db, found)
+            else:
+                enqueue_slots(job_id, params, seed, count)
+        except StoreError:
+            raise
         except Exception as exc:   # the broker: connection refused, auth, timeouts (kombu/redis types)
             from kombu.utils.url import maybe_sanitize_url
             message = f"cannot send job {job_id} to the broker {maybe_sanitize_url(broker)}: {one_line(exc, 200)}"
             with session(db) as s:
                 set_job_state(session=s, job_id=job_id, state="failed", error=message)
-            raise FleetError(message) from exc
+            raise BrokerUnreachable(message) from exc
     finally:
         db.dispose()
-    return {"job": job_id, "requested": count, "rules": str(rules), "seed": seed, "queue": params.queue}
+    return summary
+
+
+def queue_of_job(job: dict[str, Any]) -> str:
+    """The queue a stored job's tasks go to."""
+    from workers.params import FLEET_QUEUE, queue_of
+    return queue_of(job["params"]) or FLEET_QUEUE
 
 
 def job(job_id: int, *, db_url: str | None = None) -> dict[str, Any] | None:
@@ -205,5 +268,5 @@ def as_json(status: dict[str, Any]) -> str:
     return json.dumps(status, separators=(",", ":"), sort_keys=False)
 
 
-__all__ = ["FleetError", "NoWorker", "StoreError", "as_json", "consumers", "describe", "enqueue", "follow", "job", "job_boards",
+__all__ = ["BrokerUnreachable", "FleetError", "NoWorker", "StoreError", "as_json", "consumers", "describe", "enqueue", "follow", "job", "job_boards",
            "latest", "table"]

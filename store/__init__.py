@@ -14,10 +14,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                     "unused_board_ids"),
     "store.dailymodels": ("DailyEntry",),
     "store.db": ("init_db", "make_engine", "session"),
-    "store.errors": ("StoreError",),
+    "store.errors": ("StoreError", "StoreUnreachable"),
     "store.jobmodels": ("Job", "JobSlot"),
     "store.jobs": ("Attempt", "AttemptOutcome", "JobNotFound", "count_job_boards", "create_job", "get_job",
-                   "list_job_boards", "list_jobs", "pending_slots", "record_attempts", "set_job_state",
+                   "job_by_key", "list_job_boards", "list_jobs", "pending_slots", "record_attempts", "set_job_state",
                    "stalled_jobs", "touch_job", "unfinished_slots"),
     "store.models": ("Puzzle",),
     "store.progress": ("FINAL_STATES", "JOB_STATES", "database_url", "read_jobs"),
@@ -46,10 +46,10 @@ if TYPE_CHECKING:    # the same names, for type checkers and editors
                              unused_board_ids)
     from store.dailymodels import DailyEntry
     from store.db import init_db, make_engine, session
-    from store.errors import StoreError
+    from store.errors import StoreError, StoreUnreachable
     from store.jobmodels import Job, JobSlot
     from store.jobs import (Attempt, AttemptOutcome, JobNotFound, count_job_boards, create_job, get_job,
-                            list_job_boards, list_jobs, pending_slots, record_attempts, set_job_state,
+                            job_by_key, list_job_boards, list_jobs, pending_slots, record_attempts, set_job_state,
                             stalled_jobs, touch_job, unfinished_slots)
     from store.models import Puzzle
     from store.progress import FINAL_STATES, JOB_STATES, database_url, read_jobs

@@ -15,7 +15,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlmodel import Session
 
-from store.errors import StoreError, one_line
+from store.errors import StoreError, one_line, store_error
 from store.progress import database_url
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ _MIGRATION_LOCK_KEY = 0x70757A7A6C65
 # The newest revision in store/migrations/versions (a test keeps the two equal). A store already at it
 # needs no migration, so init_db reads one row and leaves Alembic (about a quarter of a second of
 # imports) unloaded.
-SCHEMA_REVISION = "0005"
+SCHEMA_REVISION = "0006"
 
 
 def engine_url(url: str | None = None) -> URL:
@@ -94,7 +94,7 @@ def make_engine(url: str | None = None) -> Engine:
             pass
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as exc:
         hint = " (pip install 'puzzlefleet[postgres]')" if isinstance(exc, ImportError) else ""
-        raise StoreError(f"cannot open database {shown}: {one_line(exc)}{hint}") from exc
+        raise store_error(f"cannot open database {shown}: {one_line(exc)}{hint}", exc) from exc
     # Leave no pooled connection behind to be shared by a process forked after this.
     engine.dispose()
     return engine
@@ -121,7 +121,7 @@ def schema_revision(engine: Engine) -> str | None:
         return None
     except SQLAlchemyError as exc:
         shown = engine.url.render_as_string(hide_password=True)
-        raise StoreError(f"cannot migrate database {shown}: {one_line(exc)}") from exc
+        raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
 
 
 def init_db(engine: Engine) -> None:
@@ -144,7 +144,7 @@ def init_db(engine: Engine) -> None:
             command.upgrade(cfg, "head")
     except (SQLAlchemyError, CommandError) as exc:
         shown = engine.url.render_as_string(hide_password=True)
-        raise StoreError(f"cannot migrate database {shown}: {one_line(exc)}") from exc
+        raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
 
 
 @contextmanager
@@ -158,4 +158,4 @@ def session(engine: Engine, *, read_only: bool = False) -> Iterator[Session]:
             yield s
             s.commit()
     except SQLAlchemyError as exc:
-        raise StoreError(f"database error: {one_line(exc)}") from exc
+        raise store_error(f"database error: {one_line(exc)}", exc) from exc

@@ -33,6 +33,9 @@ class Job(SQLModel, table=True):
     seconds: float = 0.0                                            # engine seconds, summed over attempts
     state: str = Field(default="queued", index=True)
     error: str | None = None                                        # why a job failed, one line
+    # `enqueue --key`: the caller's name for the request; a second enqueue with it returns this job.
+    idempotency_key: str | None = Field(default=None, sa_column=Column(String(200), unique=True, nullable=True,
+                                                                       index=True))
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
 

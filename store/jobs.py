@@ -63,16 +63,23 @@ def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
     return value
 
 
+MAX_KEY_LENGTH = 200
+
+
 def create_job(*, session: Session, game: str, rules: str, band: str | None, params: Mapping[str, Any],
-               seed: int, requested: int) -> int:
-    """Record a new job (state queued) and return its id."""
+               seed: int, requested: int, key: str | None = None) -> int:
+    """Record a new job (state queued) and return its id. `key`, when given, must be new (the
+    idempotency key is unique: look it up first with job_by_key)."""
     _whole(requested, "requested", 1)
+    if key is not None and not (isinstance(key, str) and 0 < len(key) <= MAX_KEY_LENGTH):
+        raise StoreError(f"a job key is 1..{MAX_KEY_LENGTH} characters, got {key!r}")
     _whole(seed, "seed", 0, 2**63 - 1)
     try:
         text = json.dumps(dict(params), sort_keys=True, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise StoreError(f"job parameters are not JSON-serialisable: {exc}") from None
-    job = Job(game=game, rules=rules, band=band, params=text, seed=seed, requested=requested)
+    job = Job(game=game, rules=rules, band=band, params=text, seed=seed, requested=requested,
+              idempotency_key=key)
     session.add(job)
     session.flush()
     assert job.id is not None
@@ -83,6 +90,12 @@ def get_job(*, session: Session, job_id: int) -> dict[str, Any] | None:
     """A job's progress as a dict (requested, stored, failed, attempts, rejected by reason, seconds,
     state, elapsed ...), or None."""
     row = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().first()
+    return None if row is None else job_dict(row)
+
+
+def job_by_key(*, session: Session, key: str) -> dict[str, Any] | None:
+    """The job made with idempotency key `key` (enqueue --key), as get_job gives it, or None."""
+    row = session.execute(_JOB_SELECT.where(col(Job.idempotency_key) == key)).mappings().first()
     return None if row is None else job_dict(row)
 
 

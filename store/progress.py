@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from store.errors import StoreError, one_line
+from store.errors import StoreError, StoreUnreachable, one_line, store_error
 
 DEFAULT_URL = "sqlite:///puzzles.db"
 
@@ -133,13 +133,13 @@ def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[
     try:
         conn = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
+        raise StoreUnreachable(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
     try:
         rows = conn.execute(sql, params).fetchall()
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):
             return []              # a store no job was ever sent to
-        raise StoreError(f"database error: {one_line(exc)}") from None
+        raise store_error(f"database error: {one_line(exc)}", exc) from None
     except sqlite3.Error as exc:
         raise StoreError(f"database error: {one_line(exc)}") from None
     finally:
@@ -162,5 +162,5 @@ def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[d
             except psycopg.errors.UndefinedTable:
                 return []
     except psycopg.Error as exc:
-        raise StoreError(f"cannot read jobs from {shown_url(raw)}: {one_line(exc)}") from None
+        raise store_error(f"cannot read jobs from {shown_url(raw)}: {one_line(exc)}", exc) from None
     return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]

@@ -18,6 +18,20 @@ from workers import tolerant
 from workers.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import settings
 
+# Message priorities on Redis, where a lower number is served first: kombu keeps one list per step of
+# `priority_steps` (the step 0 list is the queue's own name, the others `NAME\x06\x16STEP`) and a
+# worker pops them in step order. A job's tasks go out at NEW_PRIORITY; what beat's sweep sends again
+# for a stalled job goes out at RESENT_PRIORITY, so it is taken before any work enqueued after it.
+# Messages sent with no priority (other clients, the fleet queue's tasks) land on the step 0 list too.
+RESENT_PRIORITY, NEW_PRIORITY = 0, 5
+PRIORITY_STEPS = [RESENT_PRIORITY, NEW_PRIORITY]
+PRIORITY_SEPARATOR = "\x06\x16"             # kombu's default `sep`
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis lists that hold a queue's messages, in the order workers take them."""
+    return [queue if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS]
+
 
 def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> dict | None:
     """A slot task goes to its game's queue (the game is in its parameters)."""
@@ -67,6 +81,9 @@ def make_app() -> Celery:
             "socket_connect_timeout": 10,
             "socket_timeout": 30,
             "health_check_interval": 10,
+            "priority_steps": PRIORITY_STEPS,
+            # A worker with several queues (a game's and `fleet`) takes them in turn, as before.
+            "queue_order_strategy": "round_robin",
         },
         timezone="UTC",
         enable_utc=True,
@@ -91,6 +108,14 @@ def _count_malformed(reason: str) -> None:
 
 
 tolerant.install(_count_malformed)     # a malformed message is dropped, not the worker
+
+
+@signals.after_setup_logger.connect
+def _one_line_faults(logger: Any = None, **_: Any) -> None:
+    # Worker and beat alike: an expected fault (the broker or the store away for a while) is one log
+    # line, not a traceback (workers.faults.OneLine).
+    from workers.faults import quieten
+    quieten(logger)
 
 
 @signals.worker_init.connect

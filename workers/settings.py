@@ -10,8 +10,10 @@ PUZZLEFLEET_METRICS_PORT        serve Prometheus text at http://ADDR:PORT/metric
 PUZZLEFLEET_METRICS_ADDR        the address to bind (default 127.0.0.1)
 PROMETHEUS_MULTIPROC_DIR        prometheus_client's multiprocess directory (default: one per port in /tmp)
 PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 300)
-PUZZLEFLEET_STALL_SECONDS       a job with no progress this long, and nothing left in its queue, has
-                                its unfinished slots sent again (default visibility + hard limit + 60)
+PUZZLEFLEET_STALL_SECONDS       a job with no progress this long has its unfinished slots sent again,
+                                ahead of newer work (default visibility + hard limit + 60)
+PUZZLEFLEET_RESEND_SLOTS        at most this many stalled slots are sent again per sweep, oldest job first
+                                (default 1000), so a large backlog is never doubled in one sweep
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
                                 untouched slots to a new task, for idle workers (default 2)
 PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
@@ -61,6 +63,7 @@ class Settings:
     multiproc_dir: str | None
     resume_interval: float
     stall_seconds: float
+    resend_slots: int
     split_seconds: float
     job_metrics_seconds: float
 
@@ -103,14 +106,15 @@ def load() -> Settings:
         multiproc = os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{int(port)}")
     resume = _number("PUZZLEFLEET_RESUME_INTERVAL", 300.0)
     stall = _number("PUZZLEFLEET_STALL_SECONDS", visibility + hard + 60.0)
+    resend = _number("PUZZLEFLEET_RESEND_SLOTS", 1000, whole=True)
     split = _number("PUZZLEFLEET_SPLIT_SECONDS", 2.0)
     job_metrics = _number("PUZZLEFLEET_JOB_METRICS_SECONDS", 3600.0)
     assert resume is not None and stall is not None and per_child is not None and split is not None
-    assert job_metrics is not None
+    assert job_metrics is not None and resend is not None
     return Settings(broker=broker, visibility_timeout=visibility, time_limit=hard, soft_time_limit=soft,
                     max_tasks_per_child=int(per_child), metrics_port=None if port is None else int(port),
                     metrics_addr=os.environ.get("PUZZLEFLEET_METRICS_ADDR", "").strip() or "127.0.0.1",
-                    multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall,
+                    multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall, resend_slots=int(resend),
                     split_seconds=split, job_metrics_seconds=job_metrics)
 
 

@@ -10,30 +10,26 @@ from __future__ import annotations
 import logging
 import os
 import random
+import threading
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime, timezone
 from typing import Any
 
-import kombu.exceptions
-import redis.exceptions
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import Engine
-from sqlalchemy import exc as sa_exc
 
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
+from store.errors import one_line
 from workers import metrics
-from workers.celeryapp import app
+from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, queue_keys
 from workers.daily import make_daily, today
+from workers.faults import is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
 from workers.slot import run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 12
 log = logging.getLogger(__name__)
-_TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
-              kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,
-              redis.exceptions.TimeoutError, ConnectionError, TimeoutError)
-
 _db: Engine | None = None
 _db_pid: int | None = None
 
@@ -46,20 +42,6 @@ def store_engine() -> Engine:
         init_db(db)
         _db, _db_pid = db, os.getpid()
     return _db
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether a retry may succeed: walks the exception's causes (StoreError wraps the driver's)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, BadTask):
-            return False
-        if isinstance(current, _TRANSIENT):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def backoff(retries: int) -> float:
@@ -102,9 +84,12 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         metrics.task_finished("unknown", "bad")
         raise
     game = _game(params)
+    # A range handed over keeps this task's priority: what the sweep sent again stays ahead of new work.
+    priority = (self.request.delivery_info or {}).get("priority")
 
     def hand_over(first: int, end: int) -> None:
-        send_ranges(job_id, params, seed, [(first, end)])
+        send_ranges(job_id, params, seed, [(first, end)],
+                    priority=NEW_PRIORITY if priority is None else int(priority))
 
     try:
         summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
@@ -126,8 +111,9 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
-                ranges: Iterable[tuple[int, int]]) -> int:
-    """Send one task per slot range to the job's game queue over one connection; returns how many."""
+                ranges: Iterable[tuple[int, int]], *, priority: int = NEW_PRIORITY) -> int:
+    """Send one task per slot range to the job's game queue over one connection; returns how many.
+    `priority`: NEW_PRIORITY for a job's own tasks, RESENT_PRIORITY to be taken before them."""
     data = params.to_json() if isinstance(params, JobParams) else params
     queue = queue_of(data) or FLEET_QUEUE
     sent = 0
@@ -136,6 +122,7 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
     with app.producer_or_acquire() as producer:
         for start, stop in ranges:
             generate_slots.apply_async((job_id, start, stop, data, seed), queue=queue, producer=producer,
+                                       priority=priority,
                                        argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
                                        kwargsrepr="{}")
             sent += 1
@@ -148,44 +135,125 @@ def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> int:
 
 
 def queue_length(name: str) -> int:
-    """Messages waiting in a queue (not those already delivered to a worker)."""
+    """Messages waiting in a queue, over its priority lists (not those already delivered to a worker)."""
     with app.connection_for_write() as conn:
-        return int(conn.default_channel.client.llen(name))
+        client = conn.default_channel.client
+        return sum(int(client.llen(key)) for key in queue_keys(name))
 
 
-@app.task(name="puzzlefleet.resume_stalled", bind=True, max_retries=3)
+def active_queues(timeout: float = 1.0, *, within: float = 10.0) -> dict[str, set[str]]:
+    """Each answering worker's consumed queues, by a broadcast that collects replies for `timeout`
+    seconds. kombu's broadcast reconnects without end when the broker goes away mid-way, so it runs in
+    a thread given `within` seconds more: TimeoutError past that; the broker's own errors as raised."""
+    outcome: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            outcome["replies"] = app.control.inspect(timeout=timeout).active_queues() or {}
+        except Exception as exc:
+            outcome["error"] = exc
+
+    asking = threading.Thread(target=ask, name="puzzlefleet-active-queues", daemon=True)
+    asking.start()
+    asking.join(timeout + within)
+    if "error" in outcome:
+        raise outcome["error"]
+    if "replies" not in outcome:
+        raise TimeoutError(f"the broker did not carry the workers' answers within {timeout + within:g} s")
+    return {worker: {q.get("name") for q in queues or () if isinstance(q, dict)}
+            for worker, queues in outcome["replies"].items()}
+
+
+def consumed_queues(timeout: float = 1.0) -> set[str] | None:
+    """The queues some worker consumes, by a broadcast (about `timeout` seconds); None when that is
+    unknown (no worker answered, or the broadcast failed)."""
+    try:
+        replies = active_queues(timeout)
+    except Exception as exc:     # the broker, mid-restart: the sweep goes on without knowing
+        log.warning("could not ask the workers which queues they consume: %s", one_line(exc, 200))
+        return None
+    return set().union(*replies.values()) if replies else None
+
+
+def resend_unfinished(db: Engine, job: dict[str, Any], *, limit: int | None = None,
+                      priority: int = NEW_PRIORITY) -> int:
+    """Send a job's unfinished slots again (the first `limit` of them) and mark it as just having
+    progressed, so that it is not sent again before it stalls again; returns how many slots."""
+    with session(db, read_only=True) as s:
+        slots = unfinished_slots(session=s, job_id=job["job"])
+    slots = slots[:limit]
+    if slots:
+        send_ranges(job["job"], job["params"], job["seed"], slot_ranges(slots, slots_per_task(len(slots))),
+                    priority=priority)
+    with session(db) as s:
+        touch_job(session=s, job_id=job["job"])
+    return len(slots)
+
+
+def _idle_seconds(job: dict[str, Any]) -> float:
+    return (datetime.now(timezone.utc) - datetime.fromisoformat(job["updated_at"])).total_seconds()
+
+
+@app.task(name="puzzlefleet.resume_stalled", bind=True, max_retries=MAX_RETRIES)
 def resume_stalled(self: Any) -> dict[str, Any]:
-    """Beat's sweep: a job with no progress for PUZZLEFLEET_STALL_SECONDS while its queue is empty has
-    lost messages (e.g. Redis restarted without its data); send its unfinished slots again. Storing is
-    idempotent per slot, so a slot that was merely slow cannot get a second board."""
+    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS has its unfinished slots
+    sent again, at RESENT_PRIORITY (ahead of newer work), whatever its queue holds: its messages may be
+    lost (Redis restarted without its data, a worker killed between taking a message and recording
+    it) while other jobs keep the queue busy. At most PUZZLEFLEET_RESEND_SLOTS slots per sweep, oldest
+    job first; the others wait for the next sweep. Storing is idempotent per slot, so a slot that was
+    merely slow, or a message that was only waiting its turn, never gives a second board.
+
+    A job whose queue no worker consumes is reported instead (a log line and puzzlefleet_jobs_waiting),
+    and sent again only when its queue is empty (its messages lost)."""
     conf = settings()
     try:
         db = store_engine()
         with session(db, read_only=True) as s:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
+        consumed = consumed_queues() if jobs else None
+        budget = conf.resend_slots
         resumed: dict[str, int] = {}
         waiting: list[int] = []
+        deferred: list[int] = []
         for job in jobs:
             queue = queue_of(job["params"]) or FLEET_QUEUE
-            if queue_length(queue) > 0:
-                if job["state"] == "queued":     # not one slot taken: perhaps nobody serves the queue
-                    waiting.append(job["job"])
+            idle = _idle_seconds(job)
+            if consumed is not None and queue not in consumed:
+                waiting.append(job["job"])
+                if job["state"] == "queued":
                     log.warning("job %d has waited %.0f s in queue %s with no slot taken: is a worker "
                                 "consuming it?", job["job"], job["elapsed"], queue)
-                continue            # still waiting its turn, not stalled
-            with session(db, read_only=True) as s:
-                slots = unfinished_slots(session=s, job_id=job["job"])
-            ranges = slot_ranges(slots, slots_per_task(len(slots)))
-            sent = send_ranges(job["job"], job["params"], job["seed"], ranges)
-            with session(db) as s:
-                touch_job(session=s, job_id=job["job"])
+                else:
+                    log.warning("job %d has made no progress for %.0f s: no worker consumes queue %s",
+                                job["job"], idle, queue)
+                if queue_length(queue) > 0:
+                    continue            # its messages are still there for the worker that comes
+            if budget <= 0:
+                deferred.append(job["job"])
+                continue
+            sent = resend_unfinished(db, job, limit=budget, priority=RESENT_PRIORITY)
+            budget -= sent
             resumed[str(job["job"])] = sent
+            log.warning("job %d: %d slots sent again after %.0f s without progress", job["job"], sent, idle)
+        if deferred:
+            log.warning("%d stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=%d reached): %s",
+                        len(deferred), conf.resend_slots, ", ".join(map(str, deferred[:20])))
     except Exception as exc:
         if not is_transient(exc):
             raise
-        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
+        return _retry_or_skip(self, exc, "the sweep for stalled jobs")
     metrics.JOBS_WAITING.set(len(waiting))
-    return {"resumed": resumed, "waiting": waiting}
+    return {"resumed": resumed, "waiting": waiting, "deferred": deferred}
+
+
+def _retry_or_skip(task: Any, exc: BaseException, what: str, **options: Any) -> dict[str, Any]:
+    """A transient fault (the store or the broker unreachable) in a housekeeping task: retry with the
+    generation tasks' backoff (Celery logs one "Retry in" line); once the retries are spent, one
+    warning line and the task ends (the next scheduled run tries again): never a traceback."""
+    if task.request.retries >= task.max_retries:
+        log.warning("%s gave up after %d retries: %s", what, task.max_retries, one_line(exc, 200))
+        return {"skipped": one_line(exc, 200)}
+    raise task.retry(exc=exc, countdown=backoff(task.request.retries), **options) from None
 
 
 @app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
@@ -201,5 +269,5 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         if not is_transient(exc):
             raise
         # The day is pinned, so a retry that runs after midnight still makes this day's set.
-        raise self.retry(args=(when.isoformat(),), exc=exc, countdown=backoff(self.request.retries)) from None
+        return _retry_or_skip(self, exc, f"the daily set of {when.isoformat()}", args=(when.isoformat(),))
     return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}

@@ -160,8 +160,11 @@ def test_init_db_loads_alembic_only_when_a_migration_is_due(db_url: str) -> None
             conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0004'")
             conn.exec_driver_sql("DROP INDEX ix_puzzle_style")
             conn.exec_driver_sql("ALTER TABLE puzzle DROP COLUMN style")
+            conn.exec_driver_sql("DROP INDEX ix_job_idempotency_key")
+            conn.exec_driver_sql("ALTER TABLE job DROP COLUMN idempotency_key")
         assert _init_db_in_a_fresh_interpreter(db_url) == "True"
         assert "ix_puzzle_style" in {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
+        assert "ix_job_idempotency_key" in {ix["name"] for ix in inspect(engine).get_indexes("job")}
         assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION
     finally:
         engine.dispose()

@@ -7,6 +7,7 @@ Under CI (env CI set) a missing Redis or PostgreSQL is a failure, not a skip."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -255,6 +256,35 @@ class Fleet:
     def stop(self) -> None:
         for proc in reversed(self.procs):
             proc.stop()
+
+
+class OwnRedis:
+    """redis-server processes of a test's own on one free port (the machine's Redis is shared: never
+    restarted or wiped by a test): start() runs one, empty, on that port; stop() ends them all."""
+
+    def __init__(self, tmp: Path) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            if os.environ.get("CI"):
+                pytest.fail("redis-server is required under CI")
+            pytest.skip("redis-server not installed")
+        self.exe, self.tmp, self.port = exe, tmp, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.procs: list[Proc] = []
+
+    def start(self) -> Proc:
+        proc = Proc(f"redis-{len(self.procs)}", [self.exe, "--port", str(self.port), "--bind", "127.0.0.1",
+                                                 "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                    {}, self.tmp)
+        self.procs.append(proc)
+        proc.wait_for_log("Ready to accept connections", timeout=20)
+        return proc
+
+    __call__ = start
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.stop(grace=5)
 
 
 def flush(url: str) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import store
-from tests.workers.conftest import BIN, Fleet, free_port, wait_for
+from tests.workers.conftest import BIN, Fleet, OwnRedis, free_port, send_raw, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
@@ -129,7 +129,8 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
             waiting.wait()
     assert waiting.returncode == 0, err + worker.text()[-3000:]
     assert "cannot read jobs from" in err and "still waiting for job" in err, err
-    status = json.loads(out)
+    first, status = (json.loads(line) for line in out.splitlines())   # the job at once, then its end
+    assert first["job"] == status["job"]
     job_id = status["job"]
     assert (status["state"], status["requested"], status["stored"], status["failed"]) == ("done", COUNT, COUNT, 0)
     boards = fleet.boards(job_id)
@@ -147,3 +148,57 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
     text = _metrics(metrics_port)
     assert "puzzlefleet_job_summary_up 1.0" in text
     assert re.search(r'^puzzlefleet_slot_tasks_total\{game="starbattle",outcome="retry"\} [1-9]', text, re.M)
+
+
+def test_housekeeping_rides_out_a_database_outage_and_a_broker_restart_without_a_traceback(
+        own_postgres: OwnPostgres, tmp_path: Path, fleet_factory) -> None:
+    """Beat's sweep and the daily set retry a store that does not answer with the generation tasks'
+    backoff, one line per retry; a broker restart costs the worker and beat a few lines too. Neither
+    log holds a traceback."""
+    redis = OwnRedis(tmp_path)
+    try:
+        redis_proc = redis.start()
+        fleet: Fleet = fleet_factory(own_postgres.url, broker=redis.url, PUZZLEFLEET_RESUME_INTERVAL="1",
+                                     PUZZLEFLEET_STALL_SECONDS="3")
+        worker = fleet.worker("w1", concurrency=2, queues="starbattle,queens,fleet")
+        beat = fleet.beat()
+        done = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "2", "--seed", "1", "--wait")
+        assert done.returncode == 0, done.stderr
+        wait_for(lambda: "puzzlefleet.resume_stalled" in worker.text() and "succeeded" in worker.text(), 30,
+                 "a first sweep")
+        own_postgres.stop("immediate")
+        down = time.monotonic()
+        send_raw(redis.url, (["2026-01-01"], "fleet"), name="puzzlefleet.daily")
+        wait_for(lambda: worker.text().count("retry: Retry in") >= 4, 30, "the housekeeping tasks to retry")
+        time.sleep(max(0.0, 20 - (time.monotonic() - down)))             # a 20 s outage
+        own_postgres.start()
+        back = len(worker.text())
+        wait_for(lambda: re.search(r"Task puzzlefleet\.resume_stalled\[\S+\] succeeded", worker.text()[back:]), 60,
+                 "a sweep once the store answers")
+        wait_for(lambda: re.search(r"Task puzzlefleet\.daily\[\S+\] succeeded", worker.text()), 240,
+                 "the daily set once the store answers")
+        redis_proc.kill()                                                # the broker restarts, empty
+        time.sleep(1.0)
+        redis.start()
+        restarted = len(worker.text())
+        time.sleep(3.0)
+        workers = [worker]
+        if worker.popen.poll() is not None:
+            # kombu's Redis transport now and then stops the worker on the lost connection ("Unrecoverable
+            # error: AttributeError ... 'hostname'", one line); systemd or Kubernetes starts it again.
+            assert "Unrecoverable error" in worker.text(), worker.text()[-3000:]
+            workers.append(fleet.worker("w2", concurrency=2, queues="starbattle,queens,fleet"))
+            restarted = 0
+        wait_for(lambda: re.search(r"Task puzzlefleet\.resume_stalled\[\S+\] succeeded",
+                                   workers[-1].text()[restarted:]), 90, "a sweep after the broker restart")
+        sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "2", "--seed", "2", "--wait")
+        assert sent.returncode == 0, sent.stderr
+        assert "retry: Retry in" in worker.text()
+        assert beat.popen.poll() is None, beat.text()[-3000:]
+        for proc in (*workers, beat):
+            assert "Traceback" not in proc.text(), proc.text()[-6000:]
+            assert "raised unexpected" not in proc.text(), proc.text()[-3000:]
+    finally:
+        for proc in fleet.procs if "fleet" in locals() else ():
+            proc.stop()
+        redis.stop()

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from workers.celeryapp import queue_keys
 from workers.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -85,9 +86,11 @@ def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() ->
         args = spec["containers"][0]["args"]
         queue = name.removeprefix("worker-")
         assert args[:4] == ["celery", "-A", "workers", "worker"] and args[args.index("-Q") + 1].startswith(queue)
-        trigger = scaled[name]["spec"]["triggers"][0]
-        assert trigger["type"] == "redis" and trigger["metadata"]["listName"] == queue
-        assert trigger["authenticationRef"]["name"] == "puzzlefleet-redis"
+        # Every Redis list the queue's messages may wait in (new work, and what the sweep sent again).
+        triggers = scaled[name]["spec"]["triggers"]
+        assert set(queue_keys(queue)) <= {t["metadata"]["listName"] for t in triggers}
+        for trigger in triggers:
+            assert trigger["type"] == "redis" and trigger["authenticationRef"]["name"] == "puzzlefleet-redis"
         env = {e["name"]: e for e in spec["containers"][0]["env"]}
         assert "secretKeyRef" in env["PUZZLEFLEET_BROKER"]["valueFrom"]
     # An idle cluster scaled to zero still runs the housekeeping queue: some scaler wakes on it.
@@ -154,3 +157,21 @@ def test_every_games_queue_has_a_worker_in_every_deployment() -> None:
     assert all(f"puzzlefleet-worker@{queue}" in enabled for queue in queues())
     example = (DEPLOY / "systemd" / "fleet.env.example").read_text()
     assert all(f"worker-{queue}.env" in example for queue in queues())
+
+
+def test_every_worker_runs_without_gossip_and_mingle() -> None:
+    """Nothing in the fleet uses them, and after a broker restart they only add errors to the log."""
+    commands: list[str] = []
+    compose = _docs(DEPLOY / "compose.yaml")[0]["services"]
+    commands += [" ".join(s["command"]) for s in compose.values() if s.get("command", [])[3:4] == ["worker"]]
+    k8s = [d for path in sorted((DEPLOY / "k8s").glob("*.yaml")) for d in _docs(path)]
+    commands += [" ".join(c["args"]) for d in k8s if d["kind"] == "Deployment"
+                 for c in d["spec"]["template"]["spec"]["containers"] if c.get("args", [])[3:4] == ["worker"]]
+    commands.append(_unit("puzzlefleet-worker@.service")["Service"]["ExecStart"])
+    commands += [line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("CMD")]
+    readme = (DEPLOY.parent / "README.md").read_text()
+    commands += [line for line in readme.splitlines() if "celery -A workers worker" in line and "-Q" in line
+                 and not line.lstrip().startswith(("#", "|", "5."))]
+    assert len(commands) >= 14, commands
+    for command in commands:
+        assert "--without-gossip" in command and "--without-mingle" in command, command

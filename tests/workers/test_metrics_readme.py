@@ -52,7 +52,7 @@ def test_metrics_as_the_readme_starts_a_worker(fleet_factory, tmp_path) -> None:
     worker = _readme_worker(fleet, port)
     sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "5", "--seed", "3", "--wait", "--json")
     assert sent.returncode == 0, sent.stderr + worker.text()[-3000:]
-    job = json.loads(sent.stdout)
+    job = json.loads(sent.stdout.splitlines()[-1])
     # A job for a queue this worker does not consume: not this worker's to report.
     other = fleet.cli("enqueue", "--game", "sudoku", "--size", "9", "--count", "2", "--json")
     assert other.returncode == 0, other.stderr
@@ -93,7 +93,7 @@ def test_a_finished_jobs_gauges_leave_after_their_window(fleet_factory, tmp_path
     _readme_worker(fleet, port, PUZZLEFLEET_JOB_METRICS_SECONDS=str(window))
     sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "3", "--seed", "5", "--wait", "--json")
     assert sent.returncode == 0, sent.stderr
-    job_id = json.loads(sent.stdout)["job"]
+    job_id = json.loads(sent.stdout.splitlines()[0])["job"]
     label = f'job_id="{job_id}"'
     last_change = datetime.fromisoformat(_job(fleet, job_id)["updated_at"])
     asked = datetime.now(timezone.utc)

@@ -46,3 +46,34 @@ def test_a_queue_nobody_consumes_is_said_and_reported(fleet_factory, tmp_path: P
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
             return bool(re.search(r"^puzzlefleet_jobs_waiting 2\.0$", r.read().decode(), re.M))
     wait_for(gauge, 20, "puzzlefleet_jobs_waiting to count both waiting jobs")
+
+
+def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_factory, tmp_path: Path) -> None:
+    """Two jobs whose messages are lost while no worker consumes their queue: the sweep sends the
+    oldest job's first PUZZLEFLEET_RESEND_SLOTS slots again, on the queue's first-served list, and says
+    so; with messages in the queue again it sends nothing more while nobody consumes it. A worker
+    that comes then finishes both jobs, exactly (the rest is sent again as they stall)."""
+    from tests.workers.conftest import redis_client
+    from workers.celeryapp import queue_keys
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'lost.db'}", PUZZLEFLEET_STALL_SECONDS="2",
+                          PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_RESEND_SLOTS="5")
+    worker = fleet.worker("housekeeping", queues="fleet")
+    for seed in ("1", "2"):
+        sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "12", "--seed", seed)
+        assert sent.returncode == 0, sent.stderr
+    client = redis_client(fleet.broker)
+    first_served, new_work = queue_keys("queens")
+    assert client.llen(new_work) == 24 and client.llen(first_served) == 0     # new work waits on its own list
+    client.delete(new_work)                                                    # the messages are lost
+    fleet.beat()
+    wait_for(lambda: "job 1: 5 slots sent again after" in worker.text(), 40, "the sweep to send job 1 again")
+    time.sleep(3)                                                              # a few more sweeps
+    text = worker.text()
+    assert "job 2 has waited" in text and "is a worker consuming it?" in text
+    assert text.count("slots sent again") == 1, text[-3000:]
+    assert client.llen(first_served) == 5 and client.llen(new_work) == 0
+    fleet.worker("queens", queues="queens,fleet")
+    for job_id in (1, 2):
+        status = fleet.wait_job(job_id, timeout=90)
+        assert (status["state"], status["stored"]) == ("done", 12), status
+    assert len(fleet.boards()) == 24

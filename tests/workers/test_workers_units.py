@@ -111,8 +111,57 @@ def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
         check_ids(1, 0, 2**63)
 
 
+def test_an_expected_fault_is_logged_in_one_line_and_a_bug_keeps_its_traceback() -> None:
+    import io
+    import logging
+    import sys
+    import traceback
+
+    from workers.faults import OneLine
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(OneLine())
+    logger = logging.getLogger("test.one_line")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            raise kombu.exceptions.OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        except Exception as exc:      # as celery.beat logs a send that failed
+            logger.error("Message Error: %s\n%s", exc, traceback.format_stack(), exc_info=True)
+        assert out.getvalue().splitlines() == [
+            "Message Error: Error 111 connecting to 127.0.0.1:6379. Connection refused."]
+        out.truncate(0)
+        out.seek(0)
+        try:
+            raise StoreError("cannot open database x") from OperationalError("SELECT 1", {}, Exception("refused"))
+        except StoreError:
+            logger.warning("sweep failed", exc_info=sys.exc_info())
+        assert out.getvalue().splitlines() == ["sweep failed (cannot open database x)"]
+        out.truncate(0)
+        out.seek(0)
+        try:
+            raise ValueError("a bug")
+        except ValueError:
+            logger.exception("Task raised unexpected")
+        assert "Traceback" in out.getvalue()
+    finally:
+        logger.removeHandler(handler)
+
+
+def test_the_store_tells_an_unreachable_database_from_a_bad_request() -> None:
+    import sqlite3
+
+    from store.errors import is_unreachable
+    assert is_unreachable(OperationalError("SELECT 1", {}, sqlite3.OperationalError("unable to open database file")))
+    assert not is_unreachable(OperationalError("SELECT 1", {}, sqlite3.OperationalError("no such table: job")))
+    assert is_unreachable(ConnectionRefusedError())
+    assert not is_unreachable(IntegrityError("INSERT", {}, Exception("duplicate key")))
+
+
 def test_only_transient_faults_are_retried() -> None:
-    from workers.tasks import backoff, is_transient
+    from workers.faults import is_transient
+    from workers.tasks import backoff
     try:
         try:
             raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
@@ -341,3 +390,32 @@ def test_run_slots_refuses_an_unknown_job_or_range(db: Any) -> None:
     for start, stop in [(1, 1), (0, "2"), (-1, 1), (0, True)]:
         with pytest.raises(BadTask):
             _run(db, job_id, params, start, stop)
+
+
+def test_an_ack_on_a_closed_connection_is_one_warning_not_a_dead_worker() -> None:
+    """A task that ends after the worker reconnected acknowledges on its old channel, whose transport
+    is gone: kombu raised AttributeError out of the worker's loop ("Unrecoverable error")."""
+    import logging
+    from types import SimpleNamespace
+
+    from kombu.message import Message
+
+    import workers.celeryapp  # noqa: F401  (installs the wrappers)
+
+    class Channel:
+        connection = None
+
+        def basic_ack(self, tag: Any, multiple: bool = False) -> None:
+            self.connection.client.pool     # what kombu's Redis channel does (an AttributeError once closed)
+
+    message = Message(body=b"{}", delivery_tag="tag-1", channel=Channel())
+    seen: list[str] = []
+
+    class Logger(logging.Logger):
+        def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
+            seen.append(msg % args)
+    message.ack_log_error(Logger("x"), (ConnectionError,))
+    assert len(seen) == 1 and seen[0].startswith("could not acknowledge message tag-1")
+    Channel.connection = SimpleNamespace(client=object())     # a live connection: a bug stays loud
+    with pytest.raises(AttributeError):
+        Message(body=b"{}", delivery_tag="tag-2", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
