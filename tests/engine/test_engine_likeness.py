@@ -1,0 +1,80 @@
+"""The fitted likeness (engine/core/likeness.py) behind a style's `keep`: deterministic, a probability,
+fitted on the features it evaluates, and it keeps published boards more often than the style's own."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.core.likeness import NAMES, Likeness, features, nearest
+from engine.games.starbattle import Rules
+from engine.games.starbattle.generator import Settings, generate
+from engine.games.starbattle.styles import composed_fit, interlocking_fit, named
+
+DATA = Path(__file__).parents[1] / "data"
+
+
+def _published(name: str) -> list[tuple[int, tuple[int, ...]]]:
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        board = json.loads(line)
+        if board["rules"].get("stars", 1) == 1:
+            out.append((board["rules"]["size"], tuple(v for row in board["regions"] for v in row)))
+    return out
+
+
+def test_every_fit_is_of_these_features() -> None:
+    for table in (composed_fit.LIKENESS, interlocking_fit.LIKENESS):
+        for by_size in table.values():
+            for size, fitted in by_size.items():
+                assert fitted.names == NAMES and len(fitted.weights) == len(NAMES) == len(fitted.means)
+                assert list(fitted.log_caps) == [size]
+
+
+def test_nearest_takes_the_closest_fitted_size() -> None:
+    table = composed_fit.LIKENESS[1]
+    assert nearest(table, 8) is table[8]
+    assert nearest(table, 30) is table[max(table)] and nearest(table, 4) is table[min(table)]
+
+
+def test_a_refit_for_other_features_fails_loudly() -> None:
+    stale = Likeness(NAMES[:-1], (0.0,), (1.0,), (0.0,), 0.0, {8: 0.0})
+    with pytest.raises(ValueError, match="refit"):
+        stale.log_ratio(8, generate(Rules(8), 1)[0].regions)
+
+
+def test_keep_is_a_seeded_probability() -> None:
+    regions = generate(Rules(8), 1)[0].regions
+    fitted = nearest(composed_fit.LIKENESS[1], 8)
+    assert 0.0 < fitted.keep_probability(8, regions) <= 1.0
+    assert len(features(8, regions, 8, 8)) == len(NAMES)
+    draws = [fitted.keep(8, regions, random.Random(seed)) for seed in range(50)]
+    assert draws == [fitted.keep(8, regions, random.Random(seed)) for seed in range(50)]
+
+
+def test_published_boards_are_kept_more_often_than_the_styles_own() -> None:
+    """The ratio points the right way: the hand-drawn sample scores above composed's unsampled output."""
+    composed = named("composed")
+    hand_drawn = _published("queens_handmade_sample.jsonl")
+    own = [(8, generate(Rules(8), seed, style="composed", settings=Settings(sample=False))[0].regions)
+           for seed in range(30)]
+    fitted = composed_fit.LIKENESS[1]
+
+    def mean_keep(maps: list[tuple[int, tuple[int, ...]]]) -> float:
+        return sum(nearest(fitted, n).keep_probability(n, regions) for n, regions in maps) / len(maps)
+
+    assert len(hand_drawn) >= 10
+    assert mean_keep(hand_drawn) > mean_keep(own)
+    assert composed.keep(Rules(8), own[0][1], random.Random(1)) in (True, False)
+
+
+def test_sampling_turns_maps_away_only_when_on() -> None:
+    """The generator counts the maps the likeness sets aside (`unlike-published`); with
+    `Settings(sample=False)`, as the fit draws the style's own output, it sets none aside."""
+    on = sum(generate(Rules(8), seed, style="composed")[1].rejected["unlike-published"] for seed in range(10))
+    off = sum(generate(Rules(8), seed, style="composed", settings=Settings(sample=False))[1]
+              .rejected["unlike-published"] for seed in range(10))
+    assert on > 0 and off == 0
