@@ -1,0 +1,75 @@
+"""Whole `generate` commands of two checkouts, side by side: seconds per stored board as a user times them.
+
+    .venv/bin/python bench/bench_whole_generate.py --before ../before [--rules "queens 8:200" ...]
+        [--rounds 2] [--cpu 0]
+
+Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet generate --game G --size N
+[--stars K] --count C --seed 1`, one process, a fresh SQLite store in a temporary folder), alternating
+this checkout and `--before` for `--rounds` rounds so that both see the same load. Prints Markdown: wall
+seconds of the whole command per stored board, the best round of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from machine import cpu_model  # noqa: E402
+
+DEFAULT_RULES = ["queens 8:200", "starbattle 10 2:40", "starbattle 14 3:10"]
+
+
+def command(checkout: Path, rules: str, count: int) -> list[str]:
+    words = rules.split()
+    game, size = words[0], words[1]
+    stars = ["--stars", words[2]] if len(words) > 2 else []
+    return [str(checkout / ".venv" / "bin" / "puzzlefleet"), "generate", "--game", game, "--size", size, *stars,
+            "--count", str(count), "--seed", "1"]
+
+
+def timed(checkout: Path, rules: str, count: int, cpu: int) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        env = dict(os.environ, PUZZLEFLEET_DB=f"sqlite:///{folder}/boards.db")
+        pin = ["taskset", "-c", str(cpu)] if cpu >= 0 else []
+        started = time.perf_counter()
+        done = subprocess.run(pin + command(checkout, rules, count), env=env, cwd=folder,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{checkout}: generate {rules} failed: {done.stderr.strip().splitlines()[-1]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True, help="the other checkout (built: make build)")
+    parser.add_argument("--rules", nargs="*", default=DEFAULT_RULES, help='"RULES:COUNT"')
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--cpu", type=int, default=0, help="pin each command to this core (-1: no pinning)")
+    args = parser.parse_args()
+    sides = {"this checkout": ROOT, "before": args.before.resolve()}
+    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (commands pinned to CPU {args.cpu}), Python "
+          f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
+    print("| rules | boards | " + " | ".join(f"{side}: s / board (best of {args.rounds})" for side in sides)
+          + " | ratio |\n|---|---:|" + "---:|" * (len(sides) + 1))
+    for item in args.rules:
+        rules, count = item.rsplit(":", 1)
+        best = {side: float("inf") for side in sides}
+        for _ in range(args.rounds):
+            for side, checkout in sides.items():
+                best[side] = min(best[side], timed(checkout, rules, int(count), args.cpu) / int(count))
+        now, before = best["this checkout"], best["before"]
+        print(f"| {rules} | {count} | {now * 1000:.1f} ms | {before * 1000:.1f} ms | {now / before:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
