@@ -7,8 +7,8 @@ Needs scikit-learn (`pip install -e '.[bench]'`). Generates `--boards` finished 
 style's sampling off (`Settings(sample=False)`: the style's own habits), seeds 1,000,000 + i (never the
 classifier bench's 70,000 + i), and fits a logistic regression of calibration boards against them on
 `engine.core.likeness.features`, the generated boards weighing as much as the calibration boards. Each
-star count and each size with 20+ calibration boards gets a fit of its own (other sizes take the
-nearest fitted size's). The cap is the `--quantile` of the generated boards' log-ratio: above it a map
+star count and each size with 20+ calibration boards gets a fit of its own (other sizes are not
+sampled). The cap is the `--quantile` of the generated boards' log-ratio: above it a map
 is always kept, so the share kept is the cost (reported).
 `--write` writes the tables to engine/games/starbattle/styles/<style>_fit.py.
 """
@@ -64,7 +64,7 @@ def corpus(path: Path, stars: int) -> dict[int, list[tuple[int, ...]]]:
 def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[tuple[int, ...]]], boards: int,
         quantile: float, strength: float, jobs: int) -> str:
     """The {size: Likeness(...)} source for one star count: a fit per size with at least MIN_BOARDS
-    published boards (other sizes take the nearest fitted size's)."""
+    published boards (other sizes are not sampled)."""
     sizes = [size for size in sizes if len(published.get(size, ())) >= MIN_BOARDS]
     if not sizes:
         raise SystemExit(f"the calibration file has no size with {MIN_BOARDS}+ {stars}-star boards")

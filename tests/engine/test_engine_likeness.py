@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.likeness import NAMES, Likeness, features, nearest
+from engine.core import likeness
+from engine.core.likeness import NAMES, Likeness, features
 from engine.games.starbattle import Rules
 from engine.games.starbattle.generator import Settings, generate
 from engine.games.starbattle.styles import composed_fit, interlocking_fit, named
@@ -34,10 +35,11 @@ def test_every_fit_is_of_these_features() -> None:
                 assert list(fitted.log_caps) == [size]
 
 
-def test_nearest_takes_the_closest_fitted_size() -> None:
+def test_sizes_without_a_fit_keep_every_map() -> None:
     table = composed_fit.LIKENESS[1]
-    assert nearest(table, 8) is table[8]
-    assert nearest(table, 30) is table[max(table)] and nearest(table, 4) is table[min(table)]
+    assert sorted(table) == [6, 7, 8, 9, 10, 11]            # the sizes with 20+ hand-drawn boards
+    regions = generate(Rules(12), 1)[0].regions
+    assert all(likeness.keep(table, 12, regions, random.Random(seed)) for seed in range(20))
 
 
 def test_a_refit_for_other_features_fails_loudly() -> None:
@@ -48,7 +50,7 @@ def test_a_refit_for_other_features_fails_loudly() -> None:
 
 def test_keep_is_a_seeded_probability() -> None:
     regions = generate(Rules(8), 1)[0].regions
-    fitted = nearest(composed_fit.LIKENESS[1], 8)
+    fitted = composed_fit.LIKENESS[1][8]
     assert 0.0 < fitted.keep_probability(8, regions) <= 1.0
     assert len(features(8, regions, 8, 8)) == len(NAMES)
     draws = [fitted.keep(8, regions, random.Random(seed)) for seed in range(50)]
@@ -64,7 +66,7 @@ def test_published_boards_are_kept_more_often_than_the_styles_own() -> None:
     fitted = composed_fit.LIKENESS[1]
 
     def mean_keep(maps: list[tuple[int, tuple[int, ...]]]) -> float:
-        return sum(nearest(fitted, n).keep_probability(n, regions) for n, regions in maps) / len(maps)
+        return sum(fitted[n].keep_probability(n, regions) for n, regions in maps if n in fitted) / len(maps)
 
     assert len(hand_drawn) >= 10
     assert mean_keep(hand_drawn) > mean_keep(own)

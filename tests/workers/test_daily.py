@@ -197,16 +197,16 @@ def test_a_plan_entry_may_name_a_style(db: Engine, pool: list[list[Entry]], monk
     old = copy.deepcopy(queens8[1][0])
     del old["style"], old["generation"]["style"]              # as stored before styles were recorded
     fill(db, [queens8[0], (old, queens8[1][1])])
-    monkeypatch.setattr(daily_mod, "DAILY_PLAN", daily_mod.plan([("queens 8", "easy", "composed"),
+    monkeypatch.setattr(daily_mod, "DAILY_PLAN", daily_mod.plan([("queens 8", "easy", "organic"),
                                                                  ("queens 8", "easy"), ("queens 8", "easy")]))
     boards = make_daily(db=db, day=DAY)
-    assert boards[0]["style"] == "composed"
+    assert default == "composed" and boards[0]["style"] == "organic"
     assert boards[0]["id"] not in {data["id"] for data, _ in queens8}       # made, in the style asked
     assert {boards[1]["id"], boards[2]["id"]} == {queens8[0][0]["id"], old["id"]}
     assert {board.get("style") for board in boards[1:]} == {default, None}
     assert [board["difficulty"]["band"] for board in boards] == ["easy"] * 3
     with store.session(db, read_only=True) as s:
-        assert [row["id"] for row in store.board_summaries(session=s, style="composed")[0]] == [boards[0]["id"]]
+        assert [row["id"] for row in store.board_summaries(session=s, style="organic")[0]] == [boards[0]["id"]]
 
 
 def test_a_plan_entry_with_a_style_its_rules_do_not_take_is_refused() -> None:

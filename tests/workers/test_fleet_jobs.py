@@ -249,16 +249,16 @@ def test_a_banded_job_stores_boards_of_that_band_only(fleet: Fleet) -> None:
 
 def test_a_styled_job_stores_boards_drawn_in_that_style(fleet: Fleet) -> None:
     """--style travels with the job's parameters to the worker, which draws every board in it."""
-    result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--style", "composed", "--count", "3",
+    result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--style", "organic", "--count", "3",
                        "--seed", "12", "--wait", "--json")
     assert result.returncode == 0, result.stderr
-    status = json.loads(result.stdout)
-    assert (status["state"], status["stored"], status["params"]["style"]) == ("done", 3, "composed")
+    status = json.loads(result.stdout.splitlines()[-1])       # the job line first, then its end
+    assert (status["state"], status["stored"], status["params"]["style"]) == ("done", 3, "organic")
     boards = fleet.boards(status["job"])
-    assert [(b["style"], b["generation"]["style"]) for b in boards] == [("composed", "composed")] * 3
-    exported = fleet.cli("export", "--job", str(status["job"]), "--style", "composed")
+    assert [(b["style"], b["generation"]["style"]) for b in boards] == [("organic", "organic")] * 3
+    exported = fleet.cli("export", "--job", str(status["job"]), "--style", "organic")
     assert [json.loads(line)["id"] for line in exported.stdout.splitlines()] == [b["id"] for b in boards]
-    listed = fleet.cli("list", "--style", "composed", "--size", "7").stdout.splitlines()[1:]
+    listed = fleet.cli("list", "--style", "organic", "--size", "7").stdout.splitlines()[1:]
     assert sorted(line.split()[0] for line in listed) == sorted(b["id"] for b in boards)
 
 

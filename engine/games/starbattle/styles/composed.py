@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, reachable
-from engine.core.likeness import nearest
+from engine.core import likeness
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
@@ -458,8 +458,9 @@ def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neig
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
-    """Keep a finished map as often as hand-drawn boards look like it (the fitted likeness)."""
-    return nearest(LIKENESS[1], rules.size).keep(rules.size, regions, rng)
+    """Keep a finished map as often as hand-drawn boards look like it (the fitted likeness, at the sizes
+    with 20+ hand-drawn boards: 6x6 to 11x11)."""
+    return likeness.keep(LIKENESS[1], rules.size, regions, rng)
 
 
 def repair_keep(rules: Rules) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, target_sizes
-from engine.core.likeness import nearest
+from engine.core import likeness
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
@@ -397,10 +397,9 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
-    """Keep a finished map as often as the site's boards of its star count look like it (the fitted
-    likeness; star counts without one keep every map)."""
-    fitted = LIKENESS.get(rules.stars)
-    return fitted is None or nearest(fitted, rules.size).keep(rules.size, regions, rng)
+    """Keep a finished map as often as the site's boards of its rules look like it (the fitted
+    likeness: 8x8 one-star and 10x10 two-star; other rules keep every map)."""
+    return likeness.keep(LIKENESS.get(rules.stars, {}), rules.size, regions, rng)
 
 
 def repair_keep(rules: Rules) -> int:
