@@ -197,9 +197,11 @@ def test_a_broker_wipe_under_load_is_recovered_in_seconds(tmp_path: Path, own_re
     45 s); bench/bench_broker_wipe.py runs it at full size (stall 20 s, sweep 10 s, 90 s)."""
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_redis.url,
                           PUZZLEFLEET_RESUME_INTERVAL="2", PUZZLEFLEET_STALL_SECONDS="6")
-    run = broker_wipe_under_load(fleet, own_redis, jobs=6, boards=20, within=45.0)
+    # sized for the default (composed) Queens 12x12 at a few dozen milliseconds a board: jobs that
+    # are still running when Redis goes, and a feed the two workers cannot keep up with
+    run = broker_wipe_under_load(fleet, own_redis, jobs=6, boards=120, feed_boards=400, within=45.0)
     for job_id in run.jobs:
-        _assert_exactly(fleet, job_id, 20, alone=False)
+        _assert_exactly(fleet, job_id, 120, alone=False)
     # The load was real: new jobs were still waiting when the six were done.
     assert run.open_fed_at_end > 0, (run.fed, run.finished_after)
     # The sweep said what it sent, job by job, and never blamed a missing worker.
