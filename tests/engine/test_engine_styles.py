@@ -125,3 +125,24 @@ def test_composed_gate_passes_the_hand_drawn_sample() -> None:
         verdicts.append(composed.score(rules, regions) >= composed.gates(rules).min_shape)
     assert len(verdicts) >= 50
     assert sum(verdicts) / len(verdicts) >= 0.95
+
+
+def test_solve_scores_a_brought_board_in_the_style_it_looks_most_like() -> None:
+    """`solve` reports the shape score and gates of the style a board is closest to (the widest margin
+    over that style's shape gate), and names it; hand-drawn boards mostly look composed."""
+    from engine import game_named
+    from engine.games.starbattle.board import Board
+
+    queens = game_named("queens")
+    seen = []
+    for line in SAMPLE.read_text().splitlines()[:6]:
+        data = json.loads(line)
+        rules = Rules(data["rules"]["size"])
+        regions = tuple(label for row in data["regions"] for label in row)
+        status, out = queens.solve(Board(rules, regions))
+        closest = styles.closest(rules, regions)
+        assert status == "unique" and out["shape"]["style"] == closest.NAME
+        assert out["shape"]["score"] == closest.score(rules, regions)
+        assert out["gates"]["shape"] == (closest.score(rules, regions) >= closest.gates(rules).min_shape)
+        seen.append(closest.NAME)
+    assert seen.count("composed") >= 4
