@@ -63,6 +63,33 @@ def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]
     return bool(rest) and is_connected(n, rest)
 
 
+def one_piece_without(n: int, regions: Sequence[int], cell: int, label: int) -> bool:
+    """Whether region `label` stays one piece without `cell` (whether or not `cell` has been given
+    away yet): a walk from one of the cell's neighbours in the region reaches the others. Local and
+    cheap, for moves of one boundary cell."""
+    neighbours = orthogonal_neighbours(n)
+    around = [nb for nb in neighbours[cell] if regions[nb] == label]
+    if len(around) <= 1:
+        return True
+    seen = {around[0]}
+    stack = [around[0]]
+    while stack:
+        for nb in neighbours[stack.pop()]:
+            if nb not in seen and regions[nb] == label and nb != cell:
+                seen.add(nb)
+                stack.append(nb)
+    return all(nb in seen for nb in around)
+
+
+def region_sizes(regions: Sequence[int], n: int) -> list[int]:
+    """The number of cells of each of the n labels (unassigned cells not counted)."""
+    sizes = [0] * n
+    for label in regions:
+        if label != UNASSIGNED:
+            sizes[label] += 1
+    return sizes
+
+
 def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random, *,
          closed: frozenset[int] = frozenset(), thin: float = 0.0, thin_from: int = 0,
          tries: int = 2) -> list[int]:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED, reachable
+from engine.core.regions import UNASSIGNED, one_piece_without, reachable, region_sizes
 from engine.core import likeness
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
@@ -65,7 +65,7 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
             _pieces(n, regions, answer, rng)
         _absorb(n, regions, rng)
         _carve(n, regions, answer, rng)
-        if UNASSIGNED not in regions and min(_sizes(regions, n)) >= 2:
+        if UNASSIGNED not in regions and min(region_sizes(regions, n)) >= 2:
             return regions
     return None
 
@@ -245,7 +245,7 @@ def _absorb(n: int, regions: list[int], rng: random.Random) -> None:
     """Give the free cells to the background (the largest neighbouring region) pocket by pocket, so
     what is left between the pieces becomes background, not ragged growth."""
     neighbours = orthogonal_neighbours(n)
-    sizes = _sizes(regions, n)
+    sizes = region_sizes(regions, n)
     left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
     rng.shuffle(left)
     while left:
@@ -298,12 +298,6 @@ def _carve(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Rand
                 regions[moved] = largest
 
 
-def _sizes(regions: Sequence[int], n: int) -> list[int]:
-    sizes = [0] * n
-    for label in regions:
-        if label != UNASSIGNED:
-            sizes[label] += 1
-    return sizes
 
 
 # ---- the look: score, gate, tuning ---------------------------------------------------------------
@@ -365,7 +359,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
     regions = list(regions)
-    sizes = _sizes(regions, n)
+    sizes = region_sizes(regions, n)
     _regrow(rules, regions, answer, rng, sizes)
     for _ in range(steps):
         cell = rng.randrange(n * n)
@@ -379,7 +373,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
         regions[cell] = target
         if (_local(n, regions, cell) + grown <= before
-                or not _still_one_piece(n, regions, cell, own, neighbours)):
+                or not one_piece_without(n, regions, cell, own)):
             regions[cell] = own
             continue
         if count_solutions(rules, regions, 2).solutions != (answer,):
@@ -413,7 +407,7 @@ def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: rand
             for cell in offers:
                 donor = regions[cell]
                 regions[cell] = label
-                if (_still_one_piece(n, regions, cell, donor, neighbours)
+                if (one_piece_without(n, regions, cell, donor)
                         and count_solutions(rules, regions, 2).solutions == (answer,)):
                     sizes[donor] -= 1
                     sizes[label] += 1
@@ -442,19 +436,6 @@ def _local(n: int, regions: Sequence[int], cell: int) -> int:
     return mirrored - corners
 
 
-def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neighbours) -> bool:
-    """Whether `label` is one piece once `cell` has left it (walks from one of its neighbours)."""
-    around = [nb for nb in neighbours[cell] if regions[nb] == label]
-    if len(around) <= 1:
-        return True
-    seen = {around[0]}
-    stack = [around[0]]
-    while stack:
-        for nb in neighbours[stack.pop()]:
-            if nb not in seen and regions[nb] == label:
-                seen.add(nb)
-                stack.append(nb)
-    return all(nb in seen for nb in around)
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:

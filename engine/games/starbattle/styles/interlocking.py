@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED, is_connected, target_sizes
+from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
 from engine.core import likeness
 from engine.core.shape import look, shape_features
 from engine.games.base import Gates
@@ -69,7 +69,7 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
         rough = _roughness(rng)
         _grow(n, k, regions, targets, closed, rng, WIDTH[k] * (3.0 - 2.6 * rough))
         _jag(n, k, regions, set(answer), round((JAGS[k] + ROUGH_JAGS * rough) * 2 * rough * n), rng)
-        sizes = _sizes(regions, n)
+        sizes = region_sizes(regions, n)
         if min(sizes[label] for label in range(n) if label not in closed) >= 2 * k:
             return regions
     return None
@@ -252,7 +252,7 @@ def _jag(n: int, k: int, regions: list[int], stars: set[int], count: int, rng: r
     """Move `count` random boundary cells (never a star) into a neighbouring region: a tooth, as
     published boards have, where the donor stays one piece and keeps more than 2k + 1 cells."""
     neighbours = orthogonal_neighbours(n)
-    sizes = _sizes(regions, n)
+    sizes = region_sizes(regions, n)
     for _ in range(count * 4):
         if count <= 0:
             return
@@ -261,7 +261,7 @@ def _jag(n: int, k: int, regions: list[int], stars: set[int], count: int, rng: r
         targets = sorted({regions[nb] for nb in neighbours[cell]} - {own})
         if cell in stars or not targets or sizes[own] <= 2 * k + 1:
             continue
-        if not _still_one_piece(n, regions, cell, own, neighbours):
+        if not one_piece_without(n, regions, cell, own):
             continue
         target = rng.choice(targets)
         regions[cell] = target
@@ -270,27 +270,8 @@ def _jag(n: int, k: int, regions: list[int], stars: set[int], count: int, rng: r
         count -= 1
 
 
-def _still_one_piece(n: int, regions: Sequence[int], cell: int, label: int, neighbours) -> bool:
-    """Whether `label` is one piece once `cell` has left it (walks from one of its neighbours)."""
-    around = [nb for nb in neighbours[cell] if regions[nb] == label]
-    if len(around) <= 1:
-        return True
-    seen = {around[0]}
-    stack = [around[0]]
-    while stack:
-        for nb in neighbours[stack.pop()]:
-            if nb not in seen and regions[nb] == label and nb != cell:
-                seen.add(nb)
-                stack.append(nb)
-    return all(nb in seen for nb in around)
 
 
-def _sizes(regions: Sequence[int], n: int) -> list[int]:
-    sizes = [0] * n
-    for label in regions:
-        if label != UNASSIGNED:
-            sizes[label] += 1
-    return sizes
 
 
 # ---- the look: score, gate, tuning ---------------------------------------------------------------
@@ -342,7 +323,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     stars = set(answer)
     regions = list(regions)
     current = score(rules, regions)
-    sizes = _sizes(regions, n)
+    sizes = region_sizes(regions, n)
     for _ in range(steps):
         if current >= 100:
             break
