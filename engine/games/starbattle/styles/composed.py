@@ -11,6 +11,7 @@ One-star boards only (Queens, with or without the diagonal rule).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 
@@ -419,20 +420,31 @@ def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: rand
 
 def _local(n: int, regions: Sequence[int], cell: int) -> int:
     """The look around `cell`: minus the corners at its four lattice points, plus the mirrored
-    boundary bits of its row (what one move of `cell` can change)."""
+    boundary bits of its row (what one move of `cell` can change). Tuning calls it twice a nudge,
+    so it is written out by hand (a lattice point is a corner of a label holding 1 or 3 of its
+    four cells, two corners of one holding two diagonal cells)."""
     r, c = divmod(cell, n)
     corners = 0
     for i in (r, r + 1):
         for j in (c, c + 1):
-            around = [regions[rr * n + cc] if 0 <= rr < n and 0 <= cc < n else -1
-                      for rr, cc in ((i - 1, j - 1), (i - 1, j), (i, j), (i, j - 1))]
-            for label in set(around) - {-1}:
-                mine = [x == label for x in around]
-                count = sum(mine)
-                corners += 1 if count in (1, 3) else 2 if count == 2 and mine[0] == mine[2] else 0
+            up, down = i - 1, i
+            left, right = j - 1, j
+            a = regions[up * n + left] if up >= 0 and left >= 0 else -1
+            b = regions[up * n + right] if up >= 0 and right < n else -1
+            d = regions[down * n + right] if down < n and right < n else -1
+            e = regions[down * n + left] if down < n and left >= 0 else -1
+            for label in {a, b, d, e}:
+                if label == -1:
+                    continue
+                in_a, in_d = a == label, d == label
+                count = in_a + (b == label) + in_d + (e == label)
+                if count == 1 or count == 3:
+                    corners += 1
+                elif count == 2 and in_a == in_d:
+                    corners += 2
     row = regions[r * n:(r + 1) * n]
     bits = [row[x] != row[x + 1] for x in range(n - 1)]
-    mirrored = sum(bits[x] == bits[n - 2 - x] for x in range(n - 1))
+    mirrored = sum(map(operator.eq, bits, reversed(bits)))
     return mirrored - corners
 
 
