@@ -129,17 +129,26 @@ def region_corners(n: int, regions: Sequence[int]) -> dict[int, int]:
     T, 12 for a plus. A lattice point is a corner of a region when 1 or 3 of the 4 cells around it are
     the region's, two corners when 2 diagonal ones are."""
     corners: dict[int, int] = {}
+    get = corners.get
     for i in range(n + 1):
+        up_row, down_row = (i - 1) * n, i * n
         for j in range(n + 1):
-            around = [regions[r * n + c] if 0 <= r < n and 0 <= c < n else -1
-                      for r, c in ((i - 1, j - 1), (i - 1, j), (i, j), (i, j - 1))]   # clockwise
-            for label in set(around) - {-1}:
-                mine = [a == label for a in around]
-                count = sum(mine)
-                if count in (1, 3):
-                    corners[label] = corners.get(label, 0) + 1
-                elif count == 2 and mine[0] == mine[2]:
-                    corners[label] = corners.get(label, 0) + 2
+            # the four cells around lattice point (i, j), clockwise from the top left (-1: off the grid)
+            a = regions[up_row + j - 1] if i > 0 and j > 0 else -1
+            b = regions[up_row + j] if i > 0 and j < n else -1
+            d = regions[down_row + j] if i < n and j < n else -1
+            e = regions[down_row + j - 1] if i < n and j > 0 else -1
+            if a == b == d == e:
+                continue                          # inside one region: no corner (the common case)
+            for label in {a, b, d, e}:
+                if label == -1:
+                    continue
+                in_a, in_d = a == label, d == label
+                count = in_a + (b == label) + in_d + (e == label)
+                if count == 1 or count == 3:
+                    corners[label] = get(label, 0) + 1
+                elif count == 2 and in_a == in_d:
+                    corners[label] = get(label, 0) + 2
     return corners
 
 
