@@ -146,3 +146,16 @@ def test_solve_scores_a_brought_board_in_the_style_it_looks_most_like() -> None:
         assert out["gates"]["shape"] == (closest.score(rules, regions) >= closest.gates(rules).min_shape)
         seen.append(closest.NAME)
     assert seen.count("composed") >= 4
+
+
+def test_solve_applies_the_closest_styles_gates_where_they_differ_from_organic() -> None:
+    """Beyond 14x14 organic has no shape gate; composed has one. A composed 15x15 board brought to
+    `solve` is judged by composed's gates, shape included."""
+    from engine import game_named
+    from engine.games.starbattle.board import Board
+
+    made, _ = generate(Rules(15), 1)
+    assert made.to_json()["style"] == "composed" and styles.named("organic").gates(Rules(15)).min_shape is None
+    status, out = game_named("queens").solve(Board(made.rules, made.regions))
+    assert status == "unique" and out["shape"]["style"] == "composed"
+    assert out["gates"] == {"fun": True, "shape": True}

@@ -14,7 +14,6 @@ from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGrou
 from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
-from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.generator import describe, generate
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
@@ -126,7 +125,8 @@ class StarFamily(Game):
         return describe(board)
 
     def gates(self, board: Board) -> Gates:
-        return gates_for(board.rules)
+        # the gates of the style the map looks most like, as `describe` scores its shape in
+        return drawing_styles.closest(board.rules, board.regions).gates(board.rules)
 
     def to_url(self, board: Board) -> str:
         if board.rules.diagonals:
