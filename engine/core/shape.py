@@ -15,6 +15,7 @@ Stored with its features, so a reader can see why a board was called ugly.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -124,43 +125,52 @@ class Look:
         return {name: round(getattr(self, name), 3) for name in self.__slots__}
 
 
+def point_corners(n: int, regions: Sequence[int], i: int, j: int) -> list[tuple[int, int]]:
+    """The outline corners at lattice point (i, j) (0..n each way), as (region, corners): a point is a
+    corner of a region holding 1 or 3 of the 4 cells around it, two corners of one holding 2 diagonal
+    ones."""
+    # the four cells around the point, clockwise from the top left (-1: off the grid)
+    up_row, down_row = (i - 1) * n, i * n
+    a = regions[up_row + j - 1] if i > 0 and j > 0 else -1
+    b = regions[up_row + j] if i > 0 and j < n else -1
+    d = regions[down_row + j] if i < n and j < n else -1
+    e = regions[down_row + j - 1] if i < n and j > 0 else -1
+    if a == b == d == e:
+        return []                                 # inside one region: no corner (the common case)
+    out = []
+    for label in {a, b, d, e}:
+        if label == -1:
+            continue
+        in_a, in_d = a == label, d == label
+        count = in_a + (b == label) + in_d + (e == label)
+        if count == 1 or count == 3:
+            out.append((label, 1))
+        elif count == 2 and in_a == in_d:
+            out.append((label, 2))
+    return out
+
+
 def region_corners(n: int, regions: Sequence[int]) -> dict[int, int]:
     """The corners of each region's outline (holes included): 4 for a rectangle, 6 for an L, 8 for a
-    T, 12 for a plus. A lattice point is a corner of a region when 1 or 3 of the 4 cells around it are
-    the region's, two corners when 2 diagonal ones are."""
+    T, 12 for a plus (`point_corners` at every lattice point)."""
     corners: dict[int, int] = {}
-    get = corners.get
     for i in range(n + 1):
-        up_row, down_row = (i - 1) * n, i * n
         for j in range(n + 1):
-            # the four cells around lattice point (i, j), clockwise from the top left (-1: off the grid)
-            a = regions[up_row + j - 1] if i > 0 and j > 0 else -1
-            b = regions[up_row + j] if i > 0 and j < n else -1
-            d = regions[down_row + j] if i < n and j < n else -1
-            e = regions[down_row + j - 1] if i < n and j > 0 else -1
-            if a == b == d == e:
-                continue                          # inside one region: no corner (the common case)
-            for label in {a, b, d, e}:
-                if label == -1:
-                    continue
-                in_a, in_d = a == label, d == label
-                count = in_a + (b == label) + in_d + (e == label)
-                if count == 1 or count == 3:
-                    corners[label] = get(label, 0) + 1
-                elif count == 2 and in_a == in_d:
-                    corners[label] = get(label, 0) + 2
+            for label, count in point_corners(n, regions, i, j):
+                corners[label] = corners.get(label, 0) + count
     return corners
 
 
+def mirrored_bits(row: Sequence[int]) -> int:
+    """How many of a row's vertical boundary bits (a border between c and c + 1?) equal the bit at
+    their left-right mirror image."""
+    bits = [row[c] != row[c + 1] for c in range(len(row) - 1)]
+    return sum(map(operator.eq, bits, reversed(bits)))
+
+
 def mirrored_share(n: int, regions: Sequence[int]) -> float:
-    """The share of vertical boundary bits (is there a border between (r, c) and (r, c + 1)?) equal to
-    the bit at their left-right mirror image."""
-    equal = 0
-    for r in range(n):
-        row = regions[r * n:(r + 1) * n]
-        bits = [row[c] != row[c + 1] for c in range(n - 1)]
-        equal += sum(bits[c] == bits[n - 2 - c] for c in range(n - 1))
-    return equal / (n * (n - 1))
+    """The share of vertical boundary bits equal to the bit at their left-right mirror image."""
+    return sum(mirrored_bits(regions[r * n:(r + 1) * n]) for r in range(n)) / (n * (n - 1))
 
 
 def look(n: int, regions: Sequence[int]) -> Look:

@@ -66,3 +66,20 @@ def test_features_count_what_they_say():
         sum(regions[i] != regions[i + 4] for i in range(12))
     assert features.boundary_per_row == boundary / 4
     assert features.interior_per_row == 0
+
+
+def test_region_corners_count_the_outline_of_known_shapes() -> None:
+    """A rectangle has 4 corners, an L 6, a T 8, a plus 12, a ring 8 (4 outside, 4 round its hole);
+    two cells touching only at a corner give that point 2."""
+    from engine.core.shape import region_corners
+
+    def corners_of(rows: list[str]) -> int:
+        n = len(rows)
+        return region_corners(n, [1 if ch == "#" else 0 for row in rows for ch in row])[1]
+
+    assert corners_of(["....", ".##.", ".##.", "...."]) == 4
+    assert corners_of(["#...", "#...", "##..", "...."]) == 6
+    assert corners_of(["###.", ".#..", ".#..", "...."]) == 8
+    assert corners_of([".#.", "###", ".#."]) == 12
+    assert corners_of(["###", "#.#", "###"]) == 8
+    assert corners_of(["#.", ".#"]) == 8

@@ -11,14 +11,13 @@ One-star boards only (Queens, with or without the diagonal rule).
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, one_piece_without, reachable, region_sizes
 from engine.core import likeness
-from engine.core.shape import look, shape_features
+from engine.core.shape import look, mirrored_bits, point_corners, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.rules import Rules
@@ -420,32 +419,11 @@ def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: rand
 
 def _local(n: int, regions: Sequence[int], cell: int) -> int:
     """The look around `cell`: minus the corners at its four lattice points, plus the mirrored
-    boundary bits of its row (what one move of `cell` can change). Tuning calls it twice a nudge,
-    so it is written out by hand (a lattice point is a corner of a label holding 1 or 3 of its
-    four cells, two corners of one holding two diagonal cells)."""
+    boundary bits of its row (what one move of `cell` can change)."""
     r, c = divmod(cell, n)
-    corners = 0
-    for i in (r, r + 1):
-        for j in (c, c + 1):
-            up, down = i - 1, i
-            left, right = j - 1, j
-            a = regions[up * n + left] if up >= 0 and left >= 0 else -1
-            b = regions[up * n + right] if up >= 0 and right < n else -1
-            d = regions[down * n + right] if down < n and right < n else -1
-            e = regions[down * n + left] if down < n and left >= 0 else -1
-            for label in {a, b, d, e}:
-                if label == -1:
-                    continue
-                in_a, in_d = a == label, d == label
-                count = in_a + (b == label) + in_d + (e == label)
-                if count == 1 or count == 3:
-                    corners += 1
-                elif count == 2 and in_a == in_d:
-                    corners += 2
-    row = regions[r * n:(r + 1) * n]
-    bits = [row[x] != row[x + 1] for x in range(n - 1)]
-    mirrored = sum(map(operator.eq, bits, reversed(bits)))
-    return mirrored - corners
+    corners = sum(count for i in (r, r + 1) for j in (c, c + 1)
+                  for _, count in point_corners(n, regions, i, j))
+    return mirrored_bits(regions[r * n:(r + 1) * n]) - corners
 
 
 
