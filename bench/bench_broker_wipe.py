@@ -23,7 +23,6 @@ import platform
 import shutil
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 

@@ -124,7 +124,7 @@ def style_report(name: str, calibration: Path, boards: int) -> None:
                 rules, regions = _board(item)
                 by_rules.setdefault(rules, []).append(
                     style.score(rules, regions) >= style.gates(rules).min_shape)
-    print(f"| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
+    print("| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
           "\n|---|---|---:|---:|---:|---:|---:|")
     for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
         refused = 0

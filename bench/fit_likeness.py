@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import DeadlineExceeded  # noqa: E402
-from engine.core.likeness import NAMES, features  # noqa: E402
+from engine.core.likeness import features  # noqa: E402
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 

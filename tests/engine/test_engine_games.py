@@ -121,7 +121,7 @@ def test_no_module_outside_a_game_package_names_a_game() -> None:
 def test_every_game_states_its_drawing_styles_and_refuses_others() -> None:
     """styles(rules) is the default first and then what else these rules take; style_groups() states
     the same for every rules the game takes; a game without styles has none and refuses any, in one line."""
-    from engine.games.starbattle import Rules, styles
+    from engine.games.starbattle import Rules
     queens, starbattle = game_named("queens"), game_named("starbattle")
     assert queens.styles(Rules(8)) == ("composed", "organic", "interlocking")   # composed: as people draw Queens
     assert "composed" not in starbattle.styles(Rules(10, 2))                   # one-star only

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import store
-from tests.workers.conftest import BIN, Fleet, OwnRedis, Proc, make_db_url, redis_client, wait_for
+from tests.workers.conftest import BIN, Fleet, OwnRedis, make_db_url, redis_client, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
