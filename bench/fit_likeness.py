@@ -1,15 +1,24 @@
 """Fit a drawing style's likeness: how much more often people draw a map like this than the style does.
 
     .venv/bin/python bench/fit_likeness.py --style composed [--stars 1] [--boards 300]
-        [--sizes 6 7 8 9 10 11 13 15] [--calibration PATH] [--jobs 2] [--write]
+        [--sizes 6 7 8 9 10 11 13 15] [--rounds 3] [--stage drawn|finished] [--split 0.69]
+        [--calibration PATH] [--jobs 2] [--write]
 
-Needs scikit-learn (`pip install -e '.[bench]'`). Generates `--boards` finished boards per size with the
-style's sampling off (`Settings(sample=False)`: the style's own habits), seeds 1,000,000 + i (never the
-classifier bench's 70,000 + i), and fits a logistic regression of calibration boards against them on
-`engine.core.likeness.features`, the generated boards weighing as much as the calibration boards. Each
-star count and each size with 20+ calibration boards gets a fit of its own (other sizes are not
-sampled). The cap is the `--quantile` of the generated boards' log-ratio: above it a map
-is always kept, so the share kept is the cost (reported).
+Needs scikit-learn (`pip install -e '.[bench]'`). What must look published is the finished map, but
+the likeness may judge either it or the drawing it came from (`--stage drawn`: turning a drawing away
+costs a drawing, not a repair; it works where repair moves little). Each round generates `--boards`
+finished boards per size (seeds 1,000,000 + i, never the classifier bench's 70,000 + i) with the
+likeness fitted so far, keeping each board's drawing beside it; fits a logistic regression of the
+calibration boards against the finished maps (the log density ratio, the generated boards weighing
+as much as the calibration boards); and regresses that log-ratio on the features of the maps the
+likeness judges (ridge), adding the result to the fit. Round one starts from no likeness (the style's
+own habits); each later round corrects what the last one left; the last round only measures.
+`--split` gives the ragged indicator of engine/core/likeness.py (a ratio per kind, for a corpus drawn
+in two kinds). Each star count and each size with 20+ calibration boards gets a fit of its own (other
+sizes are not sampled). The cap is the `--quantile` of the fitted log-ratio over round one's judged
+maps: above it a map is always kept, so the share kept is the cost. Reported per round: that share,
+and the classifier's AUC of the round's boards against the calibration boards (the fitting boards,
+so a flattering figure; bench/bench_shape_classifier.py gives the honest one).
 `--write` writes the tables to engine/games/starbattle/styles/<style>_fit.py.
 """
 
@@ -22,15 +31,15 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import StandardScaler
+from sklearn.linear_model import LogisticRegression, Ridge
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_shape_classifier import aucs, vector  # noqa: E402
 from engine import DeadlineExceeded  # noqa: E402
-from engine.core.likeness import features  # noqa: E402
-from engine.games.starbattle import Rules  # noqa: E402
+from engine.core.likeness import NAMES, SPLIT_NAMES, Likeness, features  # noqa: E402
+from engine.games.starbattle import Rules, styles  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 
 SHARED = ROOT / ".." / "shared" / "calibration"
@@ -38,19 +47,35 @@ CORPUS = {"composed": SHARED / "queens-handmade.jsonl", "interlocking": SHARED /
 SEED = 1_000_000
 MIN_BOARDS = 20             # published boards a size needs for a fit of its own
 
+Map = tuple[int, ...]
 
-def _board(job: tuple[int, int, str, int]) -> tuple[int, ...] | None:
-    size, stars, style, seed = job
+
+def _board(job: tuple[int, int, str, int, bool]) -> tuple[Map, Map] | None:
+    """One finished board's raw drawing and final map (None on a timeout)."""
+    size, stars, style, seed, sample = job
+    drawing = styles.named(style)
+    drawn: list[Map] = []
+    original = drawing.draw
+
+    def recording(*args, **kwargs):
+        regions = original(*args, **kwargs)
+        if regions is not None:
+            drawn.append(tuple(regions))     # repair changes the list in place
+        return regions
+
+    drawing.draw = recording                 # this worker's own copy of the module
     try:
-        board, _ = generate(Rules(size, stars), SEED + seed, style=style, timeout=60,
-                            settings=Settings(sample=False))
+        board, _ = generate(Rules(size, stars), SEED + seed, style=style, timeout=120,
+                            settings=Settings(sample=sample))
     except DeadlineExceeded:
         return None
-    return board.regions
+    finally:
+        drawing.draw = original
+    return drawn[-1], board.regions          # the board came from the last drawing
 
 
-def corpus(path: Path, stars: int) -> dict[int, list[tuple[int, ...]]]:
-    out: dict[int, list[tuple[int, ...]]] = {}
+def corpus(path: Path, stars: int) -> dict[int, list[Map]]:
+    out: dict[int, list[Map]] = {}
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -61,44 +86,87 @@ def corpus(path: Path, stars: int) -> dict[int, list[tuple[int, ...]]]:
     return out
 
 
-def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[tuple[int, ...]]], boards: int,
-        quantile: float, strength: float, jobs: int) -> str:
-    """The {size: Likeness(...)} source for one star count: a fit per size with at least MIN_BOARDS
-    published boards (other sizes are not sampled)."""
+def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]], boards: int,
+        rounds: int, quantile: float, strength: float, jobs: int, split: float | None,
+        drawn: bool) -> dict[int, Likeness]:
+    """A Likeness per size with at least MIN_BOARDS published boards, fitted over `rounds` rounds."""
     sizes = [size for size in sizes if len(published.get(size, ())) >= MIN_BOARDS]
     if not sizes:
         raise SystemExit(f"the calibration file has no size with {MIN_BOARDS}+ {stars}-star boards")
-    drawn: dict[int, list[tuple[int, ...]]] = {}
-    with Pool(jobs) as pool:
-        for size in sizes:
-            maps = pool.map(_board, [(size, stars, style, i) for i in range(boards)], chunksize=4)
-            drawn[size] = [m for m in maps if m is not None]
-            print(f"{size}x{size} {stars}*: {len(drawn[size])} boards drawn, {len(published[size])} published",
-                  file=sys.stderr, flush=True)
+    module = styles.named(style)
+    tables: dict[int, Likeness] = {}
+    first: dict[int, np.ndarray] = {}
+    for round_ in range(1, rounds + 1):
+        # the workers fork from here, so they draw with the tables fitted so far
+        module.LIKENESS = {stars: dict(tables)}
+        with Pool(jobs) as pool:
+            for size in sizes:
+                pairs = [pair for pair in pool.map(_board, [(size, stars, style, i, round_ > 1)
+                                                            for i in range(boards)], chunksize=4) if pair]
+                theirs = published[size]
+                raw = np.array([features(size, regions, size, size, split) for regions, _ in pairs])
+                final = np.array([features(size, regions, size, size, split) for _, regions in pairs])
+                logistic, boosted = aucs([vector(size, m) for _, m in pairs] + [vector(size, m) for m in theirs],
+                                         [1] * len(pairs) + [0] * len(theirs))
+                print(f"round {round_}, {size}x{size} {stars}*: {len(pairs)} boards drawn, "
+                      f"{len(theirs)} published, AUC {logistic:.3f} / {boosted:.3f}", file=sys.stderr, flush=True)
+                if round_ == rounds and rounds > 1:
+                    continue                      # the last round only measures
+                judged = raw if drawn else final
+                tables[size] = _refit(tables.get(size), size, theirs, judged, final,
+                                      first.setdefault(size, judged), quantile, strength, split, drawn)
+        if rounds == 1:
+            break
+    module.LIKENESS = {stars: dict(tables)}
+    return tables
 
+
+def _refit(previous: Likeness | None, size: int, theirs: list[Map], judged: np.ndarray, final: np.ndarray,
+           first: np.ndarray, quantile: float, strength: float, split: float | None, drawn: bool) -> Likeness:
+    """`previous` plus the ridge regression, on the features of the maps the likeness judges (`judged`:
+    the drawings, or the finished maps themselves), of what still tells the finished maps from the
+    published ones (`first`: round one's judged maps, for the standardisation and the cap)."""
+    published = np.array([features(size, regions, size, size, split) for regions in theirs])
+    x = np.vstack([published, final])
+    y = np.array([1] * len(published) + [0] * len(final))
+    centre, spread = x.mean(axis=0), x.std(axis=0)
+    spread = np.where(spread > 0, spread, 1.0)
+    weights = np.where(y == 1, 1.0, len(published) / len(final))
+    ratio = LogisticRegression(C=strength, max_iter=10_000).fit((x - centre) / spread, y, sample_weight=weights)
+    target = ratio.decision_function((final - centre) / spread)
+    if previous is None:
+        means, scales = first.mean(axis=0), first.std(axis=0)
+        scales = np.where(scales > 0, scales, 1.0)
+        coef, intercept = np.zeros(judged.shape[1]), 0.0
+    else:
+        means, scales = np.array(previous.means), np.array(previous.scales)
+        coef, intercept = np.array(previous.weights), previous.intercept
+    step = Ridge(alpha=1.0).fit((judged - means) / scales, target)
+    coef, intercept = coef + step.coef_, intercept + float(step.intercept_)
+    own = intercept + ((first - means) / scales) @ coef
+    log_cap = float(np.quantile(own, quantile))
+    kept = np.minimum(1.0, np.exp(own - log_cap)).mean()
+    print(f"{size}x{size}: keeps {kept:.0%} of the style's own drawings", file=sys.stderr, flush=True)
+    return Likeness(NAMES if split is None else SPLIT_NAMES, tuple(map(float, means)), tuple(map(float, scales)),
+                    tuple(map(float, coef)), intercept, {size: log_cap}, split, drawn)
+
+
+def source(tables: dict[int, dict[int, Likeness]]) -> str:
     def numbers(values) -> str:
         return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
 
-    tables = []
-    for size in sizes:
-        theirs, ours = published[size], drawn[size]
-        x = np.array([features(size, regions, size, size) for regions in theirs + ours])
-        y = np.array([1] * len(theirs) + [0] * len(ours))
-        # the drawn boards weigh as much as the published ones together
-        weights = np.where(y == 1, 1.0, len(theirs) / len(ours))
-        scaler = StandardScaler().fit(x)
-        scales = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-        model = LogisticRegression(C=strength, max_iter=10_000).fit((x - scaler.mean_) / scales, y,
-                                                                     sample_weight=weights)
-        own = model.decision_function((x[y == 0] - scaler.mean_) / scales)
-        log_cap = float(np.quantile(own, quantile))
-        kept = np.minimum(1.0, np.exp(own - log_cap)).mean()
-        print(f"{size}x{size} {stars}*: keeps {kept:.0%} of the style's own maps", file=sys.stderr)
-        tables.append(f"{size}: Likeness(\n            names=NAMES,\n            means={numbers(scaler.mean_)},\n"
-                      f"            scales={numbers(scales)},\n            weights={numbers(model.coef_[0])},\n"
-                      f"            intercept={float(model.intercept_[0]):.6g},\n"
-                      f"            log_caps={{{size}: {log_cap:.6g}}},\n        )")
-    return "{\n        " + ",\n        ".join(tables) + ",\n    }"
+    out = []
+    for stars, fitted in tables.items():
+        rows = [f"{size}: Likeness(\n            names={'NAMES' if t.split is None else 'SPLIT_NAMES'},\n"
+                f"            means={numbers(t.means)},\n"
+                f"            scales={numbers(t.scales)},\n            weights={numbers(t.weights)},\n"
+                f"            intercept={t.intercept:.6g},\n"
+                f"            log_caps={{{size}: {t.log_caps[size]:.6g}}},\n"
+                + (f"            split={t.split},\n" if t.split is not None else "")
+                + ("            drawn=True,\n" if t.drawn else "") + "        )"
+                for size, t in fitted.items()]
+        out.append(f"    {stars}: {{\n        " + ",\n        ".join(rows) + ",\n    },\n")
+    return "".join(out)
 
 
 def main() -> None:
@@ -107,28 +175,47 @@ def main() -> None:
     parser.add_argument("--stars", type=int, nargs="*", default=[1])
     parser.add_argument("--boards", type=int, default=300)
     parser.add_argument("--sizes", type=int, nargs="*", default=[6, 7, 8, 9, 10, 11, 13, 15])
+    parser.add_argument("--rounds", type=int, default=3, help="fitting rounds; the last only measures")
     parser.add_argument("--calibration", type=Path)
     parser.add_argument("--quantile", type=float, default=0.85, help="of the style's own log-ratios")
     parser.add_argument("--strength", type=float, default=1.0, help="inverse regularisation C")
+    parser.add_argument("--split", type=float, nargs="*", default=[None],
+                        help="boundary per row (/ n) from which a map is ragged, for a corpus of blocky and "
+                        "ragged boards (a ratio per kind): one for every star count, or one per --stars")
+    parser.add_argument("--stage", choices=("drawn", "finished"), nargs="*", default=["finished"],
+                        help="judge the drawing before repair (cheap to turn away) or the finished map: "
+                        "one for every star count, or one per --stars")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     path = args.calibration or CORPUS[args.style]
-    tables = {stars: fit(args.style, stars, args.sizes, corpus(path, stars), args.boards, args.quantile,
-                         args.strength, args.jobs) for stars in args.stars}
+    def per_star(values: list, option: str) -> list:
+        if len(values) == 1:
+            return values * len(args.stars)
+        if len(values) != len(args.stars):
+            parser.error(f"{option} takes one value, or one per --stars")
+        return values
+
+    stages, splits = per_star(args.stage, "--stage"), per_star(args.split, "--split")
+    tables = {stars: fit(args.style, stars, args.sizes, corpus(path, stars), args.boards, args.rounds,
+                         args.quantile, args.strength, args.jobs, split, stage == "drawn")
+              for stars, stage, split in zip(args.stars, stages, splits)}
     command = (f".venv/bin/python bench/fit_likeness.py --style {args.style} --stars "
                f"{' '.join(map(str, args.stars))} --boards {args.boards} --sizes {' '.join(map(str, args.sizes))} "
-               f"--quantile {args.quantile} --strength {args.strength} --write")
-    source = (f'"""The fitted likeness of the {args.style} style, by star count (engine/core/likeness.py);\n'
-              f"written by\n\n    {command}\n\nagainst {path.name}. Refit after changing the drawing.\n"
-              '"""\n\nfrom engine.core.likeness import NAMES, Likeness\n\nLIKENESS: dict[int, dict[int, Likeness]] = {\n'
-              + "".join(f"    {stars}: {table},\n" for stars, table in tables.items()) + "}\n")
+               f"--rounds {args.rounds} --quantile {args.quantile} --strength {args.strength}"
+               + (f" --split {' '.join(map(str, splits))}" if any(splits) else "")
+               + f" --stage {' '.join(stages)} --write")
+    names = ", ".join(name for name, used in (("NAMES", not all(splits)), ("SPLIT_NAMES", any(splits))) if used)
+    text = (f'"""The fitted likeness of the {args.style} style, by star count (engine/core/likeness.py);\n'
+            f"written by\n\n    {command}\n\nagainst {path.name}. Refit after changing the drawing.\n"
+            f'"""\n\nfrom engine.core.likeness import {names}, Likeness\n\nLIKENESS: dict[int, dict[int, Likeness]] = {{\n'
+            + source(tables) + "}\n")
     if args.write:
         out = ROOT / "engine" / "games" / "starbattle" / "styles" / f"{args.style}_fit.py"
-        out.write_text(source, encoding="utf-8")
+        out.write_text(text, encoding="utf-8")
         print(f"wrote {out.relative_to(ROOT)}", file=sys.stderr)
     else:
-        print(source)
+        print(text)
 
 
 if __name__ == "__main__":

@@ -27,11 +27,16 @@ BASE = ("smallest", "second_smallest", "median_size", "second_largest", "largest
         "boundary", "perimeter_per_cell", "fill", "interior", "largest_share", "mirrored", "corners",
         "rectangles", "geometric")
 NAMES = BASE + tuple(f"{name}*size" for name in BASE) + ("size",)
+# With a split: each feature again times "ragged" (1 when the boundary per row lies at or above the
+# split, else 0), then "ragged" itself, for a corpus drawn in two kinds (blocky and ragged boards):
+# a ratio linear in the features cannot turn one hump into two, a ratio per kind can.
+SPLIT_NAMES = NAMES + tuple(f"{name}*ragged" for name in BASE) + ("ragged",)
 
 
-def features(n: int, regions: Sequence[int], low: int, high: int) -> list[float]:
+def features(n: int, regions: Sequence[int], low: int, high: int, split: float | None = None) -> list[float]:
     """The size-normalised features of a map, each also times the size term (how far n lies from 8,
-    in units of 4, clamped to the fitted sizes low..high), then the size term itself."""
+    in units of 4, clamped to the fitted sizes low..high), then the size term itself; with a `split`,
+    each also times the ragged indicator, then the indicator."""
     shape = shape_features(n, regions)
     sizes = shape.sizes
     seen = look(n, regions)
@@ -40,7 +45,11 @@ def features(n: int, regions: Sequence[int], low: int, high: int) -> list[float]
             shape.fill, shape.interior_per_row / n, seen.largest_share, seen.mirrored,
             seen.corners_per_row / n, seen.rectangles, seen.geometric]
     term = (min(max(n, low), high) - 8) / 4
-    return base + [value * term for value in base] + [term]
+    out = base + [value * term for value in base] + [term]
+    if split is not None:
+        ragged = float(base[BASE.index("boundary")] >= split)
+        out += [value * ragged for value in base] + [ragged]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +61,18 @@ class Likeness:
     weights: tuple[float, ...]
     intercept: float
     log_caps: dict[int, float]     # size -> log of the ratio above which a map is always kept
+    split: float | None = None     # boundary per row (/ n) from which a map counts as ragged
+    # Judged on the drawing before repair (fitted to what drawings become), where turning one away
+    # costs a drawing; else on the finished map, for styles whose repair moves too much for the
+    # drawing to tell what the finished map will look like.
+    drawn: bool = False
 
     def log_ratio(self, n: int, regions: Sequence[int]) -> float:
         """The model's log-odds that a map of this look is a published one."""
-        if self.names != NAMES:
+        if self.names != (NAMES if self.split is None else SPLIT_NAMES):
             raise ValueError("the fitted likeness table was made for other features: refit it")
         sizes = sorted(self.log_caps)
-        values = features(n, regions, sizes[0], sizes[-1])
+        values = features(n, regions, sizes[0], sizes[-1], self.split)
         return self.intercept + sum(w * (v - m) / s for w, v, m, s
                                     in zip(self.weights, values, self.means, self.scales))
 
@@ -72,12 +86,13 @@ class Likeness:
         return draw < self.keep_probability(n, regions)
 
 
-def keep(table: dict[int, Likeness], n: int, regions: Sequence[int], rng: random.Random) -> bool:
-    """Whether to keep a map by the fit for its size; a size without a fit of its own keeps every map
-    (a neighbour's fit, with its cap, turned away 97% of Queens 12x12 maps: the ratio does not carry
-    from one size to the next)."""
+def keep(table: dict[int, Likeness], n: int, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
+    """Whether to keep a map (`drawn`: a drawing before repair, else a finished map) by the fit for its
+    size, when that fit judges maps at this stage; a size without a fit of its own keeps every map (a
+    neighbour's fit, with its cap, turned away 97% of Queens 12x12 maps: the ratio does not carry from
+    one size to the next)."""
     fitted = table.get(n)
-    return fitted is None or fitted.keep(n, regions, rng)
+    return fitted is None or fitted.drawn != drawn or fitted.keep(n, regions, rng)
 
 
-__all__ = ["BASE", "Likeness", "NAMES", "features", "keep"]
+__all__ = ["BASE", "Likeness", "NAMES", "SPLIT_NAMES", "features", "keep"]

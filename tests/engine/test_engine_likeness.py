@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import likeness
-from engine.core.likeness import NAMES, Likeness, features
+from engine.core.likeness import BASE, NAMES, SPLIT_NAMES, Likeness, features
 from engine.games.starbattle import Rules
 from engine.games.starbattle.generator import Settings, generate
 from engine.games.starbattle.styles import composed_fit, interlocking_fit, named
@@ -31,15 +31,40 @@ def test_every_fit_is_of_these_features() -> None:
     for table in (composed_fit.LIKENESS, interlocking_fit.LIKENESS):
         for by_size in table.values():
             for size, fitted in by_size.items():
-                assert fitted.names == NAMES and len(fitted.weights) == len(NAMES) == len(fitted.means)
+                names = NAMES if fitted.split is None else SPLIT_NAMES
+                assert fitted.names == names and len(fitted.weights) == len(names) == len(fitted.means)
                 assert list(fitted.log_caps) == [size]
+
+
+def test_a_split_adds_the_ragged_indicator() -> None:
+    """With a split, a map whose boundary per row lies at or above it repeats its features on the
+    ragged indicator; one below it has zeros there."""
+    blocky = tuple(cell // 32 for cell in range(64))             # two halves: one boundary line
+    ragged = tuple((cell // 8 + cell % 8) % 8 for cell in range(64))  # diagonal stripes
+    for regions, indicator in ((blocky, 0.0), (ragged, 1.0)):
+        values = features(8, regions, 8, 8, split=0.69)
+        assert len(values) == len(SPLIT_NAMES)
+        assert values[-1] == indicator
+        assert values[len(NAMES):-1] == [v * indicator for v in values[:len(BASE)]]
+        assert values[:len(NAMES)] == features(8, regions, 8, 8)
+
+
+def test_a_fit_judges_maps_only_at_its_own_stage() -> None:
+    """A likeness fitted for drawings never turns a finished map away, and the other way round; at
+    its own stage it draws from the rng (a probability below one here)."""
+    regions = generate(Rules(8), 1)[0].regions
+    never = Likeness(NAMES, (0.0,) * len(NAMES), (1.0,) * len(NAMES), (0.0,) * len(NAMES), -50.0, {8: 0.0},
+                     drawn=True)
+    table = {8: never}
+    assert likeness.keep(table, 8, regions, random.Random(1), drawn=False)
+    assert not likeness.keep(table, 8, regions, random.Random(1), drawn=True)
 
 
 def test_sizes_without_a_fit_keep_every_map() -> None:
     table = composed_fit.LIKENESS[1]
     assert sorted(table) == [6, 7, 8, 9, 10, 11]            # the sizes with 20+ hand-drawn boards
     regions = generate(Rules(12), 1)[0].regions
-    assert all(likeness.keep(table, 12, regions, random.Random(seed)) for seed in range(20))
+    assert all(likeness.keep(table, 12, regions, random.Random(seed), drawn=False) for seed in range(20))
 
 
 def test_a_refit_for_other_features_fails_loudly() -> None:
@@ -70,7 +95,7 @@ def test_published_boards_are_kept_more_often_than_the_styles_own() -> None:
 
     assert len(hand_drawn) >= 10
     assert mean_keep(hand_drawn) > mean_keep(own)
-    assert composed.keep(Rules(8), own[0][1], random.Random(1)) in (True, False)
+    assert composed.keep(Rules(8), own[0][1], random.Random(1), drawn=False) in (True, False)
 
 
 def test_sampling_turns_maps_away_only_when_on() -> None:

@@ -54,8 +54,8 @@ class Settings:
     # 9x9 Queens hard and 10x10 2-star expert, fresh drawings reach the band 5-7x sooner than climbing
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
     climb_steps: int = 0
-    tune_steps: int = 4               # boundary nudges per row after repair, for styles that tune
-    # Keep finished maps as often as the style's fitted likeness says (styles/__init__.py, `keep`);
+    tune_steps: int | None = None     # boundary nudges per row after repair; None: the style's TUNE_STEPS
+    # Keep drawings as often as the style's fitted likeness says (styles/__init__.py, `keep`);
     # off only to fit that likeness on the style's own output (bench/fit_likeness.py).
     sample: bool = True
 
@@ -114,6 +114,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     gates = drawing.gates(rules)
     min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
     min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
+    tune_steps = drawing.TUNE_STEPS if settings.tune_steps is None else settings.tune_steps
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -145,7 +146,12 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue
-            board = Board(rules, tuple(regions), answer, seed)
+            # a likeness judged on the drawing: a map set aside here costs a drawing, not a repair
+            if settings.sample and not drawing.keep(rules, regions, rng, drawn=True):
+                stats.rejected["unlike-published"] += 1
+                continue
+            drawn = tuple(regions)               # repair moves cells in place
+            board = Board(rules, drawn, answer, seed)
             # Hunting easy boards: when the ladder capped at tier 2 finishes the raw drawing, every
             # placement was forced, which proves the answer unique without repair. (The uncapped
             # ladder would take the same path: it reaches tier 3 only when tiers 1-2 find nothing.)
@@ -162,10 +168,10 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                     stats.rejected[outcome.reason] += 1
                     continue
                 # repair moves single cells and roughens the style's look: the style nudges it back
-                regions = drawing.tune(rules, regions, answer, rng, settings.tune_steps * rules.size)
+                regions = drawing.tune(rules, regions, answer, rng, tune_steps * rules.size, drawn)
                 board = Board(rules, tuple(regions), answer, seed)
                 graded = None
-            if settings.sample and not drawing.keep(rules, regions, rng):
+            if settings.sample and not drawing.keep(rules, regions, rng, drawn=False):
                 stats.rejected["unlike-published"] += 1
                 continue
             proof = count_solutions(rules, regions, 2, deadline=deadline)   # the re-check, always

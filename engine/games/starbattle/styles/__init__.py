@@ -1,18 +1,20 @@
 """Drawing styles: how the regions around a planted answer are drawn, one module per style.
 
 Every style module exposes the same small interface:
-- NAME: str;
+- NAME: str; TUNE_STEPS: int, the boundary nudges per row `tune` is given;
 - available(rules) -> bool: whether it draws boards of these rules;
 - draw(rules, answer, rng, *, spread, gifts) -> flat region labels, or None when this try failed
   (each region one connected piece holding exactly k of the answer's stars);
 - score(rules, regions) -> int: 0-100, how well the map has the style's look (the shape gate's score);
 - repair_keep(rules) -> int: repair prefers moves leaving a region more cells than this;
 - gates(rules) -> Gates: the bars a board of this style must clear (shape bound on `score`);
-- tune(rules, regions, answer, rng, steps) -> regions: after repair, nudges that bring the look back
-  while the board stays unique (a style with nothing to restore returns `regions` unchanged);
-- keep(rules, regions, rng) -> bool: whether to keep a finished map, drawn with the probability its
-  fitted likeness gives (engine/core/likeness.py), so that the maps kept are distributed as the
-  style's published boards are (a style with no fitted likeness keeps every map).
+- tune(rules, regions, answer, rng, steps, drawn) -> regions: after repair, nudges that bring the look
+  back (toward the style's range, or the map as `drawn` before repair) while the board stays unique (a
+  style with nothing to restore returns `regions` unchanged);
+- keep(rules, regions, rng, drawn) -> bool: whether to go on with a map (`drawn`: the drawing, before
+  repair; else the finished map), with the probability its fitted likeness gives at that stage
+  (engine/core/likeness.py), so that the maps kept are distributed as the style's published boards
+  are (a style with no fitted likeness keeps every one).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
+TUNE_STEPS = 4         # boundary nudges per row after repair
 ABSORB = 1.0                # free cells go to a neighbour with odds of its size to this power
 REGROW = 0.85               # share of tiny or straight regions left by repair that tuning regrows
 THIN = 0.8                  # share of a piece's parts drawn as one-cell-wide bars
@@ -350,11 +351,12 @@ def gates(rules: Rules) -> Gates:
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-         steps: int) -> list[int]:
+         steps: int, drawn: Sequence[int]) -> list[int]:
     """Nudge boundary cells after repair (which moves single cells and roughens pieces): a non-star
     cell moves into a neighbouring region when that removes outline corners, mirrors a boundary or
     grows a tiny region out of a large one, the region it leaves stays one piece, and the board stays
-    unique. Returns the tuned regions."""
+    unique. Returns the tuned regions. (`drawn` is not read: the composed look is the same whatever
+    the drawing was.)"""
     n = rules.size
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
@@ -428,10 +430,10 @@ def _local(n: int, regions: Sequence[int], cell: int) -> int:
 
 
 
-def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     """Keep a finished map as often as hand-drawn boards look like it (the fitted likeness, at the sizes
     with 20+ hand-drawn boards: 6x6 to 11x11)."""
-    return likeness.keep(LIKENESS[1], rules.size, regions, rng)
+    return likeness.keep(LIKENESS[1], rules.size, regions, rng, drawn)
 
 
 def repair_keep(rules: Rules) -> int:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
 from engine.core import likeness
-from engine.core.shape import look, shape_features
+from engine.core.shape import look, region_corners, shape_features
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.draw import _path_to_free_star
@@ -29,11 +29,12 @@ from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles.interlocking_fit import LIKENESS
 
 NAME = "interlocking"
+TUNE_STEPS = 12        # boundary nudges per row after repair: a blocky drawing's corners take many
 TRIES = 6                   # attempts inside one draw before giving the drawing up
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # Single-cell teeth per row after growth, by star count: published boards grow more ragged with the
 # stars (14x14 3-star regions have 1.86 outline edges per cell against 1.68 for pure segment growth).
-JAGS = {1: 0.0, 2: 0.3, 3: 1.5}
+JAGS = {1: 0.0, 2: 0.3, 3: 2.5}
 ROUGH_JAGS = 1.5            # teeth per row added at the ragged end of the scale (0 at the blocky end)
 # How segments are weighted, by star count: length ** WIDTH (wide sides: blocks), and ARM for a single
 # cell extending a straight arm (3-star regions are thin straight arms: many outline edges, few corners).
@@ -42,6 +43,9 @@ ARM = {1: 1.0, 2: 1.0, 3: 6.0}
 # Region-size spread against the organic style's, by star count: published 3-star boards mix regions
 # of 7 and 27 cells at 14x14, the small ones thin (2.2 outline edges per cell).
 SPREAD = {1: 1.0, 2: 1.4, 3: 2.0}
+# ... at the ragged end of the scale, times this: the site's ragged 3-star boards have even sizes (the
+# largest region 12% of the grid against 15% on its blocky ones).
+RAGGED_SPREAD = {1: 1.0, 2: 1.0, 3: 0.5}
 ARMS: set[int] = set()      # scratch: the free cells of the last _segments that extend an arm
 
 
@@ -59,14 +63,15 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
         cores = _group(n, k, answer, regions, rng)
         if cores is None:
             continue
-        targets = target_sizes(n * n, [max(2 * k, core) for core in cores], spread * SPREAD[k], rng)
+        # published boards range from blocky to ragged: each drawing takes its own place on that scale
+        rough = _roughness(rng)
+        scale = SPREAD[k] * (1 + (RAGGED_SPREAD[k] - 1) * rough)
+        targets = target_sizes(n * n, [max(2 * k, core) for core in cores], spread * scale, rng)
         closed: set[int] = set()
         if k == 1 and gifts:
             closed.update(rng.sample(range(n), min(gifts, n - 1)))
             for label in closed:
                 targets[label] = 1
-        # published boards range from blocky to ragged: each drawing takes its own place on that scale
-        rough = _roughness(rng)
         _grow(n, k, regions, targets, closed, rng, WIDTH[k] * (3.0 - 2.6 * rough))
         _jag(n, k, regions, set(answer), round((JAGS[k] + ROUGH_JAGS * rough) * 2 * rough * n), rng)
         sizes = region_sizes(regions, n)
@@ -314,18 +319,25 @@ def gates(rules: Rules) -> Gates:
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-         steps: int) -> list[int]:
+         steps: int, drawn: Sequence[int]) -> list[int]:
     """After repair (single-cell moves, which roughen the look): move straight runs of boundary cells
     (a run of a region's cells along its border with one neighbour, all of it or a piece from one end)
-    into that neighbour when the style's score rises, the donor stays one piece with more than 2k
-    cells, and the board stays unique. A map already inside the published range is left as it is."""
+    into that neighbour when the map comes closer to the published range and to the outline it was
+    drawn with (`drawn`, before repair: repair adds corners to a blocky drawing, which the site's
+    blocky boards do not have), the donor stays one piece with more than 2k cells, and the board
+    stays unique. A map inside the range with no more corners than it was drawn with is left alone."""
     n, k = rules.size, rules.stars
     stars = set(answer)
     regions = list(regions)
-    current = score(rules, regions)
+    goal = sum(region_corners(n, drawn).values())
+
+    def quality(trial: Sequence[int]) -> tuple[int, int]:
+        return score(rules, trial), -max(0, sum(region_corners(n, trial).values()) - goal)
+
+    current = quality(regions)
     sizes = region_sizes(regions, n)
     for _ in range(steps):
-        if current >= 100:
+        if current == (100, 0):
             break
         cell = rng.randrange(n * n)
         own = regions[cell]
@@ -344,7 +356,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         for moved in run:
             regions[moved] = target
         rest = [i for i, lab in enumerate(regions) if lab == own]
-        better = score(rules, regions)
+        better = quality(regions)
         if (better <= current or not is_connected(n, rest)
                 or count_solutions(rules, regions, 2).solutions != (answer,)):
             for moved in run:
@@ -377,10 +389,10 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
     return run
 
 
-def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     """Keep a finished map as often as the site's boards of its rules look like it (the fitted
     likeness: 8x8 one-star and 10x10 two-star; other rules keep every map)."""
-    return likeness.keep(LIKENESS.get(rules.stars, {}), rules.size, regions, rng)
+    return likeness.keep(LIKENESS.get(rules.stars, {}), rules.size, regions, rng, drawn)
 
 
 def repair_keep(rules: Rules) -> int:

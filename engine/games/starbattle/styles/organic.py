@@ -13,6 +13,7 @@ from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
 
 NAME = "organic"
+TUNE_STEPS = 0         # nothing to tune
 
 
 def available(rules: Rules) -> bool:
@@ -33,11 +34,11 @@ def gates(rules: Rules) -> Gates:
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-         steps: int) -> list[int]:
+         steps: int, drawn: Sequence[int]) -> list[int]:
     return regions        # growth has no look that repair breaks
 
 
-def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:
+def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     return True           # the growth is its own reference: no fitted likeness
 
 
