@@ -391,7 +391,7 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     """Keep a finished map as often as the site's boards of its rules look like it (the fitted
-    likeness: 8x8 one-star and 10x10 two-star; other rules keep every map)."""
+    likeness: 8x8 one-star and 10x10 two-star on the finished map, 14x14 three-star on the drawing; other rules keep every map)."""
     return likeness.keep(LIKENESS.get(rules.stars, {}), rules.size, regions, rng, drawn)
 
 
