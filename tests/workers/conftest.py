@@ -1,8 +1,9 @@
-"""Fixtures for the fleet's integration tests: the real Redis (a dedicated database number, flushed),
-the real PostgreSQL (a fresh schema per test) or a SQLite WAL file, and real `celery -A workers ...`
-processes started as subprocesses and always stopped in teardown.
+"""Fixtures for the fleet's integration tests: the real Redis (a dedicated database number, flushed) or
+the real RabbitMQ (a virtual host of its own), the real PostgreSQL (a fresh schema per test) or a
+SQLite WAL file, and real `celery -A workers ...` processes started as subprocesses and always stopped
+in teardown. Tests that hold on either broker take the `broker` fixture, parametrised with BROKERS.
 
-Under CI (env CI set) a missing Redis or PostgreSQL is a failure, not a skip."""
+Under CI (env CI set) a missing Redis, RabbitMQ or PostgreSQL is a failure, not a skip."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def _redis_database(base: int) -> int:
 
 
 REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", f"redis://127.0.0.1:6379/{_redis_database(9)}")
+# The machine's RabbitMQ: each pytest process makes a virtual host of its own there (deleted at the
+# end), as Redis gives each a database; or PUZZLEFLEET_TEST_AMQP names one to use as it is.
+AMQP_URL = os.environ.get("PUZZLEFLEET_TEST_AMQP", "")
+AMQP_HOST, AMQP_PORT = "127.0.0.1", 5672
+BROKERS = ("redis", "rabbitmq")          # ids for @pytest.mark.parametrize("broker", BROKERS, indirect=True)
 PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 VISIBILITY = 5          # seconds: a killed worker's tasks come back fast
 
@@ -75,6 +81,49 @@ def redis_url() -> str:
     except Exception as exc:   # redis.ConnectionError and friends
         _missing("Redis at " + REDIS_URL, exc)
     return REDIS_URL
+
+
+def _rabbitmqctl(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> str:
+    """rabbitmqctl ARGS (the machine's node unless `-n NODE` and its `env` are given); its output."""
+    exe = shutil.which("rabbitmqctl") or shutil.which("rabbitmqctl", path="/usr/sbin")
+    if exe is None:
+        raise FileNotFoundError("rabbitmqctl is not installed")
+    if env is not None:           # a node of a test's own: the real script, not Debian's `su rabbitmq` wrapper
+        exe = _rabbit_script("rabbitmqctl")
+    out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout,
+                         env=None if env is None else {**os.environ, **env})
+    if out.returncode != 0:
+        raise RuntimeError(f"rabbitmqctl {' '.join(args)} failed ({out.returncode}): {out.stderr.strip()[-500:]}")
+    return out.stdout
+
+
+@pytest.fixture(scope="session")
+def amqp_url() -> Iterator[str]:
+    """A RabbitMQ virtual host of this pytest process's own on the machine's node (guest may use it)."""
+    if AMQP_URL:
+        yield AMQP_URL
+        return
+    vhost = f"puzzlefleet-test-{os.environ.get('PYTEST_XDIST_WORKER', 'gw0')}-{os.getpid()}"
+    try:
+        _rabbitmqctl("add_vhost", vhost)
+        _rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
+        _missing(f"RabbitMQ at {AMQP_HOST}:{AMQP_PORT} (rabbitmqctl)", exc)
+    try:
+        yield f"amqp://guest:guest@{AMQP_HOST}:{AMQP_PORT}/{vhost}"
+    finally:
+        _rabbitmqctl("delete_vhost", vhost)
+
+
+@pytest.fixture
+def broker(request: pytest.FixtureRequest) -> str:
+    """The broker URL for a test parametrised with BROKERS ("redis": redis_url, "rabbitmq": amqp_url)."""
+    kind = getattr(request, "param", "redis")
+    return request.getfixturevalue("redis_url" if kind == "redis" else "amqp_url")
+
+
+def is_amqp(url: str) -> bool:
+    return url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")
 
 
 @pytest.fixture(scope="session")
@@ -232,9 +281,11 @@ class Fleet:
                                  f"broker: {self.broker_state()}\n{logs}") from None
 
     def broker_state(self) -> str:
-        """What Redis holds for the fleet (for a failure's message): queues, unacknowledged messages,
-        and the lock that guards their restoring."""
+        """What the broker holds for the fleet (for a failure's message): messages waiting per queue;
+        on Redis also the unacknowledged ones and the lock that guards their restoring."""
         try:
+            if is_amqp(self.broker):
+                return f"queues {waiting_messages(self.broker)}"
             client = redis_client(self.broker)
             queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "killer", "fleet")}
             return (f"queues {queues}, unacked {client.hlen('unacked')}, "
@@ -287,17 +338,105 @@ class OwnRedis:
             proc.stop(grace=5)
 
 
+def _rabbit_script(name: str) -> str:
+    """RabbitMQ's own start script `name` (Debian's /usr/sbin one switches to the rabbitmq user)."""
+    for candidate in (f"/usr/lib/rabbitmq/bin/{name}", shutil.which(name), f"/usr/sbin/{name}"):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    raise FileNotFoundError(f"{name} is not installed")
+
+
+class OwnRabbit:
+    """A RabbitMQ node of a test's own (the machine's node is shared: never restarted by a test): its
+    own node name, ports on the loopback, data, logs, Erlang cookie (HOME) and configuration under
+    `tmp`, no plugins. start() runs it and waits until it takes connections; kill() SIGKILLs it, and a
+    start() after that finds its durable queues and their messages again; stop() ends it for good."""
+
+    def __init__(self, tmp: Path) -> None:
+        try:
+            self.exe = _rabbit_script("rabbitmq-server")
+        except FileNotFoundError:
+            if os.environ.get("CI"):
+                pytest.fail("rabbitmq-server is required under CI")
+            pytest.skip("rabbitmq-server not installed")
+        self.tmp, self.port, dist = tmp / "rabbit", free_port(), free_port()
+        self.node = f"pf-test-{self.port}@localhost"
+        self.url = f"amqp://guest:guest@127.0.0.1:{self.port}//"
+        home = self.tmp / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        (self.tmp / "enabled_plugins").write_text("[].\n")
+        (self.tmp / "rabbitmq.conf").write_text(f"listeners.tcp.1 = 127.0.0.1:{self.port}\n")
+        (self.tmp / "rabbitmq-env.conf").write_text("")         # not the machine's /etc/rabbitmq one
+        self.env = {"HOME": str(home), "RABBITMQ_NODENAME": self.node, "RABBITMQ_NODE_PORT": str(self.port),
+                    "RABBITMQ_DIST_PORT": str(dist), "RABBITMQ_MNESIA_BASE": str(self.tmp / "mnesia"),
+                    "RABBITMQ_LOG_BASE": str(self.tmp / "log"), "RABBITMQ_LOGS": "-",
+                    "RABBITMQ_ENABLED_PLUGINS_FILE": str(self.tmp / "enabled_plugins"),
+                    "RABBITMQ_CONFIG_FILE": str(self.tmp / "rabbitmq.conf"),
+                    "RABBITMQ_CONF_ENV_FILE": str(self.tmp / "rabbitmq-env.conf"),
+                    "RABBITMQ_ADVANCED_CONFIG_FILE": str(self.tmp / "advanced.config"),
+                    "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS": "-kernel inet_dist_use_interface {127,0,0,1}"}
+        self.procs: list[Proc] = []
+
+    def start(self) -> Proc:
+        proc = Proc(f"rabbit-{len(self.procs)}", [self.exe], {**os.environ, **self.env}, self.tmp)
+        self.procs.append(proc)
+        proc.wait_for_log("Server startup complete", timeout=120)
+        return proc
+
+    __call__ = start
+
+    def kill(self) -> None:
+        """SIGKILL the node, as a crash: no chance to write anything more."""
+        self.procs[-1].kill()
+
+    def stop(self) -> None:
+        if self.procs and self.procs[-1].popen.poll() is None:
+            try:
+                _rabbitmqctl("-n", self.node, "stop", env=self.env)
+            except (OSError, RuntimeError, subprocess.TimeoutExpired):
+                pass                    # its pid, below
+        for proc in self.procs:
+            proc.stop(grace=10)
+
+
+def _fleet_queue_names() -> list[str]:
+    """Every RabbitMQ queue the fleet declares: its own and Celery's native delayed delivery ones."""
+    from kombu.transport.native_delayed_delivery import MAX_LEVEL, level_name
+    from workers.celeryapp import task_queues
+    return [q.name for q in task_queues("amqp")] + [level_name(level) for level in range(MAX_LEVEL + 1)]
+
+
+def waiting_messages(url: str, names: tuple[str, ...] = ()) -> dict[str, int]:
+    """Messages waiting (not delivered to a worker) in each fleet queue (or those `names`) that holds
+    any, on either broker: what workers.tasks.queue_length counts."""
+    from kombu import Connection
+    from workers.celeryapp import waiting
+    from workers.params import FLEET_QUEUE, queues
+    kind = "amqp" if is_amqp(url) else "redis"
+    with Connection(url, connect_timeout=5) as conn:
+        depths = {name: waiting(conn, name, kind) for name in names or (*queues(), FLEET_QUEUE)}
+    return {name: n for name, n in depths.items() if n}
+
+
 def flush(url: str) -> None:
-    redis_client(url).flushdb()
+    """Empty a test broker: flush a Redis database; on RabbitMQ delete the fleet's queues."""
+    if not is_amqp(url):
+        redis_client(url).flushdb()
+        return
+    from kombu import Connection
+    with Connection(url, connect_timeout=5) as conn:
+        for name in _fleet_queue_names():
+            conn.default_channel.queue_delete(queue=name)
 
 
 @pytest.fixture
 def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Fleet]]:
-    """fleet_factory(db_url, broker=redis_url, **env) -> a Fleet; all stopped, Redis flushed, at teardown."""
+    """fleet_factory(db_url, broker=redis_url, **env) -> a Fleet; the test Redis (and a RabbitMQ
+    broker, which must be running) emptied first; all stopped, and those brokers flushed, at teardown."""
     fleets: list[Fleet] = []
 
     def make(db_url: str, broker: str = redis_url, **env: str) -> Fleet:
-        if broker == redis_url:
+        if broker == redis_url or is_amqp(broker):
             flush(broker)
         fleet = Fleet(tmp_path, db_url, broker, **env)
         fleets.append(fleet)
@@ -306,7 +445,12 @@ def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Flee
     yield make
     for fleet in fleets:
         fleet.stop()
-    flush(redis_url)
+    for url in {redis_url, *(f.broker for f in fleets if is_amqp(f.broker))}:
+        try:
+            flush(url)
+        except Exception:               # a broker of the test's own, already stopped
+            if url == redis_url:
+                raise
 
 
 def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlefleet.generate_slots") -> list[str]:
@@ -314,6 +458,11 @@ def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlef
     from celery import Celery
     client = Celery("test-client", broker=broker)
     client.conf.update(task_serializer="json", accept_content=["json"])
+    if is_amqp(broker):
+        # On RabbitMQ a client must declare the queues as the fleet does (quorum, a topic exchange each):
+        # RabbitMQ refuses a second declaration with other arguments.
+        from workers.celeryapp import task_queues
+        client.conf.update(task_queues=task_queues("amqp"), task_default_exchange_type="topic")
     try:
         return [client.send_task(name, args=args, queue=queue).id for args, queue in messages]
     finally:

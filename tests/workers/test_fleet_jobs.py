@@ -1,5 +1,6 @@
 """A real fleet on a SQLite WAL store: one `celery -A workers worker` (prefork, 2 processes, metrics on)
-and Flower with basic auth, shared by this module's tests; a Redis database of this test worker's own, flushed."""
+and Flower with basic auth, shared by this module's tests, per broker: a Redis database of this test
+worker's own, flushed, or a RabbitMQ virtual host of its own. The tests marked with BROKERS run on both."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 import store
-from tests.workers.conftest import Fleet, flush, free_port, send_raw, wait_for
+from tests.workers.conftest import BROKERS, Fleet, flush, free_port, send_raw, waiting_messages, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("fleet-jobs")]
 
@@ -23,19 +24,30 @@ AUTH = "fleet:s3cret-pass"
 
 
 @pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Fleet]:
-    tmp = tmp_path_factory.mktemp("fleet")
-    flush(redis_url)
-    fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis_url)
-    fleet.metrics_port = free_port()         # type: ignore[attr-defined]
-    fleet.flower_port = free_port()          # type: ignore[attr-defined]
-    try:
+def fleets() -> Iterator[dict[str, Fleet]]:
+    """The module's fleets by broker URL, each started when a test first asks for it."""
+    started: dict[str, Fleet] = {}
+    yield started
+    for url, fleet in started.items():
+        fleet.stop()
+        flush(url)
+
+
+@pytest.fixture
+def fleet(fleets: dict[str, Fleet], broker: str, tmp_path_factory: pytest.TempPathFactory) -> Fleet:
+    """The module's fleet on `broker` (Redis unless the test is parametrised with BROKERS)."""
+    if broker not in fleets:
+        tmp = tmp_path_factory.mktemp("fleet")
+        flush(broker)
+        fleet = fleets[broker] = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", broker)
+        fleet.metrics_port = free_port()         # type: ignore[attr-defined]
+        fleet.flower_port = free_port()          # type: ignore[attr-defined]
         fleet.flower(fleet.flower_port, AUTH)    # type: ignore[attr-defined]
         fleet.worker("w1", metrics_port=fleet.metrics_port)  # type: ignore[attr-defined]
-        yield fleet
-    finally:
-        fleet.stop()
-        flush(redis_url)
+    return fleets[broker]
+
+
+both_brokers = pytest.mark.parametrize("broker", BROKERS, indirect=True)
 
 
 def _get(url: str, auth: str | None = None) -> tuple[int, str]:
@@ -57,6 +69,7 @@ def _enqueue(fleet: Fleet, *args: str) -> dict[str, Any]:
     return json.loads(lines[0])
 
 
+@both_brokers
 def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
     result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--count", "30", "--seed", "11",
                        "--wait", "--json")
@@ -118,6 +131,7 @@ def _new_job(fleet: Fleet, requested: int, **params: Any) -> tuple[int, dict[str
     return job_id, job_params
 
 
+@both_brokers
 def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None:
     job_id, params = _new_job(fleet, 6, size=9)
     # every slot's message three times over, back to back: the two pool processes run copies at once
@@ -134,6 +148,7 @@ def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None
     assert len(boards) == 6 == len({b["id"] for b in boards})
 
 
+@both_brokers
 def test_overlapping_ranges_store_each_slot_once(fleet: Fleet) -> None:
     """Ranges that overlap (a redelivered task beside the ranges it handed over) share slots safely."""
     job_id, params = _new_job(fleet, 40, size=8)
@@ -171,6 +186,7 @@ def test_a_slow_range_is_split_over_the_pool(fleet_factory: Callable[..., Fleet]
         flush(broker)
 
 
+@both_brokers
 def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> None:
     job_id, params = _new_job(fleet, 2)
     bad = [
@@ -202,12 +218,13 @@ def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> Non
     assert text.count("raised expected: BadTask") >= len(bad) - 1
     status = fleet.job(job_id)
     assert (status["stored"], status["attempts"], status["state"]) == (0, 0, "queued")
-    from tests.workers.conftest import redis_client
-    client = redis_client(fleet.broker)
-    from workers.celeryapp import queue_keys
-    assert sum(client.llen(key) for key in queue_keys("queens")) == 0 and client.hlen("unacked") == 0
+    assert waiting_messages(fleet.broker, ("queens",)) == {}         # nothing left to deliver, on either broker
+    if fleet.broker.startswith("redis"):
+        from tests.workers.conftest import redis_client
+        assert redis_client(fleet.broker).hlen("unacked") == 0
 
 
+@both_brokers
 def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
     base = f"http://127.0.0.1:{fleet.flower_port}"    # type: ignore[attr-defined]
     assert _get(base + "/")[0] == 401
