@@ -97,11 +97,13 @@ def destination(queue: str, priority: int, kind: str) -> dict[str, Any]:
     return {"queue": resent_queue(queue) if priority == RESENT_PRIORITY else queue}
 
 
-def delivered_priority(delivery_info: dict[str, Any] | None) -> int | None:
-    """The priority a task came with (None: unknown), so the ranges it hands over keep it."""
+def delivered_priority(delivery_info: dict[str, Any] | None, kind: str) -> int | None:
+    """The priority a task came with (None: unknown), so the ranges it hands over keep it. On RabbitMQ
+    the queue says it (every message there carries priority 0, whatever it was sent with)."""
     info = delivery_info or {}
-    if str(info.get("routing_key") or "").endswith(RESENT_SUFFIX):     # RabbitMQ, a .resent queue
-        return RESENT_PRIORITY
+    if kind == "amqp":
+        resent = str(info.get("routing_key") or "").endswith(RESENT_SUFFIX)   # also behind a delay prefix
+        return RESENT_PRIORITY if resent else NEW_PRIORITY
     priority = info.get("priority")
     return None if priority is None else int(priority)
 

@@ -86,7 +86,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         raise
     game = _game(params)
     # A range handed over keeps this task's priority: what the sweep sent again stays ahead of new work.
-    priority = delivered_priority(self.request.delivery_info)
+    priority = delivered_priority(self.request.delivery_info, settings().broker_kind)
 
     def hand_over(first: int, end: int) -> None:
         send_ranges(job_id, params, seed, [(first, end)],

@@ -7,12 +7,15 @@ Under CI (env CI set) a missing Redis, RabbitMQ or PostgreSQL is a failure, not 
 
 from __future__ import annotations
 
+import glob
+import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -230,8 +233,24 @@ class Fleet:
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
         proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
                                   "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
+        proc.worker_args = dict(concurrency=concurrency, pool=pool, metrics_port=metrics_port,   # type: ignore[attr-defined]
+                                queues=queues, **env)
         proc.wait_for_log(" ready.")
         return proc
+
+    def revive(self, after: float = 3.0) -> list[Proc]:
+        """`after` seconds past a broker restart, a new worker (same options, name + "b") for each
+        one whose main process died on the lost connection instead of reconnecting: a race in kombu's
+        Redis transport ("Unrecoverable error: AttributeError ... 'hostname'") now and then. In
+        production systemd (Restart=on-failure) or Kubernetes starts it again. Any other exit fails."""
+        time.sleep(after)
+        revived = []
+        for proc in [p for p in self.procs if hasattr(p, "worker_args") and not hasattr(p, "revived")]:
+            if proc.popen.poll() is not None:
+                assert "Unrecoverable error" in proc.text(), proc.text()[-3000:]
+                proc.revived = True                 # type: ignore[attr-defined]
+                revived.append(self.worker(proc.name + "b", **proc.worker_args))   # type: ignore[attr-defined]
+        return revived
 
     def beat(self, **env: str) -> Proc:
         proc = self._start("beat", ["beat", "-l", "info", "--schedule", str(self.tmp / "beat-schedule")], env)
@@ -258,6 +277,14 @@ class Fleet:
     def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
         return subprocess.run([str(BIN / "puzzlefleet"), *args], env=self.env, cwd=self.tmp, capture_output=True,
                               text=True, timeout=timeout)
+
+    def enqueue(self, *args: str) -> dict[str, Any]:
+        """`puzzlefleet enqueue ARGS --json`, which must succeed: the job line it prints."""
+        result = self.cli("enqueue", *args, "--json")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert len(lines) == 1, lines
+        return json.loads(lines[0])
 
     def job(self, job_id: int) -> dict[str, Any]:
         engine = store.make_engine(self.db_url)
@@ -303,6 +330,20 @@ class Fleet:
                 return store.list_job_boards(session=s, job_id=job_id)
         finally:
             engine.dispose()
+
+    def new_job(self, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
+        """A Queens job (size 6 unless given) recorded in the store, seed 99, nothing sent: (id, params)."""
+        from workers.params import JobParams
+        job_params = JobParams.build(game="queens", size=params.pop("size", 6), **params).to_json()
+        engine = store.make_engine(self.db_url)
+        try:
+            store.init_db(engine)
+            with store.session(engine) as s:
+                job_id = store.create_job(session=s, game="queens", rules=f"queens {job_params['size']}",
+                                          band=None, params=job_params, seed=99, requested=requested)
+        finally:
+            engine.dispose()
+        return job_id, job_params
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -397,6 +438,130 @@ class OwnRabbit:
                 pass                    # its pid, below
         for proc in self.procs:
             proc.stop(grace=10)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """own_redis() starts a redis-server of this test's own, empty, on its port (own_redis.url)."""
+    server = OwnRedis(tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def rabbit_node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnRabbit]:
+    """One RabbitMQ node of this pytest process's own for the tests that restart their broker
+    (starting one takes 10-20 s); stopped at the end. Take it through own_rabbit."""
+    node = OwnRabbit(tmp_path_factory.mktemp("rabbit"))
+    yield node
+    node.stop()
+
+
+@pytest.fixture
+def own_rabbit(rabbit_node: OwnRabbit) -> OwnRabbit:
+    """The process's own RabbitMQ node, running (started again if a test left it down); fleet_factory
+    empties the fleet's queues on it."""
+    if not rabbit_node.procs or rabbit_node.procs[-1].popen.poll() is not None:
+        rabbit_node.start()
+    return rabbit_node
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class OwnPostgres:
+    """A throwaway PostgreSQL cluster: trust auth, loopback only, no fsync (nothing here must outlive
+    the test), its socket and data in one temporary directory. PostgreSQL refuses to run as root, so
+    under root its commands run as the `postgres` OS user."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin, self.port = bin_dir, free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="puzzlefleet-pg-"))
+        self.data, self.log = self.root / "data", self.root / "postgres.log"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        out = subprocess.run([*self.as_user, str(self.bin / tool), *args], capture_output=True, text=True,
+                             timeout=60)
+        if out.returncode != 0:
+            raise AssertionError(f"{tool} failed ({out.returncode}): {out.stdout}{out.stderr}")
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
+                   "-c full_page_writes=off")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "30", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def remove(self) -> None:
+        if self.running():
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    """A PostgreSQL of the test's own, running (own_postgres.stop() and .start() for an outage); under
+    CI a machine without initdb is a failure, not a skip."""
+    bin_dir = _pg_bin()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail("initdb is required under CI (Debian: the postgresql package)")
+        pytest.skip("initdb not found")
+    server = OwnPostgres(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
+
+
+def assert_exactly(fleet: Fleet, job_id: int, n: int, *, alone: bool = True) -> None:
+    """Job `job_id` ended done with exactly `n` boards, one per slot; `alone`: the only job of the store.
+    With other jobs, every board stored is still counted by exactly one job's slots."""
+    status = fleet.wait_job(job_id, timeout=120)
+    assert (status["state"], status["stored"], status["failed"]) == ("done", n, 0), status
+    boards = fleet.boards(job_id)
+    assert len(boards) == n == len({b["id"] for b in boards})
+    if alone:
+        assert len(fleet.boards()) == n          # nothing stored outside the job's slots either
+    engine = store.make_engine(fleet.db_url)
+    try:
+        with store.session(engine, read_only=True) as s:
+            assert store.count_job_boards(session=s, job_id=job_id) == n
+            assert store.unfinished_slots(session=s, job_id=job_id) == []
+            counted = sum(j["stored"] for j in store.list_jobs(session=s, limit=10_000))
+            assert store.count_boards(session=s) == counted
+    finally:
+        engine.dispose()
+
+
+def add_consumer(broker: str, queue: str, worker: str) -> None:
+    """Tell a running worker (its node name) to consume `queue` too, as `celery control add_consumer`."""
+    from celery import Celery
+    client = Celery("test-control", broker=broker)
+    try:
+        replies = client.control.add_consumer(queue, destination=[worker], reply=True, timeout=10)
+    finally:
+        client.close()
+    assert replies and "ok" in next(iter(replies[0].values())), replies
 
 
 def _fleet_queue_names() -> list[str]:
