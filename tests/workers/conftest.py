@@ -171,6 +171,7 @@ class Proc:
 
     def __init__(self, name: str, argv: list[str], env: dict[str, str], cwd: Path) -> None:
         self.name, self.log = name, cwd / f"{name}.log"
+        self.killed = False                       # by kill(), on purpose
         self._out = open(self.log, "wb")
         self.popen = subprocess.Popen(argv, env=env, cwd=cwd, stdout=self._out, stderr=subprocess.STDOUT,
                                       stdin=subprocess.DEVNULL, start_new_session=True)
@@ -187,6 +188,7 @@ class Proc:
 
     def kill(self) -> None:
         """SIGKILL the whole group: the main process and its pool, no chance to clean up."""
+        self.killed = True
         try:
             os.killpg(self.popen.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -233,8 +235,8 @@ class Fleet:
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
         proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
                                   "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
-        proc.worker_args = dict(concurrency=concurrency, pool=pool, metrics_port=metrics_port,   # type: ignore[attr-defined]
-                                queues=queues, **env)
+        proc.worker_args = dict(concurrency=concurrency, pool=pool,          # type: ignore[attr-defined]
+                                metrics_port=metrics_port, queues=queues, **env)
         proc.wait_for_log(" ready.")
         return proc
 
@@ -245,7 +247,8 @@ class Fleet:
         production systemd (Restart=on-failure) or Kubernetes starts it again. Any other exit fails."""
         time.sleep(after)
         revived = []
-        for proc in [p for p in self.procs if hasattr(p, "worker_args") and not hasattr(p, "revived")]:
+        workers = [p for p in self.procs if hasattr(p, "worker_args") and not p.killed and not hasattr(p, "revived")]
+        for proc in workers:
             if proc.popen.poll() is not None:
                 assert "Unrecoverable error" in proc.text(), proc.text()[-3000:]
                 proc.revived = True                 # type: ignore[attr-defined]
