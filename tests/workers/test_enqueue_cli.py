@@ -1,7 +1,7 @@
 """`puzzlefleet enqueue` and `jobs` as real processes: bad parameters are refused in one line (exit 2)
-before anything is written; an unreachable broker (Redis or RabbitMQ) or store is one line and exit 6 (the job, once made,
-is printed at once and kept, marked failed); a connection cut after the send is a warning and exit 7;
-`--key` finds the job an earlier enqueue made."""
+before anything is written; an unreachable broker (Redis or RabbitMQ) or store is one line and exit 6
+(the job, once made, is printed at once and kept, marked failed); a connection cut after the send is
+a warning and exit 7; `--key` finds the job an earlier enqueue made."""
 
 from __future__ import annotations
 
@@ -76,8 +76,8 @@ def test_a_bad_fleet_setting_is_one_line(tmp_path: Path) -> None:
                  PUZZLEFLEET_TIME_LIMIT="90")
     assert result.returncode == 2 and "must be below PUZZLEFLEET_VISIBILITY_TIMEOUT" in result.stderr
     result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_BROKER="sqs://key:secret@queue/")
-    assert result.returncode == 2 and result.stderr.strip() == ("puzzlefleet: error: PUZZLEFLEET_BROKER must be a "
-                                                                "redis:// (Redis) or amqp:// (RabbitMQ) URL, got a sqs:// URL")
+    assert result.returncode == 2 and result.stderr.strip() == (
+        "puzzlefleet: error: PUZZLEFLEET_BROKER must be a redis:// (Redis) or amqp:// (RabbitMQ) URL, got a sqs:// URL")
     assert not (tmp_path / "p.db").exists()
 
 

@@ -57,7 +57,7 @@ def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     ({"PUZZLEFLEET_MAX_TASKS_PER_CHILD": "1.5"}, "is not a whole number"),
     ({"PUZZLEFLEET_SPLIT_SECONDS": "0"}, "must be above 0"),
     ({"PUZZLEFLEET_JOB_METRICS_SECONDS": "soon"}, "is not a number"),
-    ({"PUZZLEFLEET_BROKER": "sqs://key:secret@queue/"}, r"redis:// \(Redis\) or amqp:// \(RabbitMQ\) URL, got a sqs:// URL$"),
+    ({"PUZZLEFLEET_BROKER": "sqs://key:secret@queue/"}, r"or amqp:// \(RabbitMQ\) URL, got a sqs:// URL$"),
     ({"PUZZLEFLEET_BROKER": "127.0.0.1:6379"}, "got no URL"),
 ])
 def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: str) -> None:
