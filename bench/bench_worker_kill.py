@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import shutil
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,13 +30,11 @@ def main() -> int:
     ap.add_argument("--brokers", default="redis,rabbitmq")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import cpu_model
+    from machine import run_header
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
-    print(f"`.venv/bin/python bench/bench_worker_kill.py {' '.join(sys.argv[1:])}`".replace(" `", "`"))
-    print(f"\n{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} at the start\n")
+    print(run_header())
     print("| broker | run | seconds from the SIGKILL until each task was taken again |")
     print("|---|---|---|")
     for kind in args.brokers.split(","):
