@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import shutil
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,13 +39,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import cpu_model
+    from machine import run_header
     from tests.workers.conftest import Fleet, OwnRedis
     from tests.workers.test_fleet_faults import broker_wipe_under_load
 
-    print(f"`.venv/bin/python bench/bench_broker_wipe.py {' '.join(sys.argv[1:])}`".replace(" `", "`"))
-    print(f"\n{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} at the start\n")
+    print(run_header())
     print("| run | first jobs finished after the wipe (s) | slowest | slots sent again (jobs) | fed jobs open at the end |")
     print("|---|---|---|---|---|")
     for run_no in range(1, args.repeat + 1):

@@ -154,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     _request_arguments(gen, max_count=100_000, seed_of="run")
     gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
 
-    enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis)")
+    enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis or "
+                                                  "RabbitMQ)")
     _request_arguments(enq, max_count=1_000_000, seed_of="job")
     enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
     enq.add_argument("--json", action="store_true", help="JSON lines instead of text: the job as soon as it "
@@ -284,8 +285,8 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 FLEET_COMMANDS = {"enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
 # The optional parts of the install, by the top-level module a verb fails to import without them.
-EXTRAS = {"celery": "fleet", "kombu": "fleet", "redis": "fleet", "flower": "fleet", "prometheus_client": "fleet",
-          "fastapi": "api", "starlette": "api", "uvicorn": "api", "psycopg": "postgres"}
+EXTRAS = {"celery": "fleet", "kombu": "fleet", "redis": "fleet", "amqp": "fleet", "flower": "fleet",
+          "prometheus_client": "fleet", "fastapi": "api", "starlette": "api", "uvicorn": "api", "psycopg": "postgres"}
 
 
 def console() -> int:

@@ -1,22 +1,28 @@
 """The Celery app, configured from the environment (see workers.settings).
 
-Long CPU-bound tasks on Redis: late acks and requeue when a pool process dies (a task is lost only if
-it is never finished), one message prefetched per process, JSON only, a queue per game, pool processes
-recycled after PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks. Tasks send events, so Flower shows each task's
-return value (its summary)."""
+Long CPU-bound tasks on Redis or RabbitMQ: late acks and requeue when a pool process dies (a task is
+lost only if it is never finished), one message prefetched per process, JSON only, a queue per game,
+pool processes recycled after PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks. Tasks send events, so Flower
+shows each task's return value (its summary).
+
+On RabbitMQ the queues are durable quorum queues (replicated, written to disk), messages persistent
+and every publish confirmed by the broker; a worker whose connection closes has its unacknowledged
+messages handed out again at once. Retries wait in RabbitMQ's delay queues (Celery's native delayed
+delivery, which needs topic exchanges), not in the worker."""
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
 from celery import Celery, signals
 from celery.schedules import crontab
-from kombu import Queue
+from kombu import Connection, Exchange, Queue
 
 from workers import tolerant
 from workers.params import FLEET_QUEUE, queue_of, queues
-from workers.settings import settings
+from workers.settings import Settings, settings
 
 # Message priorities on Redis, where a lower number is served first: kombu keeps one list per step of
 # `priority_steps` (the step 0 list is the queue's own name, the others `NAME\x06\x16STEP`) and a
@@ -27,26 +33,144 @@ RESENT_PRIORITY, NEW_PRIORITY = 0, 5
 PRIORITY_STEPS = [RESENT_PRIORITY, NEW_PRIORITY]
 PRIORITY_SEPARATOR = "\x06\x16"             # kombu's default `sep`
 
+# RabbitMQ's quorum queues have no message priorities before RabbitMQ 4.0, so there what the sweep
+# sends again goes to a twin queue, NAME.resent, which every worker of NAME consumes too: the broker
+# delivers from each queue a worker consumes as soon as it has room, so resent work never waits
+# behind the backlog of NAME (BENCHMARKS.md measures it).
+RESENT_SUFFIX = ".resent"
+
 
 def queue_keys(queue: str) -> list[str]:
     """The Redis lists that hold a queue's messages, in the order workers take them."""
     return [queue if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS]
 
 
+def resent_queue(queue: str) -> str:
+    """The RabbitMQ queue of what the sweep sends again for `queue`."""
+    return queue + RESENT_SUFFIX
+
+
+def broker_queues(queue: str, kind: str) -> list[str]:
+    """Where a queue's messages wait on the broker: Redis lists (queue_keys) or RabbitMQ queues."""
+    return queue_keys(queue) if kind == "redis" else [queue, resent_queue(queue)]
+
+
+def waiting(connection: Connection, queue: str, kind: str) -> int:
+    """Messages waiting in a queue (not those already delivered to a worker), on either broker;
+    0 for a RabbitMQ queue not declared yet."""
+    if kind == "redis":
+        client = connection.default_channel.client
+        return sum(int(client.llen(key)) for key in queue_keys(queue))
+    total = 0
+    for name in broker_queues(queue, kind):
+        channel = connection.channel()       # a passive declare of a missing queue closes its channel
+        try:
+            total += channel.queue_declare(queue=name, passive=True).message_count
+        except connection.channel_errors:
+            pass
+        finally:
+            if channel.is_open:
+                channel.close()
+    return total
+
+
+def _queue(name: str, kind: str) -> Queue:
+    if kind == "redis":
+        return Queue(name)
+    # A topic exchange of its own, as native delayed delivery needs (it does not serve direct ones).
+    return Queue(name, Exchange(name, type="topic"), routing_key=name, queue_arguments={"x-queue-type": "quorum"})
+
+
+def task_queues(kind: str) -> list[Queue]:
+    """Every queue of the fleet on this broker: a queue per game and `fleet` (on RabbitMQ each with
+    its .resent twin)."""
+    names = [*queues(), FLEET_QUEUE]
+    if kind == "amqp":
+        names = [name for base in names for name in (base, resent_queue(base))]
+    return [_queue(name, kind) for name in names]
+
+
+def destination(queue: str, priority: int, kind: str) -> dict[str, Any]:
+    """apply_async options for a slot task of `queue` at `priority` (NEW_PRIORITY or RESENT_PRIORITY)."""
+    if kind == "redis":
+        return {"queue": queue, "priority": priority}
+    return {"queue": resent_queue(queue) if priority == RESENT_PRIORITY else queue}
+
+
+def delivered_priority(delivery_info: dict[str, Any] | None, kind: str) -> int | None:
+    """The priority a task came with (None: unknown), so the ranges it hands over keep it. On RabbitMQ
+    the queue says it (every message there carries priority 0, whatever it was sent with)."""
+    info = delivery_info or {}
+    if kind == "amqp":
+        resent = str(info.get("routing_key") or "").endswith(RESENT_SUFFIX)   # also behind a delay prefix
+        return RESENT_PRIORITY if resent else NEW_PRIORITY
+    priority = info.get("priority")
+    return None if priority is None else int(priority)
+
+
+def retry_countdown(seconds: float, kind: str) -> float:
+    """A retry's delay as the broker can keep it: native delayed delivery counts whole seconds (and
+    Celery refuses a countdown below one there)."""
+    return float(max(1, math.ceil(seconds))) if kind == "amqp" else seconds
+
+
 def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> dict | None:
-    """A slot task goes to its game's queue (the game is in its parameters)."""
+    """A slot task goes to its game's queue (the game is in its parameters); a retry of one that came
+    from a RabbitMQ .resent queue goes back there."""
     if name == "puzzlefleet.generate_slots":
         params = (args[3] if args and len(args) > 3 else (kwargs or {}).get("params")) or {}
-        return {"queue": queue_of(params) or FLEET_QUEUE}
+        queue = queue_of(params) or FLEET_QUEUE
+        if str((options or {}).get("routing_key") or "").endswith(RESENT_SUFFIX):
+            queue = resent_queue(queue)
+        return {"queue": queue}
     if name.startswith("puzzlefleet."):
         return {"queue": FLEET_QUEUE}
     return None
 
 
-def make_app() -> Celery:
-    conf = settings()
-    app = Celery("puzzlefleet", broker=conf.broker, include=["workers.tasks"])
+def _redis_options(conf: Settings) -> dict[str, Any]:
     visibility = conf.visibility_timeout
+    return {
+        "visibility_timeout": visibility,
+        # Sweep for abandoned (unacknowledged) messages often enough that a small visibility
+        # timeout means fast redelivery; kombu's defaults sweep about every 100 s.
+        "unacked_restore_interval": max(1, min(10, int(visibility // 4))),
+        "unacked_restore_throttle": 1,
+        # The lock a worker takes to restore them lives 300 s by default: a worker killed while
+        # holding it would stop every restore for that long. Restoring is transactional per
+        # message (WATCH), so a short lock only risks a wasted scan.
+        "unacked_mutex_expire": max(2, min(60, int(visibility // 2))),
+        "socket_connect_timeout": 10,
+        "socket_timeout": 30,
+        "health_check_interval": 10,
+        "priority_steps": PRIORITY_STEPS,
+        # A worker with several queues (a game's and `fleet`) takes them in turn, as before.
+        "queue_order_strategy": "round_robin",
+    }
+
+
+def _amqp_options(conf: Settings) -> dict[str, Any]:
+    # Publisher confirms: a send returns once RabbitMQ has the message (on disk, for a quorum queue),
+    # so `enqueue` never reports a job sent whose messages a broker restart then loses.
+    return {"confirm_publish": True}
+
+
+def make_app(conf: Settings | None = None) -> Celery:
+    conf = conf or settings()
+    kind = conf.broker_kind
+    app = Celery("puzzlefleet", broker=conf.broker, include=["workers.tasks"])
+    extra: dict[str, Any] = {}
+    if kind == "amqp":
+        extra = {
+            # queues Celery makes by itself (a queue named in a send) are quorum queues too
+            "task_default_queue_type": "quorum",
+            "task_default_exchange_type": "topic",      # as the queues' own (see _queue)
+            "worker_detect_quorum_queues": True,
+            # A host that vanishes without closing its connection is noticed in about a minute (its
+            # messages then go to other workers), not Celery's default four.
+            "broker_heartbeat": 30,
+            "worker_consumer": "workers.consumer:FleetConsumer",     # the worker imports it, no client does
+        }
     app.conf.update(
         task_serializer="json",
         result_serializer="json",
@@ -60,7 +184,7 @@ def make_app() -> Celery:
         task_soft_time_limit=conf.soft_time_limit,
         task_time_limit=conf.time_limit,
         task_ignore_result=True,           # progress lives in the store; Flower reads return values from events
-        task_queues=[Queue(name) for name in (*queues(), FLEET_QUEUE)],
+        task_queues=task_queues(kind),
         task_default_queue=FLEET_QUEUE,
         task_routes=(_route,),
         worker_send_task_events=True,
@@ -68,23 +192,7 @@ def make_app() -> Celery:
         # A task still running when the broker connection drops carries on; its slot is idempotent, so
         # a redelivery after reconnecting costs a lookup, not a second board.
         worker_cancel_long_running_tasks_on_connection_loss=False,
-        broker_transport_options={
-            "visibility_timeout": visibility,
-            # Sweep for abandoned (unacknowledged) messages often enough that a small visibility
-            # timeout means fast redelivery; kombu's defaults sweep about every 100 s.
-            "unacked_restore_interval": max(1, min(10, int(visibility // 4))),
-            "unacked_restore_throttle": 1,
-            # The lock a worker takes to restore them lives 300 s by default: a worker killed while
-            # holding it would stop every restore for that long. Restoring is transactional per
-            # message (WATCH), so a short lock only risks a wasted scan.
-            "unacked_mutex_expire": max(2, min(60, int(visibility // 2))),
-            "socket_connect_timeout": 10,
-            "socket_timeout": 30,
-            "health_check_interval": 10,
-            "priority_steps": PRIORITY_STEPS,
-            # A worker with several queues (a game's and `fleet`) takes them in turn, as before.
-            "queue_order_strategy": "round_robin",
-        },
+        broker_transport_options=_redis_options(conf) if kind == "redis" else _amqp_options(conf),
         timezone="UTC",
         enable_utc=True,
         beat_schedule={
@@ -95,6 +203,7 @@ def make_app() -> Celery:
             "daily-set": {"task": "puzzlefleet.daily", "schedule": crontab(minute=5, hour=0),
                           "options": {"expires": 6 * 3600}},
         },
+        **extra,
     )
     return app
 
@@ -116,6 +225,20 @@ def _one_line_faults(logger: Any = None, **_: Any) -> None:
     # line, not a traceback (workers.faults.OneLine).
     from workers.faults import quieten
     quieten(logger)
+
+
+@signals.celeryd_after_setup.connect
+def _consume_resent(sender: Any = None, instance: Any = None, **_: Any) -> None:
+    # RabbitMQ: a worker of a queue (-Q queens,fleet) also takes what the sweep sent again for it.
+    if instance is None:
+        return
+    declared = instance.app.amqp.queues
+    consumed = declared.consume_from
+    if consumed is None:
+        return                      # no -Q: it consumes every queue, the twins included
+    for name in list(consumed):
+        if not name.endswith(RESENT_SUFFIX) and resent_queue(name) in declared:
+            declared.select_add(declared[resent_queue(name)])
 
 
 @signals.worker_init.connect

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+import amqp.exceptions
 import kombu.exceptions
 import redis.exceptions
 from sqlalchemy import exc as sa_exc
@@ -19,7 +20,7 @@ from store.errors import is_unreachable, one_line
 
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
               kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,
-              redis.exceptions.TimeoutError, ConnectionError, TimeoutError)
+              redis.exceptions.TimeoutError, amqp.exceptions.RecoverableConnectionError, ConnectionError, TimeoutError)
 
 
 def is_transient(exc: BaseException) -> bool:

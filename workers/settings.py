@@ -1,8 +1,11 @@
 """The fleet's settings, read from the environment once, checked, with one-line errors.
 
-PUZZLEFLEET_BROKER              broker URL (default redis://127.0.0.1:6379/0)
+PUZZLEFLEET_BROKER              broker URL: Redis (redis://, the default redis://127.0.0.1:6379/0) or
+                                RabbitMQ (amqp://user:password@host:5672/vhost); nothing else
 PUZZLEFLEET_DB                  the store's SQLAlchemy URL (read by store.database_url)
-PUZZLEFLEET_VISIBILITY_TIMEOUT  seconds before Redis redelivers an unacknowledged task (default 3600)
+PUZZLEFLEET_VISIBILITY_TIMEOUT  the longest a task may hold its message unacknowledged (default 3600):
+                                on Redis, seconds before it hands the message to another worker; on
+                                RabbitMQ keep the broker's consumer_timeout above it
 PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default min(660, 0.9 x visibility))
 PUZZLEFLEET_SOFT_TIME_LIMIT     a task's soft time limit and work budget (default: hard - 10%, <= 60 s less)
 PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks before a pool process is replaced (default 1000)
@@ -19,7 +22,10 @@ PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the l
 PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
 
 The hard limit must stay below the visibility timeout: otherwise Redis hands a task that is still
-running to a second worker.
+running to a second worker (and RabbitMQ, past its consumer_timeout, closes the worker's channel).
+
+On RabbitMQ a dead worker's messages come back as soon as its connection closes, and the visibility
+timeout plays no part in redelivery.
 """
 
 from __future__ import annotations
@@ -31,10 +37,24 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+# kombu's URL schemes for the two brokers the fleet supports.
+REDIS_SCHEMES = frozenset({"redis", "rediss", "redis+socket", "sentinel"})
+AMQP_SCHEMES = frozenset({"amqp", "amqps", "pyamqp"})
 
 
 class ConfigError(ValueError):
     """A bad environment setting, with a one-line message."""
+
+
+def broker_kind(url: str) -> str:
+    """"redis" or "amqp" (RabbitMQ), by the URL's scheme; ConfigError for anything else."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme in REDIS_SCHEMES:
+        return "redis"
+    if scheme in AMQP_SCHEMES:
+        return "amqp"
+    shown = f"a {scheme}:// URL" if scheme else "no URL"       # never the URL itself: it may hold a password
+    raise ConfigError(f"PUZZLEFLEET_BROKER must be a redis:// (Redis) or amqp:// (RabbitMQ) URL, got {shown}")
 
 
 def _number(name: str, default: float | None, *, low: float = 0.0, whole: bool = False) -> float | None:
@@ -54,6 +74,7 @@ def _number(name: str, default: float | None, *, low: float = 0.0, whole: bool =
 @dataclass(frozen=True, slots=True)
 class Settings:
     broker: str
+    broker_kind: str                # "redis" or "amqp"
     visibility_timeout: float
     time_limit: float
     soft_time_limit: float
@@ -82,6 +103,7 @@ class Settings:
 def load() -> Settings:
     """Read and check the settings now (raises ConfigError)."""
     broker = os.environ.get("PUZZLEFLEET_BROKER", "").strip() or DEFAULT_BROKER
+    kind = broker_kind(broker)
     visibility = _number("PUZZLEFLEET_VISIBILITY_TIMEOUT", 3600.0)
     assert visibility is not None
     hard = _number("PUZZLEFLEET_TIME_LIMIT", None)
@@ -95,8 +117,10 @@ def load() -> Settings:
     if not soft < hard:
         raise ConfigError(f"the soft time limit ({soft:g} s) must be below the hard one ({hard:g} s)")
     if not hard < visibility:
+        why = ("Redis redelivers tasks that are still running" if kind == "redis"
+               else "a task may hold its message longer than the fleet allows")
         raise ConfigError(f"the hard time limit ({hard:g} s) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT "
-                          f"({visibility:g} s), or Redis redelivers tasks that are still running")
+                          f"({visibility:g} s), or {why}")
     per_child = _number("PUZZLEFLEET_MAX_TASKS_PER_CHILD", 1000, whole=True)
     port = _number("PUZZLEFLEET_METRICS_PORT", None, whole=True)
     if port is not None and port > 65535:
@@ -111,8 +135,9 @@ def load() -> Settings:
     job_metrics = _number("PUZZLEFLEET_JOB_METRICS_SECONDS", 3600.0)
     assert resume is not None and stall is not None and per_child is not None and split is not None
     assert job_metrics is not None and resend is not None
-    return Settings(broker=broker, visibility_timeout=visibility, time_limit=hard, soft_time_limit=soft,
-                    max_tasks_per_child=int(per_child), metrics_port=None if port is None else int(port),
+    return Settings(broker=broker, broker_kind=kind, visibility_timeout=visibility, time_limit=hard,
+                    soft_time_limit=soft, max_tasks_per_child=int(per_child),
+                    metrics_port=None if port is None else int(port),
                     metrics_addr=os.environ.get("PUZZLEFLEET_METRICS_ADDR", "").strip() or "127.0.0.1",
                     multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall, resend_slots=int(resend),
                     split_seconds=split, job_metrics_seconds=job_metrics)

@@ -21,7 +21,8 @@ from sqlalchemy import Engine
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import one_line
 from workers import metrics
-from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, queue_keys
+from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, retry_countdown,
+                               waiting)
 from workers.daily import make_daily, today
 from workers.faults import is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
@@ -47,7 +48,7 @@ def store_engine() -> Engine:
 def backoff(retries: int) -> float:
     """Seconds before retry number `retries` + 1: exponential, capped, with jitter ("equal jitter")."""
     ceiling = min(settings().retry_backoff_max, 2.0 ** retries)
-    return ceiling / 2 + random.uniform(0, ceiling / 2)
+    return retry_countdown(ceiling / 2 + random.uniform(0, ceiling / 2), settings().broker_kind)
 
 
 def _game(params: Any) -> str:
@@ -85,11 +86,11 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         raise
     game = _game(params)
     # A range handed over keeps this task's priority: what the sweep sent again stays ahead of new work.
-    priority = (self.request.delivery_info or {}).get("priority")
+    priority = delivered_priority(self.request.delivery_info, settings().broker_kind)
 
     def hand_over(first: int, end: int) -> None:
         send_ranges(job_id, params, seed, [(first, end)],
-                    priority=NEW_PRIORITY if priority is None else int(priority))
+                    priority=NEW_PRIORITY if priority is None else priority)
 
     try:
         summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
@@ -115,14 +116,13 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
     """Send one task per slot range to the job's game queue over one connection; returns how many.
     `priority`: NEW_PRIORITY for a job's own tasks, RESENT_PRIORITY to be taken before them."""
     data = params.to_json() if isinstance(params, JobParams) else params
-    queue = queue_of(data) or FLEET_QUEUE
+    where = destination(queue_of(data) or FLEET_QUEUE, priority, settings().broker_kind)
     sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
     with app.producer_or_acquire() as producer:
         for start, stop in ranges:
-            generate_slots.apply_async((job_id, start, stop, data, seed), queue=queue, producer=producer,
-                                       priority=priority,
+            generate_slots.apply_async((job_id, start, stop, data, seed), producer=producer, **where,
                                        argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
                                        kwargsrepr="{}")
             sent += 1
@@ -135,10 +135,10 @@ def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> int:
 
 
 def queue_length(name: str) -> int:
-    """Messages waiting in a queue, over its priority lists (not those already delivered to a worker)."""
+    """Messages waiting in a queue, over its Redis priority lists or its RabbitMQ queue and .resent twin
+    (not those already delivered to a worker)."""
     with app.connection_for_write() as conn:
-        client = conn.default_channel.client
-        return sum(int(client.llen(key)) for key in queue_keys(name))
+        return waiting(conn, name, settings().broker_kind)
 
 
 def active_queues(timeout: float = 1.0, *, within: float = 10.0) -> dict[str, set[str]]:

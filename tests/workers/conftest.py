@@ -1,17 +1,21 @@
-"""Fixtures for the fleet's integration tests: the real Redis (a dedicated database number, flushed),
-the real PostgreSQL (a fresh schema per test) or a SQLite WAL file, and real `celery -A workers ...`
-processes started as subprocesses and always stopped in teardown.
+"""Fixtures for the fleet's integration tests: the real Redis (a dedicated database number, flushed) or
+the real RabbitMQ (a virtual host of its own), the real PostgreSQL (a fresh schema per test) or a
+SQLite WAL file, and real `celery -A workers ...` processes started as subprocesses and always stopped
+in teardown. Tests that hold on either broker take the `broker` fixture, parametrised with BROKERS.
 
-Under CI (env CI set) a missing Redis or PostgreSQL is a failure, not a skip."""
+Under CI (env CI set) a missing Redis, RabbitMQ or PostgreSQL is a failure, not a skip."""
 
 from __future__ import annotations
 
+import glob
+import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -36,6 +40,11 @@ def _redis_database(base: int) -> int:
 
 
 REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", f"redis://127.0.0.1:6379/{_redis_database(9)}")
+# The machine's RabbitMQ: each pytest process makes a virtual host of its own there (deleted at the
+# end), as Redis gives each a database; or PUZZLEFLEET_TEST_AMQP names one to use as it is.
+AMQP_URL = os.environ.get("PUZZLEFLEET_TEST_AMQP", "")
+AMQP_HOST, AMQP_PORT = "127.0.0.1", 5672
+BROKERS = ("redis", "rabbitmq")          # ids for @pytest.mark.parametrize("broker", BROKERS, indirect=True)
 PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 VISIBILITY = 5          # seconds: a killed worker's tasks come back fast
 
@@ -75,6 +84,49 @@ def redis_url() -> str:
     except Exception as exc:   # redis.ConnectionError and friends
         _missing("Redis at " + REDIS_URL, exc)
     return REDIS_URL
+
+
+def _rabbitmqctl(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> str:
+    """rabbitmqctl ARGS (the machine's node unless `-n NODE` and its `env` are given); its output."""
+    exe = shutil.which("rabbitmqctl") or shutil.which("rabbitmqctl", path="/usr/sbin")
+    if exe is None:
+        raise FileNotFoundError("rabbitmqctl is not installed")
+    if env is not None:           # a node of a test's own: the real script, not Debian's `su rabbitmq` wrapper
+        exe = _rabbit_script("rabbitmqctl")
+    out = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout,
+                         env=None if env is None else {**os.environ, **env})
+    if out.returncode != 0:
+        raise RuntimeError(f"rabbitmqctl {' '.join(args)} failed ({out.returncode}): {out.stderr.strip()[-500:]}")
+    return out.stdout
+
+
+@pytest.fixture(scope="session")
+def amqp_url() -> Iterator[str]:
+    """A RabbitMQ virtual host of this pytest process's own on the machine's node (guest may use it)."""
+    if AMQP_URL:
+        yield AMQP_URL
+        return
+    vhost = f"puzzlefleet-test-{os.environ.get('PYTEST_XDIST_WORKER', 'gw0')}-{os.getpid()}"
+    try:
+        _rabbitmqctl("add_vhost", vhost)
+        _rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
+        _missing(f"RabbitMQ at {AMQP_HOST}:{AMQP_PORT} (rabbitmqctl)", exc)
+    try:
+        yield f"amqp://guest:guest@{AMQP_HOST}:{AMQP_PORT}/{vhost}"
+    finally:
+        _rabbitmqctl("delete_vhost", vhost)
+
+
+@pytest.fixture
+def broker(request: pytest.FixtureRequest) -> str:
+    """The broker URL for a test parametrised with BROKERS ("redis": redis_url, "rabbitmq": amqp_url)."""
+    kind = getattr(request, "param", "redis")
+    return request.getfixturevalue("redis_url" if kind == "redis" else "amqp_url")
+
+
+def is_amqp(url: str) -> bool:
+    return url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")
 
 
 @pytest.fixture(scope="session")
@@ -119,6 +171,7 @@ class Proc:
 
     def __init__(self, name: str, argv: list[str], env: dict[str, str], cwd: Path) -> None:
         self.name, self.log = name, cwd / f"{name}.log"
+        self.killed = False                       # by kill(), on purpose
         self._out = open(self.log, "wb")
         self.popen = subprocess.Popen(argv, env=env, cwd=cwd, stdout=self._out, stderr=subprocess.STDOUT,
                                       stdin=subprocess.DEVNULL, start_new_session=True)
@@ -135,6 +188,7 @@ class Proc:
 
     def kill(self) -> None:
         """SIGKILL the whole group: the main process and its pool, no chance to clean up."""
+        self.killed = True
         try:
             os.killpg(self.popen.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -181,8 +235,25 @@ class Fleet:
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
         proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
                                   "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
+        proc.worker_args = dict(concurrency=concurrency, pool=pool,          # type: ignore[attr-defined]
+                                metrics_port=metrics_port, queues=queues, **env)
         proc.wait_for_log(" ready.")
         return proc
+
+    def revive(self, after: float = 3.0) -> list[Proc]:
+        """`after` seconds past a broker restart, a new worker (same options, name + "b") for each
+        one whose main process died on the lost connection instead of reconnecting: a race in kombu's
+        Redis transport ("Unrecoverable error: AttributeError ... 'hostname'") now and then. In
+        production systemd (Restart=on-failure) or Kubernetes starts it again. Any other exit fails."""
+        time.sleep(after)
+        revived = []
+        workers = [p for p in self.procs if hasattr(p, "worker_args") and not p.killed and not hasattr(p, "revived")]
+        for proc in workers:
+            if proc.popen.poll() is not None:
+                assert "Unrecoverable error" in proc.text(), proc.text()[-3000:]
+                proc.revived = True                 # type: ignore[attr-defined]
+                revived.append(self.worker(proc.name + "b", **proc.worker_args))   # type: ignore[attr-defined]
+        return revived
 
     def beat(self, **env: str) -> Proc:
         proc = self._start("beat", ["beat", "-l", "info", "--schedule", str(self.tmp / "beat-schedule")], env)
@@ -210,6 +281,14 @@ class Fleet:
         return subprocess.run([str(BIN / "puzzlefleet"), *args], env=self.env, cwd=self.tmp, capture_output=True,
                               text=True, timeout=timeout)
 
+    def enqueue(self, *args: str) -> dict[str, Any]:
+        """`puzzlefleet enqueue ARGS --json`, which must succeed: the job line it prints."""
+        result = self.cli("enqueue", *args, "--json")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert len(lines) == 1, lines
+        return json.loads(lines[0])
+
     def job(self, job_id: int) -> dict[str, Any]:
         engine = store.make_engine(self.db_url)
         try:
@@ -232,9 +311,11 @@ class Fleet:
                                  f"broker: {self.broker_state()}\n{logs}") from None
 
     def broker_state(self) -> str:
-        """What Redis holds for the fleet (for a failure's message): queues, unacknowledged messages,
-        and the lock that guards their restoring."""
+        """What the broker holds for the fleet (for a failure's message): messages waiting per queue;
+        on Redis also the unacknowledged ones and the lock that guards their restoring."""
         try:
+            if is_amqp(self.broker):
+                return f"queues {waiting_messages(self.broker)}"
             client = redis_client(self.broker)
             queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "killer", "fleet")}
             return (f"queues {queues}, unacked {client.hlen('unacked')}, "
@@ -252,6 +333,20 @@ class Fleet:
                 return store.list_job_boards(session=s, job_id=job_id)
         finally:
             engine.dispose()
+
+    def new_job(self, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
+        """A Queens job (size 6 unless given) recorded in the store, seed 99, nothing sent: (id, params)."""
+        from workers.params import JobParams
+        job_params = JobParams.build(game="queens", size=params.pop("size", 6), **params).to_json()
+        engine = store.make_engine(self.db_url)
+        try:
+            store.init_db(engine)
+            with store.session(engine) as s:
+                job_id = store.create_job(session=s, game="queens", rules=f"queens {job_params['size']}",
+                                          band=None, params=job_params, seed=99, requested=requested)
+        finally:
+            engine.dispose()
+        return job_id, job_params
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -287,17 +382,229 @@ class OwnRedis:
             proc.stop(grace=5)
 
 
+def _rabbit_script(name: str) -> str:
+    """RabbitMQ's own start script `name` (Debian's /usr/sbin one switches to the rabbitmq user)."""
+    for candidate in (f"/usr/lib/rabbitmq/bin/{name}", shutil.which(name), f"/usr/sbin/{name}"):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    raise FileNotFoundError(f"{name} is not installed")
+
+
+class OwnRabbit:
+    """A RabbitMQ node of a test's own (the machine's node is shared: never restarted by a test): its
+    own node name, ports on the loopback, data, logs, Erlang cookie (HOME) and configuration under
+    `tmp`, no plugins. start() runs it and waits until it takes connections; kill() SIGKILLs it, and a
+    start() after that finds its durable queues and their messages again; stop() ends it for good."""
+
+    def __init__(self, tmp: Path) -> None:
+        try:
+            self.exe = _rabbit_script("rabbitmq-server")
+        except FileNotFoundError:
+            if os.environ.get("CI"):
+                pytest.fail("rabbitmq-server is required under CI")
+            pytest.skip("rabbitmq-server not installed")
+        self.tmp, self.port, dist = tmp / "rabbit", free_port(), free_port()
+        self.node = f"pf-test-{self.port}@localhost"
+        self.url = f"amqp://guest:guest@127.0.0.1:{self.port}//"
+        home = self.tmp / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        (self.tmp / "enabled_plugins").write_text("[].\n")
+        (self.tmp / "rabbitmq.conf").write_text(f"listeners.tcp.1 = 127.0.0.1:{self.port}\n")
+        (self.tmp / "rabbitmq-env.conf").write_text("")         # not the machine's /etc/rabbitmq one
+        self.env = {"HOME": str(home), "RABBITMQ_NODENAME": self.node, "RABBITMQ_NODE_PORT": str(self.port),
+                    "RABBITMQ_DIST_PORT": str(dist), "RABBITMQ_MNESIA_BASE": str(self.tmp / "mnesia"),
+                    "RABBITMQ_LOG_BASE": str(self.tmp / "log"), "RABBITMQ_LOGS": "-",
+                    "RABBITMQ_ENABLED_PLUGINS_FILE": str(self.tmp / "enabled_plugins"),
+                    "RABBITMQ_CONFIG_FILE": str(self.tmp / "rabbitmq.conf"),
+                    "RABBITMQ_CONF_ENV_FILE": str(self.tmp / "rabbitmq-env.conf"),
+                    "RABBITMQ_ADVANCED_CONFIG_FILE": str(self.tmp / "advanced.config"),
+                    "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS": "-kernel inet_dist_use_interface {127,0,0,1}"}
+        self.procs: list[Proc] = []
+
+    def start(self) -> Proc:
+        proc = Proc(f"rabbit-{len(self.procs)}", [self.exe], {**os.environ, **self.env}, self.tmp)
+        self.procs.append(proc)
+        proc.wait_for_log("Server startup complete", timeout=120)
+        return proc
+
+    __call__ = start
+
+    def kill(self) -> None:
+        """SIGKILL the node, as a crash: no chance to write anything more."""
+        self.procs[-1].kill()
+
+    def stop(self) -> None:
+        if self.procs and self.procs[-1].popen.poll() is None:
+            try:
+                _rabbitmqctl("-n", self.node, "stop", env=self.env)
+            except (OSError, RuntimeError, subprocess.TimeoutExpired):
+                pass                    # its pid, below
+        for proc in self.procs:
+            proc.stop(grace=10)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """own_redis() starts a redis-server of this test's own, empty, on its port (own_redis.url)."""
+    server = OwnRedis(tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def rabbit_node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnRabbit]:
+    """One RabbitMQ node of this pytest process's own for the tests that restart their broker
+    (starting one takes 10-20 s); stopped at the end. Take it through own_rabbit."""
+    node = OwnRabbit(tmp_path_factory.mktemp("rabbit"))
+    yield node
+    node.stop()
+
+
+@pytest.fixture
+def own_rabbit(rabbit_node: OwnRabbit) -> OwnRabbit:
+    """The process's own RabbitMQ node, running (started again if a test left it down); fleet_factory
+    empties the fleet's queues on it."""
+    if not rabbit_node.procs or rabbit_node.procs[-1].popen.poll() is not None:
+        rabbit_node.start()
+    return rabbit_node
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class OwnPostgres:
+    """A throwaway PostgreSQL cluster: trust auth, loopback only, no fsync (nothing here must outlive
+    the test), its socket and data in one temporary directory. PostgreSQL refuses to run as root, so
+    under root its commands run as the `postgres` OS user."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin, self.port = bin_dir, free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="puzzlefleet-pg-"))
+        self.data, self.log = self.root / "data", self.root / "postgres.log"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        out = subprocess.run([*self.as_user, str(self.bin / tool), *args], capture_output=True, text=True,
+                             timeout=60)
+        if out.returncode != 0:
+            raise AssertionError(f"{tool} failed ({out.returncode}): {out.stdout}{out.stderr}")
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
+                   "-c full_page_writes=off")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "30", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def remove(self) -> None:
+        if self.running():
+            self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    """A PostgreSQL of the test's own, running (own_postgres.stop() and .start() for an outage); under
+    CI a machine without initdb is a failure, not a skip."""
+    bin_dir = _pg_bin()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail("initdb is required under CI (Debian: the postgresql package)")
+        pytest.skip("initdb not found")
+    server = OwnPostgres(bin_dir)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
+
+
+def assert_exactly(fleet: Fleet, job_id: int, n: int, *, alone: bool = True) -> None:
+    """Job `job_id` ended done with exactly `n` boards, one per slot; `alone`: the only job of the store.
+    With other jobs, every board stored is still counted by exactly one job's slots."""
+    status = fleet.wait_job(job_id, timeout=120)
+    assert (status["state"], status["stored"], status["failed"]) == ("done", n, 0), status
+    boards = fleet.boards(job_id)
+    assert len(boards) == n == len({b["id"] for b in boards})
+    if alone:
+        assert len(fleet.boards()) == n          # nothing stored outside the job's slots either
+    engine = store.make_engine(fleet.db_url)
+    try:
+        with store.session(engine, read_only=True) as s:
+            assert store.count_job_boards(session=s, job_id=job_id) == n
+            assert store.unfinished_slots(session=s, job_id=job_id) == []
+            counted = sum(j["stored"] for j in store.list_jobs(session=s, limit=10_000))
+            assert store.count_boards(session=s) == counted
+    finally:
+        engine.dispose()
+
+
+def add_consumer(broker: str, queue: str, worker: str) -> None:
+    """Tell a running worker (its node name) to consume `queue` too, as `celery control add_consumer`."""
+    from celery import Celery
+    client = Celery("test-control", broker=broker)
+    try:
+        replies = client.control.add_consumer(queue, destination=[worker], reply=True, timeout=10)
+    finally:
+        client.close()
+    assert replies and "ok" in next(iter(replies[0].values())), replies
+
+
+def _fleet_queue_names() -> list[str]:
+    """Every RabbitMQ queue the fleet declares: its own and Celery's native delayed delivery ones."""
+    from kombu.transport.native_delayed_delivery import MAX_LEVEL, level_name
+    from workers.celeryapp import task_queues
+    return [q.name for q in task_queues("amqp")] + [level_name(level) for level in range(MAX_LEVEL + 1)]
+
+
+def waiting_messages(url: str, names: tuple[str, ...] = ()) -> dict[str, int]:
+    """Messages waiting (not delivered to a worker) in each fleet queue (or those `names`) that holds
+    any, on either broker: what workers.tasks.queue_length counts."""
+    from kombu import Connection
+    from workers.celeryapp import waiting
+    from workers.params import FLEET_QUEUE, queues
+    kind = "amqp" if is_amqp(url) else "redis"
+    with Connection(url, connect_timeout=5) as conn:
+        depths = {name: waiting(conn, name, kind) for name in names or (*queues(), FLEET_QUEUE)}
+    return {name: n for name, n in depths.items() if n}
+
+
 def flush(url: str) -> None:
-    redis_client(url).flushdb()
+    """Empty a test broker: flush a Redis database; on RabbitMQ delete the fleet's queues."""
+    if not is_amqp(url):
+        redis_client(url).flushdb()
+        return
+    from kombu import Connection
+    with Connection(url, connect_timeout=5) as conn:
+        for name in _fleet_queue_names():
+            conn.default_channel.queue_delete(queue=name)
 
 
 @pytest.fixture
 def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Fleet]]:
-    """fleet_factory(db_url, broker=redis_url, **env) -> a Fleet; all stopped, Redis flushed, at teardown."""
+    """fleet_factory(db_url, broker=redis_url, **env) -> a Fleet; the test Redis (and a RabbitMQ
+    broker, which must be running) emptied first; all stopped, and those brokers flushed, at teardown."""
     fleets: list[Fleet] = []
 
     def make(db_url: str, broker: str = redis_url, **env: str) -> Fleet:
-        if broker == redis_url:
+        if broker == redis_url or is_amqp(broker):
             flush(broker)
         fleet = Fleet(tmp_path, db_url, broker, **env)
         fleets.append(fleet)
@@ -306,7 +613,12 @@ def fleet_factory(tmp_path: Path, redis_url: str) -> Iterator[Callable[..., Flee
     yield make
     for fleet in fleets:
         fleet.stop()
-    flush(redis_url)
+    for url in {redis_url, *(f.broker for f in fleets if is_amqp(f.broker))}:
+        try:
+            flush(url)
+        except Exception:               # a broker of the test's own, already stopped
+            if url == redis_url:
+                raise
 
 
 def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlefleet.generate_slots") -> list[str]:
@@ -314,6 +626,11 @@ def send_raw(broker: str, *messages: tuple[list[Any], str], name: str = "puzzlef
     from celery import Celery
     client = Celery("test-client", broker=broker)
     client.conf.update(task_serializer="json", accept_content=["json"])
+    if is_amqp(broker):
+        # On RabbitMQ a client must declare the queues as the fleet does (quorum, a topic exchange each):
+        # RabbitMQ refuses a second declaration with other arguments.
+        from workers.celeryapp import task_queues
+        client.conf.update(task_queues=task_queues("amqp"), task_default_exchange_type="topic")
     try:
         return [client.send_task(name, args=args, queue=queue).id for args, queue in messages]
     finally:

@@ -1,6 +1,7 @@
 """The deployment files parse and keep the fleet's rules: secrets only from the environment, Redis with
-AOF and a password, a worker per queue, grace periods above the hard time limit, a KEDA scaler per
-queue, systemd units for worker, beat and Flower, a dashboard over the contract's metric names."""
+AOF and a password, RabbitMQ (a compose profile) with its data on a volume, a worker per queue, grace
+periods above the hard time limit, a KEDA scaler per queue for each broker, systemd units for worker,
+beat and Flower, a dashboard over the contract's metric names."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from workers.celeryapp import queue_keys
+from workers.celeryapp import broker_queues, queue_keys
 from workers.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -25,7 +26,7 @@ def _docs(path: Path) -> list[Any]:
 
 def test_every_yaml_and_json_file_parses() -> None:
     files = sorted([*DEPLOY.rglob("*.yaml"), *DEPLOY.rglob("*.yml")])
-    assert len(files) >= 7
+    assert len(files) >= 8
     for path in files:
         assert _docs(path), path
     for path in DEPLOY.rglob("*.json"):
@@ -67,6 +68,65 @@ def test_compose_runs_a_worker_per_queue_with_metrics_and_a_long_grace() -> None
     prometheus = _docs(DEPLOY / "prometheus" / "prometheus.yml")[0]
     targets = {t for job in prometheus["scrape_configs"] for sc in job["static_configs"] for t in sc["targets"]}
     assert {f"worker-{queue}:9100" for queue in queues()} <= targets
+
+
+def test_compose_has_a_rabbitmq_profile_the_fleet_waits_for() -> None:
+    text = (DEPLOY / "compose.yaml").read_text()
+    compose = _docs(DEPLOY / "compose.yaml")[0]
+    services = compose["services"]
+    rabbit = services["rabbitmq"]
+    assert rabbit["profiles"] == ["rabbitmq"] and rabbit["hostname"] == "rabbitmq"     # the node name, fixed
+    assert "rabbitmq-data:/var/lib/rabbitmq" in rabbit["volumes"] and "rabbitmq-data" in compose["volumes"]
+    assert rabbit["environment"]["RABBITMQ_DEFAULT_PASS"].startswith("${RABBITMQ_PASSWORD:?")
+    assert all(port.startswith("127.0.0.1:") for port in rabbit["ports"])
+    assert rabbit["healthcheck"]["test"][:2] == ["CMD", "rabbitmq-diagnostics"]
+    # Plugins: the management API (Flower's broker page) and Prometheus; a consumer timeout above the
+    # visibility timeout, the longest a task may hold its message.
+    mounted = {volume.split(":")[1]: DEPLOY / volume.split(":")[0] for volume in rabbit["volumes"]
+               if volume.startswith("./")}
+    plugins = mounted["/etc/rabbitmq/enabled_plugins"].read_text()
+    assert "rabbitmq_management" in plugins and "rabbitmq_prometheus" in plugins
+    conf = dict(line.split(" = ") for line in mounted["/etc/rabbitmq/conf.d/90-puzzlefleet.conf"].read_text()
+                .splitlines() if " = " in line and not line.startswith("#"))
+    fleet_env = compose["x-fleet-env"]
+    assert int(conf["consumer_timeout"]) > 1000 * int(fleet_env["PUZZLEFLEET_VISIBILITY_TIMEOUT"])
+    # The broker URL is the environment's, Redis by default; every fleet service waits for RabbitMQ when
+    # its profile is on (required: false, so not without it).
+    assert fleet_env["PUZZLEFLEET_BROKER"].startswith("${PUZZLEFLEET_BROKER:-redis://")
+    assert "COMPOSE_PROFILES=rabbitmq" in text and "PUZZLEFLEET_BROKER=amqp://" in text
+    fleet_services = [s for s in services.values() if s.get("image") == "puzzlefleet:local"]
+    assert len(fleet_services) == len(queues()) + 2
+    for service in fleet_services:
+        assert service["depends_on"]["rabbitmq"] == {"condition": "service_healthy", "required": False}
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+    prometheus = _docs(DEPLOY / "prometheus" / "prometheus.yml")[0]
+    targets = {t for job in prometheus["scrape_configs"] for sc in job["static_configs"] for t in sc["targets"]}
+    assert "rabbitmq:15692" in targets
+
+
+def test_kubernetes_on_rabbitmq_scales_on_each_queue_and_its_resent_twin() -> None:
+    """deploy/k8s/rabbitmq/keda.yaml, applied instead of deploy/k8s/keda.yaml: the same workers, KEDA's
+    RabbitMQ scaler over every queue a worker's messages wait in, the host from a secret."""
+    docs = _docs(DEPLOY / "k8s" / "rabbitmq" / "keda.yaml")
+    auth = next(d for d in docs if d["kind"] == "TriggerAuthentication")
+    assert auth["metadata"]["name"] == "puzzlefleet-rabbitmq"
+    assert auth["spec"]["secretTargetRef"] == [{"parameter": "host", "name": "puzzlefleet-secrets",
+                                                "key": "rabbitmq-url"}]
+    scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in docs if d["kind"] == "ScaledObject"}
+    redis_scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in _docs(DEPLOY / "k8s" / "keda.yaml")
+                    if d["kind"] == "ScaledObject"}
+    assert set(scaled) == set(redis_scaled) == {f"worker-{queue}" for queue in queues()}
+    for name, scaler in scaled.items():
+        queue = name.removeprefix("worker-")
+        triggers = scaler["spec"]["triggers"]
+        assert set(broker_queues(queue, "amqp")) <= {t["metadata"]["queueName"] for t in triggers}
+        for trigger in triggers:
+            assert trigger["type"] == "rabbitmq" and trigger["authenticationRef"]["name"] == "puzzlefleet-rabbitmq"
+            assert trigger["metadata"]["mode"] == "QueueLength" and "host" not in trigger["metadata"]
+        for key in ("minReplicaCount", "maxReplicaCount", "pollingInterval", "cooldownPeriod"):
+            assert scaler["spec"][key] == redis_scaled[name]["spec"][key], (name, key)
+    assert any(t["metadata"]["queueName"] == FLEET_QUEUE for d in scaled.values() for t in d["spec"]["triggers"])
+    assert "rabbitmq-url" in (DEPLOY / "k8s" / "config.yaml").read_text()
 
 
 def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() -> None:

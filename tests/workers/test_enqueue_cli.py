@@ -1,7 +1,7 @@
 """`puzzlefleet enqueue` and `jobs` as real processes: bad parameters are refused in one line (exit 2)
-before anything is written; an unreachable broker or store is one line and exit 6 (the job, once made,
-is printed at once and kept, marked failed); a connection cut after the send is a warning and exit 7;
-`--key` finds the job an earlier enqueue made."""
+before anything is written; an unreachable broker (Redis or RabbitMQ) or store is one line and exit 6
+(the job, once made, is printed at once and kept, marked failed); a connection cut after the send is
+a warning and exit 7; `--key` finds the job an earlier enqueue made."""
 
 from __future__ import annotations
 
@@ -75,12 +75,16 @@ def test_a_bad_fleet_setting_is_one_line(tmp_path: Path) -> None:
     result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_VISIBILITY_TIMEOUT="60",
                  PUZZLEFLEET_TIME_LIMIT="90")
     assert result.returncode == 2 and "must be below PUZZLEFLEET_VISIBILITY_TIMEOUT" in result.stderr
+    result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_BROKER="sqs://key:secret@queue/")
+    assert result.returncode == 2 and result.stderr.strip() == (
+        "puzzlefleet: error: PUZZLEFLEET_BROKER must be a redis:// (Redis) or amqp:// (RabbitMQ) URL, got a sqs:// URL")
     assert not (tmp_path / "p.db").exists()
 
 
-def test_an_unreachable_broker_is_one_line_and_the_job_is_marked_failed(tmp_path: Path) -> None:
-    port = free_port()
-    broker = f"redis://:hunter2@127.0.0.1:{port}/0"
+@pytest.mark.parametrize("url", ["redis://:hunter2@127.0.0.1:{port}/0", "amqp://guest:hunter2@127.0.0.1:{port}//"],
+                         ids=["redis", "rabbitmq"])
+def test_an_unreachable_broker_is_one_line_and_the_job_is_marked_failed(tmp_path: Path, url: str) -> None:
+    broker = url.format(port=free_port())
     result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", "--count", "3", PUZZLEFLEET_BROKER=broker)
     assert result.returncode == 6
     assert result.stdout.startswith("job 1: 3 x queens 8"), result.stdout      # said before the send failed

@@ -1,5 +1,6 @@
 """A real fleet on a SQLite WAL store: one `celery -A workers worker` (prefork, 2 processes, metrics on)
-and Flower with basic auth, shared by this module's tests; a Redis database of this test worker's own, flushed."""
+and Flower with basic auth, shared by this module's tests, per broker: a Redis database of this test
+worker's own, flushed, or a RabbitMQ virtual host of its own. The tests marked with BROKERS run on both."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from typing import Any
 
 import pytest
 
-import store
-from tests.workers.conftest import Fleet, flush, free_port, send_raw, wait_for
+from tests.workers.conftest import BROKERS, Fleet, flush, free_port, send_raw, waiting_messages, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("fleet-jobs")]
 
@@ -23,19 +23,30 @@ AUTH = "fleet:s3cret-pass"
 
 
 @pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Fleet]:
-    tmp = tmp_path_factory.mktemp("fleet")
-    flush(redis_url)
-    fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis_url)
-    fleet.metrics_port = free_port()         # type: ignore[attr-defined]
-    fleet.flower_port = free_port()          # type: ignore[attr-defined]
-    try:
+def fleets() -> Iterator[dict[str, Fleet]]:
+    """The module's fleets by broker URL, each started when a test first asks for it."""
+    started: dict[str, Fleet] = {}
+    yield started
+    for url, fleet in started.items():
+        fleet.stop()
+        flush(url)
+
+
+@pytest.fixture
+def fleet(fleets: dict[str, Fleet], broker: str, tmp_path_factory: pytest.TempPathFactory) -> Fleet:
+    """The module's fleet on `broker` (Redis unless the test is parametrised with BROKERS)."""
+    if broker not in fleets:
+        tmp = tmp_path_factory.mktemp("fleet")
+        flush(broker)
+        fleet = fleets[broker] = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", broker)
+        fleet.metrics_port = free_port()         # type: ignore[attr-defined]
+        fleet.flower_port = free_port()          # type: ignore[attr-defined]
         fleet.flower(fleet.flower_port, AUTH)    # type: ignore[attr-defined]
         fleet.worker("w1", metrics_port=fleet.metrics_port)  # type: ignore[attr-defined]
-        yield fleet
-    finally:
-        fleet.stop()
-        flush(redis_url)
+    return fleets[broker]
+
+
+both_brokers = pytest.mark.parametrize("broker", BROKERS, indirect=True)
 
 
 def _get(url: str, auth: str | None = None) -> tuple[int, str]:
@@ -49,14 +60,7 @@ def _get(url: str, auth: str | None = None) -> tuple[int, str]:
         return exc.code, exc.read().decode(errors="replace")
 
 
-def _enqueue(fleet: Fleet, *args: str) -> dict[str, Any]:
-    result = fleet.cli("enqueue", *args, "--json")
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
-
-
+@both_brokers
 def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
     result = fleet.cli("enqueue", "--game", "queens", "--size", "7", "--count", "30", "--seed", "11",
                        "--wait", "--json")
@@ -89,7 +93,7 @@ def test_a_job_lands_exactly_n_boards(fleet: Fleet) -> None:
 
 
 def test_the_same_job_seed_gives_the_same_boards_as_the_embedded_run(fleet: Fleet, tmp_path: Path) -> None:
-    sent = _enqueue(fleet, "--game", "queens", "--size", "8", "--count", "5", "--seed", "123")
+    sent = fleet.enqueue("--game", "queens", "--size", "8", "--count", "5", "--seed", "123")
     status = fleet.wait_job(sent["job"])
     assert status["state"] == "done"
     fleet_ids = [b["id"] for b in fleet.boards(sent["job"])]
@@ -104,22 +108,9 @@ def test_the_same_job_seed_gives_the_same_boards_as_the_embedded_run(fleet: Flee
     assert sorted(json.loads(line)["id"] for line in embedded.stdout.splitlines()) == sorted(fleet_ids)
 
 
-def _new_job(fleet: Fleet, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
-    from workers.params import JobParams
-    job_params = JobParams.build(game="queens", size=params.pop("size", 6), **params).to_json()
-    engine = store.make_engine(fleet.db_url)
-    try:
-        store.init_db(engine)
-        with store.session(engine) as s:
-            job_id = store.create_job(session=s, game="queens", rules=f"queens {job_params['size']}", band=None,
-                                      params=job_params, seed=99, requested=requested)
-    finally:
-        engine.dispose()
-    return job_id, job_params
-
-
+@both_brokers
 def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None:
-    job_id, params = _new_job(fleet, 6, size=9)
+    job_id, params = fleet.new_job(6, size=9)
     # every slot's message three times over, back to back: the two pool processes run copies at once
     ids = send_raw(fleet.broker, *[([job_id, slot, slot + 1, params, 99], "queens") for slot in range(6)
                                    for _ in range(3)])
@@ -134,9 +125,10 @@ def test_the_same_subtask_delivered_twice_stores_one_board(fleet: Fleet) -> None
     assert len(boards) == 6 == len({b["id"] for b in boards})
 
 
+@both_brokers
 def test_overlapping_ranges_store_each_slot_once(fleet: Fleet) -> None:
     """Ranges that overlap (a redelivered task beside the ranges it handed over) share slots safely."""
-    job_id, params = _new_job(fleet, 40, size=8)
+    job_id, params = fleet.new_job(40, size=8)
     send_raw(fleet.broker, ([job_id, 0, 25, params, 99], "queens"), ([job_id, 10, 40, params, 99], "queens"),
              ([job_id, 25, 40, params, 99], "queens"))
     status = fleet.wait_job(job_id)
@@ -158,7 +150,7 @@ def test_a_slow_range_is_split_over_the_pool(fleet_factory: Callable[..., Fleet]
         split = fleet_factory(f"sqlite:///{tmp_path / 'split.db'}", broker, PUZZLEFLEET_SPLIT_SECONDS="0.001",
                               PUZZLEFLEET_VISIBILITY_TIMEOUT="900")
         worker = split.worker("splitter")
-        job_id, params = _new_job(split, 12, size=9)
+        job_id, params = split.new_job(12, size=9)
         send_raw(split.broker, ([job_id, 0, 12, params, 99], "queens"))
         status = split.wait_job(job_id)
         assert (status["state"], status["stored"]) == ("done", 12)
@@ -171,8 +163,9 @@ def test_a_slow_range_is_split_over_the_pool(fleet_factory: Callable[..., Fleet]
         flush(broker)
 
 
+@both_brokers
 def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> None:
-    job_id, params = _new_job(fleet, 2)
+    job_id, params = fleet.new_job(2)
     bad = [
         ([job_id, 0, 1, {**params, "size": 99}, 1], "queens"),           # size out of range
         ([job_id, 0, 1, {**params, "size": 0}, 1], "queens"),
@@ -202,12 +195,13 @@ def test_bad_task_arguments_fail_once_and_are_never_retried(fleet: Fleet) -> Non
     assert text.count("raised expected: BadTask") >= len(bad) - 1
     status = fleet.job(job_id)
     assert (status["stored"], status["attempts"], status["state"]) == (0, 0, "queued")
-    from tests.workers.conftest import redis_client
-    client = redis_client(fleet.broker)
-    from workers.celeryapp import queue_keys
-    assert sum(client.llen(key) for key in queue_keys("queens")) == 0 and client.hlen("unacked") == 0
+    assert waiting_messages(fleet.broker, ("queens",)) == {}         # nothing left to deliver, on either broker
+    if fleet.broker.startswith("redis"):
+        from tests.workers.conftest import redis_client
+        assert redis_client(fleet.broker).hlen("unacked") == 0
 
 
+@both_brokers
 def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
     base = f"http://127.0.0.1:{fleet.flower_port}"    # type: ignore[attr-defined]
     assert _get(base + "/")[0] == 401
@@ -216,7 +210,7 @@ def test_flower_refuses_unauthenticated_requests(fleet: Fleet) -> None:
     status, _ = _get(base + "/", AUTH)
     assert status == 200
     # a task's summary (its return value) is what Flower shows
-    sent = _enqueue(fleet, "--game", "queens", "--size", "6", "--count", "3", "--seed", "4")
+    sent = fleet.enqueue("--game", "queens", "--size", "6", "--count", "3", "--seed", "4")
     fleet.wait_job(sent["job"])
 
     def summaries() -> list[str]:
@@ -274,7 +268,7 @@ def test_a_sudoku_job_by_clue_band_lands_on_its_own_queue(fleet: Fleet) -> None:
 
 
 def test_metrics_show_the_counters_after_a_job(fleet: Fleet) -> None:
-    sent = _enqueue(fleet, "--game", "queens", "--size", "5", "--count", "4", "--seed", "8")
+    sent = fleet.enqueue("--game", "queens", "--size", "5", "--count", "4", "--seed", "8")
     status = fleet.wait_job(sent["job"])
     assert status["stored"] == 4
     port = fleet.metrics_port    # type: ignore[attr-defined]

@@ -5,19 +5,22 @@ puzzlefleet_jobs_waiting) so an alert can fire."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.workers.conftest import free_port, wait_for
+from tests.workers.conftest import BROKERS, free_port, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow]
 
 
-def test_a_queue_nobody_consumes_is_said_and_reported(fleet_factory, tmp_path: Path) -> None:
-    fleet = fleet_factory(f"sqlite:///{tmp_path / 'unserved.db'}", PUZZLEFLEET_STALL_SECONDS="1",
+@pytest.mark.parametrize("broker", BROKERS, indirect=True)
+def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory, tmp_path: Path) -> None:
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'unserved.db'}", broker, PUZZLEFLEET_STALL_SECONDS="1",
                           PUZZLEFLEET_RESUME_INTERVAL="1")
     port = free_port()
     worker = fleet.worker("queens", metrics_port=port, queues="queens,fleet")
@@ -77,3 +80,27 @@ def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_
         status = fleet.wait_job(job_id, timeout=90)
         assert (status["state"], status["stored"]) == ("done", 12), status
     assert len(fleet.boards()) == 24
+
+
+@pytest.mark.parametrize("broker", BROKERS, indirect=True)
+def test_slots_sent_again_are_served_ahead_of_the_backlog(broker: str, fleet_factory, tmp_path: Path) -> None:
+    """40 tasks of new work wait in `queens`, then 4 slots of another job are sent again as the sweep
+    sends them (RESENT_PRIORITY); a worker with one pool process then starts. On Redis the resent
+    slots are popped first (their priority list); on RabbitMQ they wait in queens.resent, which the
+    broker serves beside queens, one message each in turn: done within the first ten tasks either way."""
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'order.db'}", broker)
+    backlog, params = fleet.new_job(40, size=7)
+    resent, _ = fleet.new_job(4, size=7)
+    send = (f"from workers.tasks import send_ranges; from workers.celeryapp import RESENT_PRIORITY; "
+            f"params = {params!r}; "
+            f"send_ranges({backlog}, params, 99, [(i, i + 1) for i in range(40)]); "
+            f"send_ranges({resent}, params, 99, [(i, i + 1) for i in range(4)], priority=RESENT_PRIORITY)")
+    sent = subprocess.run([sys.executable, "-c", send], env=fleet.env, capture_output=True, text=True, timeout=60)
+    assert sent.returncode == 0, sent.stderr
+    worker = fleet.worker("w1", concurrency=1, queues="queens,fleet")
+    for job_id in (backlog, resent):
+        assert fleet.wait_job(job_id)["state"] == "done"
+    order = [int(job) for job in re.findall(r"succeeded in [^{]*\{'result': '[^']*', 'job': (\d+),", worker.text())]
+    assert sorted(order) == sorted([backlog] * 40 + [resent] * 4), order
+    last = max(i for i, job in enumerate(order) if job == resent)
+    assert last < (4 if broker.startswith("redis") else 10), order

@@ -57,10 +57,57 @@ def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     ({"PUZZLEFLEET_MAX_TASKS_PER_CHILD": "1.5"}, "is not a whole number"),
     ({"PUZZLEFLEET_SPLIT_SECONDS": "0"}, "must be above 0"),
     ({"PUZZLEFLEET_JOB_METRICS_SECONDS": "soon"}, "is not a number"),
+    ({"PUZZLEFLEET_BROKER": "sqs://key:secret@queue/"}, r"or amqp:// \(RabbitMQ\) URL, got a sqs:// URL$"),
+    ({"PUZZLEFLEET_BROKER": "127.0.0.1:6379"}, "got no URL"),
 ])
 def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: str) -> None:
     with pytest.raises(settings_mod.ConfigError, match=message):
         env(**values)
+
+
+@pytest.mark.parametrize("url, kind", [
+    ("redis://127.0.0.1:6379/0", "redis"), ("rediss://:pw@host:6380/1", "redis"),
+    ("sentinel://host:26379", "redis"), ("amqp://guest:guest@127.0.0.1:5672//", "amqp"),
+    ("amqps://u:p@host/vhost", "amqp"), ("pyamqp://host//", "amqp"), ("AMQP://host//", "amqp"),
+])
+def test_the_broker_kind_follows_the_url_scheme(env: Any, url: str, kind: str) -> None:
+    assert env(PUZZLEFLEET_BROKER=url).broker_kind == kind
+
+
+def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirmed(env: Any) -> None:
+    from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, make_app
+    app = make_app(env(PUZZLEFLEET_BROKER="amqp://guest:guest@127.0.0.1:5672//"))
+    conf = app.conf
+    declared = {q.name: q for q in conf.task_queues}
+    assert set(declared) == {name for base in ("queens", "starbattle", "sudoku", "killer", "fleet")
+                             for name in (base, base + ".resent")}
+    for queue in declared.values():
+        assert queue.durable and queue.queue_arguments == {"x-queue-type": "quorum"}
+        assert queue.exchange.type == "topic" and queue.routing_key == queue.name == queue.exchange.name
+    assert conf.broker_transport_options == {"confirm_publish": True}      # none of Redis's options
+    assert conf.task_acks_late and conf.task_reject_on_worker_lost and conf.worker_prefetch_multiplier == 1
+    assert conf.task_default_queue_type == "quorum" and conf.worker_consumer == "workers.consumer:FleetConsumer"
+    from workers.celeryapp import delivered_priority, destination, retry_countdown
+    assert destination("queens", RESENT_PRIORITY, "amqp") == {"queue": "queens.resent"}
+    assert destination("queens", NEW_PRIORITY, "amqp") == {"queue": "queens"}
+    # every RabbitMQ message says priority 0: the queue it came from (behind a delay prefix too) decides
+    assert delivered_priority({"routing_key": "queens", "priority": 0}, "amqp") == NEW_PRIORITY
+    assert delivered_priority({"routing_key": "0.0.1.queens.resent", "priority": 0}, "amqp") == RESENT_PRIORITY
+    assert retry_countdown(0.6, "amqp") == 1.0 and retry_countdown(2.1, "amqp") == 3.0
+    from workers.consumer import FleetConsumer
+    steps = FleetConsumer.Blueprint.default_steps       # Celery's steps, its delayed delivery replaced by ours
+    assert "workers.consumer:DeclaredDelayedDelivery" in steps and not any(":DelayedDelivery" in s for s in steps)
+
+
+def test_on_redis_priorities_and_the_visibility_timeout_are_set(env: Any) -> None:
+    from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination, make_app
+    conf = make_app(env(PUZZLEFLEET_BROKER="redis://127.0.0.1:6379/3")).conf
+    assert {q.name for q in conf.task_queues} == {"queens", "starbattle", "sudoku", "killer", "fleet"}
+    options = conf.broker_transport_options
+    assert options["priority_steps"] == [RESENT_PRIORITY, NEW_PRIORITY] and options["visibility_timeout"] == 3600
+    assert "confirm_publish" not in options and conf.worker_consumer != "workers.consumer:FleetConsumer"
+    assert destination("queens", RESENT_PRIORITY, "redis") == {"queue": "queens", "priority": RESENT_PRIORITY}
+    assert delivered_priority({"routing_key": "queens", "priority": 5}, "redis") == 5
 
 
 def test_a_metrics_port_gets_a_multiprocess_directory(env: Any) -> None:

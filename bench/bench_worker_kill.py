@@ -1,0 +1,67 @@
+"""How soon a SIGKILLed worker's tasks are taken again, on Redis and on RabbitMQ.
+
+    .venv/bin/python bench/bench_worker_kill.py [--repeat 3] [--visibility 10] [--brokers redis,rabbitmq]
+
+The scenario of tests/workers/test_fleet_faults.py::test_a_killed_workers_tasks_go_to_a_waiting_worker:
+a broker of the script's own (a redis-server, or a RabbitMQ node, on free ports), a SQLite store in a
+temporary folder; worker w1 (two pool processes) takes a job's two tasks of 150 Queens 12x12 slots,
+worker w2 (two pool processes) is ready and told to consume the queue too, then w1 is SIGKILLed.
+Prints a Markdown table (stdout): per run, the seconds from the kill until w2 received each of the two
+tasks again. With PUZZLEFLEET_VISIBILITY_TIMEOUT=--visibility on Redis (the suite's 10 s; production
+3600 s). Progress goes to stderr. Needs redis-server and rabbitmq-server installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--visibility", type=float, default=10.0)
+    ap.add_argument("--brokers", default="redis,rabbitmq")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from machine import run_header
+    from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
+    from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
+
+    print(run_header())
+    print("| broker | run | seconds from the SIGKILL until each task was taken again |")
+    print("|---|---|---|")
+    for kind in args.brokers.split(","):
+        home = Path(tempfile.mkdtemp(prefix=f"bench-kill-{kind}-"))
+        server = OwnRedis(home) if kind == "redis" else OwnRabbit(home)
+        try:
+            server.start()
+            for run_no in range(1, args.repeat + 1):
+                tmp = home / f"run-{run_no}"
+                tmp.mkdir()
+                flush(server.url)
+                fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", server.url,
+                              PUZZLEFLEET_VISIBILITY_TIMEOUT=f"{args.visibility:g}", PUZZLEFLEET_SPLIT_SECONDS="600")
+                try:
+                    print(f"{kind} run {run_no}: killing a worker ...", file=sys.stderr, flush=True)
+                    run = kill_with_a_worker_waiting(fleet)
+                    assert_exactly(fleet, run.job, 300)
+                    times = ", ".join(f"{run.taken_again[task]:.2f}" for task in run.held)
+                    print(f"| {kind} | {run_no} | {times} |", flush=True)
+                finally:
+                    fleet.stop()
+        finally:
+            server.stop()
+            shutil.rmtree(home, ignore_errors=True)
+    print(f"\nRedis visibility timeout {args.visibility:g} s; load average {os.getloadavg()[0]:.1f} at the end.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

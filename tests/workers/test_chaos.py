@@ -1,0 +1,90 @@
+"""Chaos, on each broker: three small jobs, each hit by one fault while it runs: a worker SIGKILLed, the
+broker SIGKILLed and started again (Redis: a server of the test's own, back empty, so beat's sweep
+sends the lost slots again; RabbitMQ: a node of the test's own, its quorum queues back from disk),
+and the store stopped for a few seconds (a PostgreSQL of the test's own). Every job ends done with
+exactly its boards, no board twice, and nothing stored outside a job's slots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly, wait_for
+
+pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("chaos")]
+
+BOARDS = 100         # Queens 12x12: a few seconds of work for two workers, so each fault lands mid-job
+
+
+class Broker:
+    """A broker of the test's own: its URL and a restart that kills it first (SIGKILL)."""
+
+    def __init__(self, url: str, restart: Callable[[], None]) -> None:
+        self.url, self.restart = url, restart
+
+
+@pytest.fixture(params=BROKERS)
+def own_broker(request: pytest.FixtureRequest) -> Broker:
+    if request.param == "redis":
+        redis = request.getfixturevalue("own_redis")
+        redis.start()
+
+        def restart_redis() -> None:
+            redis.procs[-1].kill()
+            time.sleep(1.0)
+            redis.start()                    # empty: no persistence
+        return Broker(redis.url, restart_redis)
+    rabbit = request.getfixturevalue("own_rabbit")
+
+    def restart_rabbit() -> None:
+        rabbit.kill()
+        time.sleep(1.0)
+        rabbit.start()                       # the same node and data
+    return Broker(rabbit.url, restart_rabbit)
+
+
+def test_jobs_ride_out_a_worker_kill_a_broker_restart_and_a_database_stop(
+        own_broker: Broker, own_postgres: OwnPostgres, fleet_factory: Callable[..., Fleet]) -> None:
+    # Production-like time limits: a worker's event loop waits out a broker restart (up to ~20 s for
+    # RabbitMQ here), and a short hard limit would fire late on a process that moved on. The sweep
+    # runs often and calls a job stalled after 5 s, so Redis's lost messages come back in seconds.
+    fleet = fleet_factory(own_postgres.url, broker=own_broker.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="900",
+                          PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_STALL_SECONDS="5")
+    victim = fleet.worker("w1", concurrency=1, queues="queens,fleet")
+    fleet.worker("w2", concurrency=1, queues="queens,fleet")
+    fleet.beat()
+    jobs: list[int] = []
+
+    def job_under_way(seed: int) -> int:
+        job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(BOARDS), "--seed", str(seed))["job"]
+        wait_for(lambda: fleet.job(job_id)["stored"] >= 5, 60, f"job {job_id} under way")
+        jobs.append(job_id)
+        return job_id
+
+    def still_running(job_id: int) -> None:
+        assert fleet.job(job_id)["stored"] < BOARDS, f"job {job_id} finished before its fault: make it longer"
+
+    hit = job_under_way(1)
+    victim.kill()                                            # a worker, SIGKILLed mid-task
+    still_running(hit)
+    fleet.worker("w3", concurrency=1, queues="queens,fleet")
+
+    hit = job_under_way(2)
+    own_broker.restart()                                     # the broker, SIGKILLed and started again
+    still_running(hit)
+    fleet.revive()
+
+    still_running(job_under_way(3))
+    own_postgres.stop("immediate")                           # the store, as a crash, for a few seconds
+    time.sleep(4.0)
+    own_postgres.start()
+
+    for job_id in jobs:
+        assert_exactly(fleet, job_id, BOARDS, alone=False)
+    boards = fleet.boards()
+    assert len(boards) == len({b["id"] for b in boards}) == len(jobs) * BOARDS     # no duplicate, none stray
+    for proc in fleet.procs:        # faults are one line each (but kombu's Redis race, which revive() handles)
+        if not getattr(proc, "revived", False):
+            assert "Traceback" not in proc.text(), (proc.name, proc.text()[-3000:])
