@@ -37,6 +37,8 @@ directives = {"language_level": "3", "embedsignature": True,
               "boundscheck": DEBUG, "wraparound": DEBUG, "initializedcheck": DEBUG, "cdivision": not DEBUG}
 
 extensions = [
+    Extension("engine.core._shape", ["engine/core/_shape.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.starbattle._search", ["engine/games/starbattle/_search.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.starbattle._techniques", ["engine/games/starbattle/_techniques.pyx"],

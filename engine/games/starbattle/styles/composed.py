@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, one_piece_without, reachable, region_sizes
 from engine.core import likeness
-from engine.core.shape import look, mirrored_bits, point_corners, shape_features
+from engine.core._shape import local_look
+from engine.core.shape import measure
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.rules import Rules
@@ -323,8 +324,7 @@ def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
     """Each way the map leaves the range of hand-drawn boards, and what it costs (25-30 at a bound's
     first step past it, about; 0 inside)."""
     n = rules.size
-    shape = shape_features(n, regions)
-    seen = look(n, regions)
+    shape, seen = measure(n, regions)
     b = BOUNDS
     return {
         "singles": 25 * max(0, sum(size == 1 for size in shape.sizes) - b["singles"]),
@@ -368,11 +368,11 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         if cell in stars or not targets or sizes[own] <= 2:
             continue
         target = rng.choice(sorted(targets))
-        before = _local(n, regions, cell)
+        before = local_look(n, regions, cell)   # corners and mirrored bits around it
         # growing a tiny region (repair whittles pieces) out of a large one counts as much as tidying
         grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
         regions[cell] = target
-        if (_local(n, regions, cell) + grown <= before
+        if (local_look(n, regions, cell) + grown <= before
                 or not one_piece_without(n, regions, cell, own)):
             regions[cell] = own
             continue
@@ -415,17 +415,6 @@ def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: rand
                 regions[cell] = donor
             else:
                 break
-
-
-def _local(n: int, regions: Sequence[int], cell: int) -> int:
-    """The look around `cell`: minus the corners at its four lattice points, plus the mirrored
-    boundary bits of its row (what one move of `cell` can change)."""
-    r, c = divmod(cell, n)
-    corners = sum(count for i in (r, r + 1) for j in (c, c + 1)
-                  for _, count in point_corners(n, regions, i, j))
-    return mirrored_bits(regions[r * n:(r + 1) * n]) - corners
-
-
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random) -> bool:

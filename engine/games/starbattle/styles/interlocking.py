@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
 from engine.core import likeness
-from engine.core.shape import look, shape_features
+from engine.core.shape import measure
 from engine.games.base import Gates
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.draw import _path_to_free_star
@@ -293,8 +293,7 @@ def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
     """Each way the map leaves the range of published boards of its star count, and what it costs
     (0 inside; a gift, 2k - 1 cells or fewer, costs 25 as in the organic score)."""
     n, k = rules.size, rules.stars
-    shape = shape_features(n, regions)
-    seen = look(n, regions)
+    shape, seen = measure(n, regions)
     values = {"corners_per_n": seen.corners_per_row / n, "rectangles": seen.rectangles,
               "fill": shape.fill, "perimeter": shape.perimeter_per_cell}
     out = {"gifts": 25 * sum(size <= 2 * k - 1 for size in shape.sizes)}
