@@ -22,7 +22,7 @@ from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, reg
 from engine.core import likeness
 from engine.core.shape import measure
 from engine.games.base import Gates
-from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
@@ -323,6 +323,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     regions = list(regions)
     current = score(rules, regions)
     sizes = region_sizes(regions, n)
+    search = new_search(rules, regions)
     for _ in range(steps):
         if current >= 100:
             break
@@ -345,7 +346,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         rest = [i for i, lab in enumerate(regions) if lab == own]
         better = score(rules, regions)
         if (better <= current or not is_connected(n, rest)
-                or count_solutions(rules, regions, 2).solutions != (answer,)):
+                or not only_solution(search, regions, answer)):
             for moved in run:
                 regions[moved] = own
             continue
