@@ -45,6 +45,8 @@ extensions = [
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.starbattle.styles._composed", ["engine/games/starbattle/styles/_composed.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+    Extension("engine.games.starbattle.styles._interlocking", ["engine/games/starbattle/styles/_interlocking.pyx"],
+              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.starbattle._techniques", ["engine/games/starbattle/_techniques.pyx"],
               extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
     Extension("engine.games.sudoku._count", ["engine/games/sudoku/_count.pyx"],

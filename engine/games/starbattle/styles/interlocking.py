@@ -26,6 +26,7 @@ from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles._interlocking import segments
 from engine.games.starbattle.styles.interlocking_fit import LIKENESS
 
 NAME = "interlocking"
@@ -42,7 +43,7 @@ ARM = {1: 1.0, 2: 1.0, 3: 6.0}
 # Region-size spread against the organic style's, by star count: published 3-star boards mix regions
 # of 7 and 27 cells at 14x14, the small ones thin (2.2 outline edges per cell).
 SPREAD = {1: 1.0, 2: 1.4, 3: 2.0}
-ARMS: set[int] = set()      # scratch: the free cells of the last _segments that extend an arm
+ARMS: set[int] = set()      # scratch: the free cells of the last `segments` that extend an arm
 
 
 def available(rules: Rules) -> bool:
@@ -152,37 +153,6 @@ def _group(n: int, k: int, answer: tuple[int, ...], regions: list[int],
 
 # ---- growth by segments --------------------------------------------------------------------------
 
-def _segments(n: int, regions: Sequence[int], members: Sequence[int]) -> list[list[int]]:
-    """Every straight run of free cells lying along one side of a region: for each direction, the free
-    neighbours of the region's cells in that direction, split into runs of touching cells. (A run of
-    one cell continuing a straight arm of the region, two cells or more long, is listed in `ARMS`.)"""
-    out = []
-    ARMS.clear()
-    for dr, dc in DIRECTIONS:
-        front = []
-        for cell in members:
-            r, c = divmod(cell, n)
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < n and 0 <= cc < n and regions[rr * n + cc] == UNASSIGNED:
-                front.append(rr * n + cc)
-                br, bc = r - dr, c - dc
-                if 0 <= br < n and 0 <= bc < n and regions[br * n + bc] == regions[cell]:
-                    ARMS.add(rr * n + cc)
-        if not front:
-            continue
-        step = 1 if dr else n         # the front of a vertical move runs along a row
-        front.sort(key=lambda cell: cell if step == 1 else (cell % n) * n + cell // n)
-        run = [front[0]]
-        for cell in front[1:]:
-            if cell - run[-1] == step and (step == n or cell // n == run[-1] // n):
-                run.append(cell)
-            else:
-                out.append(run)
-                run = [cell]
-        out.append(run)
-    return out
-
-
 def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: set[int],
           rng: random.Random, width: float) -> None:
     """Grow every region by whole segments toward its target size, then give every cell left over to a
@@ -200,7 +170,7 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
         weights = [max(1, targets[label] - len(members[label])) for label in open_]
         label = rng.choices(open_, weights)[0]
         want = targets[label] - len(members[label])
-        options = _segments(n, regions, members[label])
+        options = segments(n, regions, members[label], ARMS)
         if want <= 0 or not options:
             open_.remove(label)
             continue
@@ -215,7 +185,7 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
                                                       rng.random())):
             if label in closed:
                 continue
-            options = _segments(n, regions, members[label])
+            options = segments(n, regions, members[label], ARMS)
             if options:
                 best = (label, max(options, key=len))
                 break
