@@ -6,6 +6,7 @@
 # one falls inside it (CPython's _randbelow); uniform and choices scale one `random()`. So a seed
 # gives the same pieces as the Python code did, and the same boards.
 
+cimport cython
 from libc.math cimport pow, rint
 from libc.stdlib cimport calloc, free
 
@@ -30,12 +31,10 @@ cdef inline long _round(double x) noexcept:
     return <long> rint(x)
 
 
+@cython.cdivision(False)
 cdef inline long _floordiv(long a, long b) noexcept:
-    """Python's a // b for b > 0 (toward minus infinity; C's division, as compiled here, truncates)."""
-    cdef long q = a / b
-    if q * b != a and a < 0:
-        q -= 1
-    return q
+    """Python's a // b for b > 0, toward minus infinity (the build compiles // as C's, which truncates)."""
+    return a // b
 
 
 cdef int _shape(int n, int star, int size, object rng, double thin, unsigned char *cells) except -1:
