@@ -36,20 +36,21 @@ write_sudoku_table()
 directives = {"language_level": "3", "embedsignature": True,
               "boundscheck": DEBUG, "wraparound": DEBUG, "initializedcheck": DEBUG, "cdivision": not DEBUG}
 
-extensions = [
-    Extension("engine.games.starbattle._search", ["engine/games/starbattle/_search.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
-    Extension("engine.games.starbattle._techniques", ["engine/games/starbattle/_techniques.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
-    Extension("engine.games.sudoku._count", ["engine/games/sudoku/_count.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
-    Extension("engine.games.sudoku._logic", ["engine/games/sudoku/_logic.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
-    Extension("engine.games.killer._count", ["engine/games/killer/_count.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
-    Extension("engine.games.sudoku._canon", ["engine/games/sudoku/_canon.pyx"],
-              extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"]),
+# The compiled modules, each built from the .pyx of the same path.
+MODULES = [
+    "engine.core._shape",
+    "engine.games.starbattle._search",
+    "engine.games.starbattle._repair",
+    "engine.games.starbattle.styles._composed",
+    "engine.games.starbattle.styles._interlocking",
+    "engine.games.starbattle._techniques",
+    "engine.games.sudoku._count",
+    "engine.games.sudoku._logic",
+    "engine.games.killer._count",
+    "engine.games.sudoku._canon",
 ]
+FLAGS = ["-O3"] if not DEBUG else ["-O0", "-g"]
+extensions = [Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=FLAGS) for name in MODULES]
 
 # Translate and compile the modules side by side: a fresh clone's set-up waits for this.
 JOBS = os.cpu_count() or 1

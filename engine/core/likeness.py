@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.shape import look, shape_features
+from engine.core.shape import measure
 
 # The names of `features`, in order; the fitted table repeats them, so a change here fails loudly.
 BASE = ("smallest", "second_smallest", "median_size", "second_largest", "largest", "tiny", "straight",
@@ -37,9 +37,8 @@ def features(n: int, regions: Sequence[int], low: int, high: int, split: float |
     """The size-normalised features of a map, each also times the size term (how far n lies from 8,
     in units of 4, clamped to the fitted sizes low..high), then the size term itself; with a `split`,
     each also times the ragged indicator, then the indicator."""
-    shape = shape_features(n, regions)
+    shape, seen = measure(n, regions)
     sizes = shape.sizes
-    seen = look(n, regions)
     base = [sizes[0] / n, sizes[1] / n, sizes[len(sizes) // 2] / n, sizes[-2] / n, sizes[-1] / n,
             shape.tiny / n, shape.straight / n, shape.boundary_per_row / n, shape.perimeter_per_cell,
             shape.fill, shape.interior_per_row / n, seen.largest_share, seen.mirrored,

@@ -15,11 +15,10 @@ Stored with its features, so a reader can see why a board was called ugly.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.grid import orthogonal_neighbours
+from engine.core import _shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,30 +54,8 @@ class ShapeFeatures:
 
 
 def shape_features(n: int, regions: Sequence[int]) -> ShapeFeatures:
-    """The features of a region map (`regions`: flat, n * n labels)."""
-    cells: dict[int, list[int]] = {}
-    for cell, label in enumerate(regions):
-        cells.setdefault(label, []).append(cell)
-    boundary = interior = 0
-    for cell, label in enumerate(regions):
-        r, c = divmod(cell, n)
-        boundary += (c + 1 < n and regions[cell + 1] != label) + (r + 1 < n and regions[cell + n] != label)
-        interior += (0 < r < n - 1 and 0 < c < n - 1
-                     and all(regions[nb] == label for nb in (cell - 1, cell + 1, cell - n, cell + n)))
-    straight = 0
-    fills, perimeters = [], []
-    for members in cells.values():
-        rows = [cell // n for cell in members]
-        cols = [cell % n for cell in members]
-        height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-        straight += len(members) >= 2 and (height == 1 or width == 1)
-        fills.append(len(members) / (height * width))
-        inside = set(members)
-        edges = sum(4 - sum(nb in inside for nb in orthogonal_neighbours(n)[cell]) for cell in members)
-        perimeters.append(edges / len(members))
-    sizes = tuple(sorted(len(members) for members in cells.values()))
-    return ShapeFeatures(n, sizes, sum(size <= 3 for size in sizes), straight, boundary / n,
-                         sum(perimeters) / len(perimeters), sum(fills) / len(fills), interior / n)
+    """The features of a region map (`regions`: flat, n * n labels from 0)."""
+    return measure(n, regions)[0]
 
 
 def gifts(features: ShapeFeatures, stars: int) -> int:
@@ -125,65 +102,23 @@ class Look:
         return {name: round(getattr(self, name), 3) for name in self.__slots__}
 
 
-def point_corners(n: int, regions: Sequence[int], i: int, j: int) -> list[tuple[int, int]]:
-    """The outline corners at lattice point (i, j) (0..n each way), as (region, corners): a point is a
-    corner of a region holding 1 or 3 of the 4 cells around it, two corners of one holding 2 diagonal
-    ones."""
-    # the four cells around the point, clockwise from the top left (-1: off the grid)
-    up_row, down_row = (i - 1) * n, i * n
-    a = regions[up_row + j - 1] if i > 0 and j > 0 else -1
-    b = regions[up_row + j] if i > 0 and j < n else -1
-    d = regions[down_row + j] if i < n and j < n else -1
-    e = regions[down_row + j - 1] if i < n and j > 0 else -1
-    if a == b == d == e:
-        return []                                 # inside one region: no corner (the common case)
-    out = []
-    for label in {a, b, d, e}:
-        if label == -1:
-            continue
-        in_a, in_d = a == label, d == label
-        count = in_a + (b == label) + in_d + (e == label)
-        if count == 1 or count == 3:
-            out.append((label, 1))
-        elif count == 2 and in_a == in_d:
-            out.append((label, 2))
-    return out
-
-
 def region_corners(n: int, regions: Sequence[int]) -> dict[int, int]:
     """The corners of each region's outline (holes included): 4 for a rectangle, 6 for an L, 8 for a
-    T, 12 for a plus (`point_corners` at every lattice point)."""
-    corners: dict[int, int] = {}
-    for i in range(n + 1):
-        for j in range(n + 1):
-            for label, count in point_corners(n, regions, i, j):
-                corners[label] = corners.get(label, 0) + count
-    return corners
-
-
-def mirrored_bits(row: Sequence[int]) -> int:
-    """How many of a row's vertical boundary bits (a border between c and c + 1?) equal the bit at
-    their left-right mirror image."""
-    bits = [row[c] != row[c + 1] for c in range(len(row) - 1)]
-    return sum(map(operator.eq, bits, reversed(bits)))
-
-
-def mirrored_share(n: int, regions: Sequence[int]) -> float:
-    """The share of vertical boundary bits equal to the bit at their left-right mirror image."""
-    return sum(mirrored_bits(regions[r * n:(r + 1) * n]) for r in range(n)) / (n * (n - 1))
+    T, 12 for a plus. A lattice point is a corner of a region holding 1 or 3 of the 4 cells around it,
+    two corners of one holding 2 diagonal ones."""
+    return _shape.region_corners(n, regions)
 
 
 def look(n: int, regions: Sequence[int]) -> Look:
-    """The look features of a region map (`regions`: flat, n * n labels)."""
-    sizes: dict[int, int] = {}
-    boxes: dict[int, list[int]] = {}
-    for cell, label in enumerate(regions):
-        r, c = divmod(cell, n)
-        sizes[label] = sizes.get(label, 0) + 1
-        box = boxes.setdefault(label, [r, r, c, c])
-        box[0], box[1], box[2], box[3] = min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)
-    corners = region_corners(n, regions)
-    rectangles = sum(sizes[label] == (b[1] - b[0] + 1) * (b[3] - b[2] + 1) for label, b in boxes.items())
-    count = len(sizes)
-    return Look(max(sizes.values()) / (n * n), mirrored_share(n, regions), sum(corners.values()) / n,
-                rectangles / count, sum(v <= 8 for v in corners.values()) / count)
+    """The look features of a region map (`regions`: flat, n * n labels from 0)."""
+    return measure(n, regions)[1]
+
+
+def measure(n: int, regions: Sequence[int]) -> tuple[ShapeFeatures, Look]:
+    """The shape features and the look of a map, from one walk of it (compiled: engine/core/_shape.pyx;
+    a likeness or a style score that needs both asks once)."""
+    (sizes, tiny, straight, boundary, interior, perimeter, fill, largest, mirrored, corners, rectangles,
+     geometric, count) = _shape.measure(n, regions)
+    return (ShapeFeatures(n, sizes, tiny, straight, boundary / n, perimeter, fill, interior / n),
+            Look(largest / (n * n), mirrored / (n * (n - 1)), corners / n, rectangles / count,
+                 geometric / count))

@@ -133,7 +133,9 @@ cdef class Search:
         if not self.queued[u]:
             self.queued[u] = 1
             self.queue[self.qtail] = u
-            self.qtail = (self.qtail + 1) % (self.nunits + 1)
+            self.qtail += 1
+            if self.qtail > self.nunits:       # a ring of nunits + 1 slots (no division: hot)
+                self.qtail = 0
 
     cdef bint _eliminate(self, int cell) noexcept nogil:
         cdef int j, u, need
@@ -184,7 +186,9 @@ cdef class Search:
         cdef int u, i, cell, need
         while self.qhead != self.qtail:
             u = self.queue[self.qhead]
-            self.qhead = (self.qhead + 1) % (self.nunits + 1)
+            self.qhead += 1
+            if self.qhead > self.nunits:
+                self.qhead = 0
             self.queued[u] = 0
             need = self.k - self.ustars[u]
             if self.ucands[u] < need:
@@ -221,7 +225,9 @@ cdef class Search:
         # a failed propagation leaves units queued; they belong to the abandoned branch
         while self.qhead != self.qtail:
             self.queued[self.queue[self.qhead]] = 0
-            self.qhead = (self.qhead + 1) % (self.nunits + 1)
+            self.qhead += 1
+            if self.qhead > self.nunits:
+                self.qhead = 0
 
     cdef int _choose_unit(self) noexcept nogil:
         # Least slack first, fewer candidates on ties: the classic most-constrained heuristic.

@@ -34,4 +34,12 @@ def count_solutions(rules: Rules, regions: Sequence[int], limit: int = 2, *, sta
     return Count(tuple(found), complete)
 
 
-__all__ = ["Count", "Search", "count_solutions", "monotonic", "new_search"]
+def only_solution(search: Search, regions: Sequence[int], answer: tuple[int, ...]) -> bool:
+    """Whether `answer` is the only solution of `regions`, counted on `search` (loaded with them here):
+    a tuning checks thousands of maps of one board, and one search serves them all (building one
+    costs more than a small count)."""
+    search.set_regions(regions)
+    return search.solve(2)[0] == [answer]
+
+
+__all__ = ["Count", "Search", "count_solutions", "monotonic", "new_search", "only_solution"]

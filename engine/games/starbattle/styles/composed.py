@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, one_piece_without, reachable, region_sizes
 from engine.core import likeness
-from engine.core.shape import look, mirrored_bits, point_corners, shape_features
+from engine.core._shape import local_look
+from engine.core.shape import measure
 from engine.games.base import Gates
-from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.count import Search, new_search, only_solution
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles._composed import place
 from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
@@ -73,46 +75,6 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
 
 # ---- pieces around a background ------------------------------------------------------------------
 
-def _shape(n: int, star: int, size: int, rng: random.Random) -> list[int]:
-    """A random geometric shape of about `size` cells holding `star`: a rectangle (a bar when one
-    wide), or, more often, two overlapping rectangles (L, T, plus, steps, thick corners)."""
-    sr, sc = divmod(star, n)
-    parts = rng.choices((1, 2, 3), (0.1, 0.45, 0.45))[0]
-    first = size if parts == 1 else max(2, round(size * rng.uniform(0.35, 0.65)))
-    cells: set[int] = set()
-    anchor_r, anchor_c = sr, sc
-    for part in range(parts):
-        area = first if part == 0 else max(2, (size - len(cells)) // (parts - part) + rng.randint(0, 2))
-        if parts > 1 and rng.random() < THIN:
-            h, w = 1, max(2, min(n, area))          # a bar: bars joined end to end make L, U and steps
-        else:
-            h = rng.randint(2 if area >= 4 else 1, max(2, min(n, round(1.4 * area ** 0.5))))
-            w = max(1, min(n, round(area / h)))
-        if rng.random() < 0.5:
-            h, w = w, h
-        top = anchor_r - rng.randrange(h)
-        left = anchor_c - rng.randrange(w)
-        if top < 0 or left < 0 or top + h > n or left + w > n:
-            return []
-        cells.update((top + r) * n + left + c for r in range(h) for c in range(w))
-        anchor_r, anchor_c = divmod(rng.choice(sorted(cells)), n)
-    return sorted(cells)
-
-
-def _place(n: int, regions: list[int], star: int, label: int, size: int, stars: set[int],
-           rng: random.Random) -> list[int]:
-    """Cells of a free geometric shape of about `size` cells through `star` holding no other star
-    (written into `regions`), or [] when none fits in a few tries."""
-    for attempt in range(16):
-        cells = _shape(n, star, max(3, size - attempt // 4), rng)
-        if cells and all(cell == star or (regions[cell] == UNASSIGNED and cell not in stars)
-                         for cell in cells):
-            for cell in cells:
-                regions[cell] = label
-            return cells
-    return []
-
-
 def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
     """Place a geometric piece around each star not yet in a region, one star kept for the background
     (the free cells around it); a piece's mirror image is taken by the star inside it when it can."""
@@ -134,7 +96,7 @@ def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ran
             continue
         placed.add(label)
         size = max(3, round(rng.uniform(0.5, 1.6) * mean))
-        cells = _place(n, regions, answer[label], label, size, stars, rng)
+        cells = place(n, regions, answer[label], label, size, stars, rng, THIN)   # compiled
         if not mirror or not cells:
             continue
         image = [(cell // n) * n + n - 1 - cell % n for cell in cells]
@@ -324,8 +286,7 @@ def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
     """Each way the map leaves the range of hand-drawn boards, and what it costs (25-30 at a bound's
     first step past it, about; 0 inside)."""
     n = rules.size
-    shape = shape_features(n, regions)
-    seen = look(n, regions)
+    shape, seen = measure(n, regions)
     b = BOUNDS
     return {
         "singles": 25 * max(0, sum(size == 1 for size in shape.sizes) - b["singles"]),
@@ -362,7 +323,8 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     stars = set(answer)
     regions = list(regions)
     sizes = region_sizes(regions, n)
-    _regrow(rules, regions, answer, rng, sizes)
+    search = new_search(rules, regions)
+    _regrow(rules, regions, answer, rng, sizes, search)
     for _ in range(steps):
         cell = rng.randrange(n * n)
         own = regions[cell]
@@ -370,15 +332,15 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         if cell in stars or not targets or sizes[own] <= 2:
             continue
         target = rng.choice(sorted(targets))
-        before = _local(n, regions, cell)
+        before = local_look(n, regions, cell)   # corners and mirrored bits around it
         # growing a tiny region (repair whittles pieces) out of a large one counts as much as tidying
         grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
         regions[cell] = target
-        if (_local(n, regions, cell) + grown <= before
+        if (local_look(n, regions, cell) + grown <= before
                 or not one_piece_without(n, regions, cell, own)):
             regions[cell] = own
             continue
-        if count_solutions(rules, regions, 2).solutions != (answer,):
+        if not only_solution(search, regions, answer):
             regions[cell] = own
             continue
         sizes[own] -= 1
@@ -387,7 +349,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
 
 
 def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-            sizes: list[int]) -> None:
+            sizes: list[int], search: Search) -> None:
     """Grow each region repair left tiny (3 cells or fewer) or straight back to a piece, a cell at a
     time from a neighbour of 6+ cells that stays one piece, while the board stays unique (hand-drawn
     boards have about half as many tiny regions and bars as repair leaves)."""
@@ -410,24 +372,13 @@ def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: rand
                 donor = regions[cell]
                 regions[cell] = label
                 if (one_piece_without(n, regions, cell, donor)
-                        and count_solutions(rules, regions, 2).solutions == (answer,)):
+                        and only_solution(search, regions, answer)):
                     sizes[donor] -= 1
                     sizes[label] += 1
                     break
                 regions[cell] = donor
             else:
                 break
-
-
-def _local(n: int, regions: Sequence[int], cell: int) -> int:
-    """The look around `cell`: minus the corners at its four lattice points, plus the mirrored
-    boundary bits of its row (what one move of `cell` can change)."""
-    r, c = divmod(cell, n)
-    corners = sum(count for i in (r, r + 1) for j in (c, c + 1)
-                  for _, count in point_corners(n, regions, i, j))
-    return mirrored_bits(regions[r * n:(r + 1) * n]) - corners
-
-
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:

@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
 from engine.core import likeness
-from engine.core.shape import look, region_corners, shape_features
+from engine.core.shape import measure, region_corners
 from engine.games.base import Gates
-from engine.games.starbattle.count import count_solutions
+from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles._interlocking import segments
 from engine.games.starbattle.styles.interlocking_fit import LIKENESS
 
 NAME = "interlocking"
@@ -46,7 +47,7 @@ SPREAD = {1: 1.0, 2: 1.4, 3: 2.0}
 # ... at the ragged end of the scale, times this: the site's ragged 3-star boards have even sizes (the
 # largest region 12% of the grid against 15% on its blocky ones).
 RAGGED_SPREAD = {1: 1.0, 2: 1.0, 3: 0.5}
-ARMS: set[int] = set()      # scratch: the free cells of the last _segments that extend an arm
+ARMS: set[int] = set()      # scratch: the free cells of the last `segments` that extend an arm
 
 
 def available(rules: Rules) -> bool:
@@ -157,37 +158,6 @@ def _group(n: int, k: int, answer: tuple[int, ...], regions: list[int],
 
 # ---- growth by segments --------------------------------------------------------------------------
 
-def _segments(n: int, regions: Sequence[int], members: Sequence[int]) -> list[list[int]]:
-    """Every straight run of free cells lying along one side of a region: for each direction, the free
-    neighbours of the region's cells in that direction, split into runs of touching cells. (A run of
-    one cell continuing a straight arm of the region, two cells or more long, is listed in `ARMS`.)"""
-    out = []
-    ARMS.clear()
-    for dr, dc in DIRECTIONS:
-        front = []
-        for cell in members:
-            r, c = divmod(cell, n)
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < n and 0 <= cc < n and regions[rr * n + cc] == UNASSIGNED:
-                front.append(rr * n + cc)
-                br, bc = r - dr, c - dc
-                if 0 <= br < n and 0 <= bc < n and regions[br * n + bc] == regions[cell]:
-                    ARMS.add(rr * n + cc)
-        if not front:
-            continue
-        step = 1 if dr else n         # the front of a vertical move runs along a row
-        front.sort(key=lambda cell: cell if step == 1 else (cell % n) * n + cell // n)
-        run = [front[0]]
-        for cell in front[1:]:
-            if cell - run[-1] == step and (step == n or cell // n == run[-1] // n):
-                run.append(cell)
-            else:
-                out.append(run)
-                run = [cell]
-        out.append(run)
-    return out
-
-
 def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: set[int],
           rng: random.Random, width: float) -> None:
     """Grow every region by whole segments toward its target size, then give every cell left over to a
@@ -205,7 +175,7 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
         weights = [max(1, targets[label] - len(members[label])) for label in open_]
         label = rng.choices(open_, weights)[0]
         want = targets[label] - len(members[label])
-        options = _segments(n, regions, members[label])
+        options = segments(n, regions, members[label], ARMS)
         if want <= 0 or not options:
             open_.remove(label)
             continue
@@ -220,7 +190,7 @@ def _grow(n: int, k: int, regions: list[int], targets: Sequence[int], closed: se
                                                       rng.random())):
             if label in closed:
                 continue
-            options = _segments(n, regions, members[label])
+            options = segments(n, regions, members[label], ARMS)
             if options:
                 best = (label, max(options, key=len))
                 break
@@ -298,8 +268,7 @@ def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
     """Each way the map leaves the range of published boards of its star count, and what it costs
     (0 inside; a gift, 2k - 1 cells or fewer, costs 25 as in the organic score)."""
     n, k = rules.size, rules.stars
-    shape = shape_features(n, regions)
-    seen = look(n, regions)
+    shape, seen = measure(n, regions)
     values = {"corners_per_n": seen.corners_per_row / n, "rectangles": seen.rectangles,
               "fill": shape.fill, "perimeter": shape.perimeter_per_cell}
     out = {"gifts": 25 * sum(size <= 2 * k - 1 for size in shape.sizes)}
@@ -336,6 +305,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
 
     current = quality(regions)
     sizes = region_sizes(regions, n)
+    search = new_search(rules, regions)
     for _ in range(steps):
         if current == (100, 0):
             break
@@ -358,7 +328,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         rest = [i for i, lab in enumerate(regions) if lab == own]
         better = quality(regions)
         if (better <= current or not is_connected(n, rest)
-                or count_solutions(rules, regions, 2).solutions != (answer,)):
+                or not only_solution(search, regions, answer)):
             for moved in run:
                 regions[moved] = own
             continue

@@ -1,0 +1,179 @@
+# Compiled move search of repair (engine/games/starbattle/repair.py says what a move is and why).
+#
+# One call ranks the impostors of a round and finds the move to make. It draws from the generator's
+# `random.Random` exactly as the Python code it replaced did, in the same order: one `random()` per
+# impostor to break ties in the ranking (in the order the impostors were first met in the
+# alternatives), then one per neighbouring region of each legal move found (to break ties between the
+# smallest), so a seed gives the same board.
+
+from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memset
+
+
+cdef int _neighbours(int n, int cell, int *out) noexcept nogil:
+    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
+    cdef int r = cell // n, c = cell % n, count = 0
+    if r > 0:
+        out[count] = cell - n
+        count += 1
+    if r + 1 < n:
+        out[count] = cell + n
+        count += 1
+    if c > 0:
+        out[count] = cell - 1
+        count += 1
+    if c + 1 < n:
+        out[count] = cell + 1
+        count += 1
+    return count
+
+
+cdef class _Board:
+    """The map of one round in C arrays, with scratch space for the walks."""
+    cdef int n, ncells
+    cdef int *regions
+    cdef int *sizes
+    cdef unsigned char *answer
+    cdef int *parent
+    cdef int *queue
+    cdef int *stack
+    cdef unsigned char *mark
+
+    def __cinit__(self, int n, regions, answer):
+        cdef int cell
+        self.n = n
+        self.ncells = n * n
+        if len(regions) != self.ncells:
+            raise ValueError("regions must list n * n cells")
+        self.regions = <int *> malloc(self.ncells * sizeof(int))
+        self.sizes = <int *> calloc(n, sizeof(int))
+        self.answer = <unsigned char *> calloc(self.ncells, 1)
+        self.parent = <int *> malloc(self.ncells * sizeof(int))
+        self.queue = <int *> malloc(self.ncells * sizeof(int))
+        self.stack = <int *> malloc(self.ncells * sizeof(int))
+        self.mark = <unsigned char *> malloc(self.ncells)
+        if (not self.regions or not self.sizes or not self.answer or not self.parent or not self.queue
+                or not self.stack or not self.mark):
+            raise MemoryError()
+        for cell in range(self.ncells):
+            self.regions[cell] = regions[cell]
+            if not 0 <= self.regions[cell] < n:
+                raise ValueError("region numbers must be 0..n-1")
+            self.sizes[self.regions[cell]] += 1
+        for cell in answer:
+            self.answer[cell] = 1
+
+    def __dealloc__(self):
+        free(self.regions); free(self.sizes); free(self.answer); free(self.parent); free(self.queue)
+        free(self.stack); free(self.mark)
+
+    cdef bint keeps_stars(self, int own, int here) noexcept:
+        """Whether region `own` less the path from `here` back to the impostor (`parent` links) still
+        holds all its answer stars in one piece; marks that piece 2 (the path 1, the rest 0)."""
+        cdef int i, x, top, star = -1
+        cdef int nbs[4]
+        memset(self.mark, 0, self.ncells)
+        x = here
+        while x != -1:
+            self.mark[x] = 1
+            x = self.parent[x]
+        for i in range(self.ncells):
+            if self.regions[i] == own and self.answer[i]:
+                star = i
+                break
+        self.mark[star] = 2
+        self.stack[0] = star
+        top = 1
+        while top:
+            top -= 1
+            x = self.stack[top]
+            for i in range(_neighbours(self.n, x, nbs)):
+                if self.regions[nbs[i]] == own and self.mark[nbs[i]] == 0:
+                    self.mark[nbs[i]] = 2
+                    self.stack[top] = nbs[i]
+                    top += 1
+        for i in range(self.ncells):
+            if self.regions[i] == own and self.answer[i] and self.mark[i] != 2:
+                return False
+        return True
+
+    cdef object move_out(self, int cell, rng):
+        """(cells to hand over, sorted; the region to receive them) for impostor `cell`, or None when
+        it has no legal move: the nearest cell of its region beside another region, found breadth-first
+        through non-answer cells, with the path to it and whatever the path cuts off from the region's
+        answer stars; the smallest region beside that cell receives them (ties: a `random()` each)."""
+        cdef int n = self.n, own = self.regions[cell], head = 0, tail = 0, here, i, j, x, label, best
+        cdef int nb_count, ntargets
+        cdef int nbs[4]
+        cdef int targets[4]
+        cdef double best_tie, tie
+        for i in range(self.ncells):
+            self.parent[i] = -2                     # not reached
+        self.parent[cell] = -1
+        self.queue[tail] = cell
+        tail += 1
+        while head < tail:
+            here = self.queue[head]
+            head += 1
+            nb_count = _neighbours(n, here, nbs)
+            for i in range(nb_count):
+                x = nbs[i]
+                if self.parent[x] == -2 and self.regions[x] == own and not self.answer[x]:
+                    self.parent[x] = here
+                    self.queue[tail] = x
+                    tail += 1
+            ntargets = 0                            # the other regions beside `here`, smallest first
+            for i in range(nb_count):
+                label = self.regions[nbs[i]]
+                if label == own:
+                    continue
+                for j in range(ntargets):
+                    if targets[j] == label:
+                        break
+                else:
+                    j = ntargets
+                    while j > 0 and targets[j - 1] > label:
+                        targets[j] = targets[j - 1]
+                        j -= 1
+                    targets[j] = label
+                    ntargets += 1
+            if not ntargets or not self.keeps_stars(own, here):
+                continue
+            best, best_tie = targets[0], 0.0
+            for j in range(ntargets):
+                tie = rng.random()
+                if j == 0 or self.sizes[targets[j]] < self.sizes[best] or (
+                        self.sizes[targets[j]] == self.sizes[best] and tie < best_tie):
+                    best, best_tie = targets[j], tie
+            return [i for i in range(self.ncells) if self.regions[i] == own and self.mark[i] != 2], best
+        return None
+
+
+def best_move(int n, int k, int keep, regions, answer, others, rng):
+    """The move of one repair round, as (cells to hand over, region to receive them), or None when no
+    impostor has a legal move. `others`: the alternatives found (each a sorted tuple of star cells);
+    the impostors shared by the most of them are tried first (ties: a `random()` each), and the first
+    legal move that leaves its region more than `keep` cells is taken, else the first that leaves more
+    than 2k - 1, else one that leaves a gift."""
+    cdef _Board board = _Board(n, regions, answer)
+    cdef int cell, rank, left, best_rank = 3, best_shared = 0
+    shared = {}                                     # impostor -> alternatives holding it, first met first
+    for solution in others:
+        for cell in solution:
+            if not board.answer[cell]:
+                shared[cell] = shared.get(cell, 0) + 1
+    ranked = sorted([(-count, rng.random(), i, cell) for i, (cell, count) in enumerate(shared.items())])
+    best = None
+    for _, _, _, cell in ranked:
+        if best_rank < 2 and shared[cell] < best_shared:
+            break
+        move = board.move_out(cell, rng)
+        if move is None:
+            continue
+        left = board.sizes[board.regions[cell]] - len(move[0])
+        rank = 0 if left > keep else 1 if left > 2 * k - 1 else 2
+        if rank < best_rank:
+            best, best_rank, best_shared = move, rank, shared[cell]
+            if rank == 0:
+                break
+    return best
