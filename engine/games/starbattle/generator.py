@@ -55,7 +55,7 @@ class Settings:
     # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
     climb_steps: int = 0
     tune_steps: int | None = None     # boundary nudges per row after repair; None: the style's TUNE_STEPS
-    # Keep drawings as often as the style's fitted likeness says (styles/__init__.py, `keep`);
+    # Keep drawings and finished maps as often as the style's fitted likeness says (styles/__init__.py, `keep`);
     # off only to fit that likeness on the style's own output (bench/fit_likeness.py).
     sample: bool = True
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
 from engine.core import likeness
-from engine.core.shape import measure, region_corners
+from engine.core.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
@@ -267,8 +267,11 @@ WEIGHTS = {"corners_per_n": 300, "rectangles": 150, "fill": 300, "perimeter": 30
 def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
     """Each way the map leaves the range of published boards of its star count, and what it costs
     (0 inside; a gift, 2k - 1 cells or fewer, costs 25 as in the organic score)."""
+    return _penalties(rules, *measure(rules.size, regions))
+
+
+def _penalties(rules: Rules, shape: ShapeFeatures, seen: Look) -> dict[str, int]:
     n, k = rules.size, rules.stars
-    shape, seen = measure(n, regions)
     values = {"corners_per_n": seen.corners_per_row / n, "rectangles": seen.rectangles,
               "fill": shape.fill, "perimeter": shape.perimeter_per_cell}
     out = {"gifts": 25 * sum(size <= 2 * k - 1 for size in shape.sizes)}
@@ -279,7 +282,11 @@ def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
 
 def score(rules: Rules, regions: Sequence[int]) -> int:
     """100 minus the penalties: how far the map stays within the range of published boards."""
-    return max(0, 100 - sum(penalties(rules, regions).values()))
+    return _score(rules, *measure(rules.size, regions))
+
+
+def _score(rules: Rules, shape: ShapeFeatures, seen: Look) -> int:
+    return max(0, 100 - sum(_penalties(rules, shape, seen).values()))
 
 
 def gates(rules: Rules) -> Gates:
@@ -301,7 +308,9 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     goal = sum(region_corners(n, drawn).values())
 
     def quality(trial: Sequence[int]) -> tuple[int, int]:
-        return score(rules, trial), -max(0, sum(region_corners(n, trial).values()) - goal)
+        shape, seen = measure(n, trial)          # one walk gives the score's features and the corners
+        corners = round(seen.corners_per_row * n)
+        return _score(rules, shape, seen), -max(0, corners - goal)
 
     current = quality(regions)
     sizes = region_sizes(regions, n)
