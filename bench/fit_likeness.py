@@ -115,8 +115,6 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]
                 judged = raw if drawn else final
                 tables[size] = _refit(tables.get(size), size, theirs, judged, final,
                                       first.setdefault(size, judged), quantile, strength, split, drawn)
-        if rounds == 1:
-            break
     module.LIKENESS = {stars: dict(tables)}
     return tables
 
