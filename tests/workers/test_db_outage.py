@@ -40,7 +40,10 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         def progress() -> int | None:
             jobs = store.read_jobs(url=own_postgres.url, limit=1)
             return jobs[0]["stored"] if jobs and jobs[0]["stored"] >= 15 else None
-        stored_before = wait_for(progress, 60, "the job to store its first boards", interval=0.1)
+        try:
+            stored_before = wait_for(progress, 60, "the job to store its first boards", interval=0.1)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; worker log:\n{worker.text()[-6000:]}") from None
         own_postgres.stop("immediate")             # as a crash: every connection dropped mid-transaction
         stopped = time.monotonic()
         assert stored_before < COUNT, "the job finished before the outage: make it longer"
