@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast build bench bench-fleet schema clean
+.PHONY: run test test-fast build bench bench-fleet schema deploy-files clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -64,6 +64,11 @@ bench-fleet: build
 # The published board JSON Schema (a test checks that the file matches the models).
 schema: build
 	$(BIN)/python -c "import engine; print(engine.board_schema_text(), end='')" > docs/board.schema.json
+
+# The per-queue parts of deploy/ (a worker, scalers, scrape targets... per game's queue), from the game
+# registry (a test checks that the files match it).
+deploy-files: build
+	$(BIN)/python deploy/generate.py
 
 # Every build product: the venv, setuptools' folders, and the compiled engine beside its sources.
 clean:
