@@ -16,9 +16,10 @@ import json
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from workers.celeryapp import broker_queues
 from workers.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parent
@@ -120,7 +121,6 @@ RABBITMQ_TRIGGER = """\
         name: puzzlefleet-rabbitmq
 """
 
-# The Redis list names follow workers/celeryapp.py's queue_keys (kombu's priority lists).
 REDIS_LISTS_COMMENT = """\
     # A queue's messages are in two Redis lists (workers/celeryapp.py, queue_keys): new work in
     # "{queue}\\x06\\x165" (kombu's list for priority 5), what beat's sweep sent again in "{queue}".
@@ -180,16 +180,27 @@ def _scaled_object(queue: str, waker: str, *, trigger: str, lists: Sequence[str]
     return SCALED_OBJECT.format(queue=queue, max_replicas=max_replicas, triggers=triggers)
 
 
+def _yaml_name(name: str) -> str:
+    """A queue or list name as a YAML scalar: double-quoted with \\x escapes when it holds control
+    characters (kombu's priority lists do)."""
+    if name.isprintable():
+        return name
+    return '"' + "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in name) + '"'
+
+
 def _redis_scalers(queue_names: Sequence[str]) -> str:
     waker = _housekeeping_waker(queue_names)
-    return "---\n".join(_scaled_object(queue, waker, trigger=REDIS_TRIGGER, lists=[f'"{queue}\\x06\\x165"', queue],
-                                       lists_comment=REDIS_LISTS_COMMENT) for queue in queue_names)
+    # New work first, then what the sweep sent again, as the comment above the triggers says.
+    return "---\n".join(_scaled_object(queue, waker, trigger=REDIS_TRIGGER, lists_comment=REDIS_LISTS_COMMENT,
+                                       lists=[_yaml_name(key) for key in reversed(broker_queues(queue, "redis"))])
+                        for queue in queue_names)
 
 
 def _rabbitmq_scalers(queue_names: Sequence[str]) -> str:
     waker = _housekeeping_waker(queue_names)
-    return "---\n".join(_scaled_object(queue, waker, trigger=RABBITMQ_TRIGGER, lists=[queue, f"{queue}.resent"],
-                                       lists_comment="") for queue in queue_names)
+    return "---\n".join(_scaled_object(queue, waker, trigger=RABBITMQ_TRIGGER, lists_comment="",
+                                       lists=broker_queues(queue, "amqp"))
+                        for queue in queue_names)
 
 
 def _k8s_workers(queue_names: Sequence[str]) -> str:
@@ -265,7 +276,7 @@ def _with_dashboard_queries(text: str, queue_names: Sequence[str]) -> str:
     return json.dumps(dashboard, indent=2) + "\n"
 
 
-GENERATED: Mapping[str, Callable[[str, Sequence[str]], str]] = {
+GENERATED: dict[str, Callable[[str, Sequence[str]], str]] = {
     "compose.yaml": _with_sections,
     "k8s/workers.yaml": _with_sections,
     "k8s/keda.yaml": _with_sections,
@@ -277,11 +288,11 @@ GENERATED: Mapping[str, Callable[[str, Sequence[str]], str]] = {
 }
 
 
-def generated_files(queue_names: Sequence[str] | None = None, deploy: Path = DEPLOY) -> dict[Path, str]:
+def generated_files(queue_names: Sequence[str] | None = None) -> dict[Path, str]:
     """Each generated file's path and whole text as this writes it for these queues (default: every
-    registered game's, from the registry), its hand-written parts read from the file under `deploy`."""
+    registered game's, from the registry), its hand-written parts as they are in the file now."""
     names = tuple(queues() if queue_names is None else queue_names)
-    return {deploy / relative: rewrite((deploy / relative).read_text(), names)
+    return {DEPLOY / relative: rewrite((DEPLOY / relative).read_text(), names)
             for relative, rewrite in GENERATED.items()}
 
 

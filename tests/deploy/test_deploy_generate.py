@@ -77,7 +77,8 @@ def test_a_registered_game_gets_its_blocks_in_every_file(toy_queue: str) -> None
     assert deployments == {f"worker-{name}" for name in queues()}
     for scalers, broker, name_field in (("k8s/keda.yaml", "redis", "listName"),
                                         ("k8s/rabbitmq/keda.yaml", "amqp", "queueName")):
-        scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in _docs(files[scalers]) if d["kind"] == "ScaledObject"}
+        scaled = {d["spec"]["scaleTargetRef"]["name"]: d for d in _docs(files[scalers])
+                  if d["kind"] == "ScaledObject"}
         assert set(scaled) == deployments, scalers
         waiting_in = [t["metadata"][name_field] for t in scaled[f"worker-{queue}"]["spec"]["triggers"]]
         assert sorted(waiting_in) == sorted(broker_queues(queue, broker)), scalers
