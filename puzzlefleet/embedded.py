@@ -21,9 +21,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from puzzlefleet.progress import Progress
 from store import (StoreError, create_job, get_job, init_db, list_job_boards, make_engine, session,
                    set_job_state)
-from puzzlefleet.progress import Progress
 from workers.params import JobParams
 from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
 

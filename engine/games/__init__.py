@@ -55,20 +55,17 @@ def _game_from(source: str, load: Callable[[], Any]) -> Game:
     return exported
 
 
-def _builtin_game(module_name: str) -> Game:
-    return _game_from(module_name, lambda: importlib.import_module(module_name))
+def _module_game(module_name: str, source: str) -> Game:
+    return _game_from(source, lambda: importlib.import_module(module_name))
 
 
 def _plugin_games() -> list[Game]:
     """The games of other packages: entry points first, then the modules PUZZLEFLEET_GAMES names."""
     from importlib.metadata import entry_points     # read only when every game is listed
-    found = [_game_from(f"entry point {point.name} = {point.value} ({ENTRY_POINTS})", point.load)
-             for point in entry_points(group=ENTRY_POINTS)]
-    for module_name in os.environ.get(PLUGINS_VARIABLE, "").split(","):
-        if module_name.strip():
-            found.append(_game_from(f"{PLUGINS_VARIABLE}: {module_name.strip()}",
-                                    lambda name=module_name.strip(): importlib.import_module(name)))
-    return found
+    modules = [name.strip() for name in os.environ.get(PLUGINS_VARIABLE, "").split(",") if name.strip()]
+    return [*(_game_from(f"entry point {point.name} = {point.value} ({ENTRY_POINTS})", point.load)
+              for point in entry_points(group=ENTRY_POINTS)),
+            *(_module_game(name, f"{PLUGINS_VARIABLE}: {name}") for name in modules)]
 
 
 def _load() -> None:
@@ -76,7 +73,8 @@ def _load() -> None:
     if _loaded:
         return
     found: dict[str, Game] = {}
-    for game in (*map(_builtin_game, BUILTIN), *_plugin_games()):     # all or nothing: one may fail
+    # All or nothing: one that fails leaves the registry as it was.
+    for game in (*(_module_game(name, name) for name in BUILTIN), *_plugin_games()):
         found.setdefault(game.name, game)
     registered = dict(_games)       # by register(), or one built-in imported alone by game_named
     _games.clear()
@@ -136,7 +134,7 @@ def _find(name: Any) -> Game | None:
     if not isinstance(name, str):
         return None
     if name not in _games and not _loaded and f"engine.games.{name}" in BUILTIN:
-        register(_builtin_game(f"engine.games.{name}"))
+        register(_module_game(f"engine.games.{name}", f"engine.games.{name}"))
     if name not in _games:
         _load()
     return _games.get(name)
@@ -187,7 +185,7 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "ENTRY_POINTS", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands",
-           "band_by_choices", "board_from_json", "board_schema", "board_schema_text", "check_style_filter",
-           "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register", "style_names",
-           "unregister"]
+__all__ = ["BUILTIN", "ENTRY_POINTS", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec",
+           "StyleGroup", "bands", "band_by_choices", "board_from_json", "board_schema", "board_schema_text",
+           "check_style_filter", "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register",
+           "style_names", "unregister"]

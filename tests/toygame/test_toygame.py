@@ -68,14 +68,16 @@ def test_the_environment_variable_still_adds_a_game(tmp_path: Path) -> None:
     assert out.stdout.splitlines() == ["False", "queens starbattle sudoku killer latin"]
 
 
-@pytest.mark.parametrize("entry_point, message", [
-    ("latin = toy_latin_gone", "entry point latin = toy_latin_gone (puzzlefleet.games): cannot load it: "
-                               "No module named 'toy_latin_gone'"),
-    ("latin = toy_latin:NOPE", "entry point latin = toy_latin:NOPE (puzzlefleet.games): cannot load it: "),
-    ("latin = json", "entry point latin = json (puzzlefleet.games): exports no Game as GAME (got NoneType)"),
+@pytest.mark.parametrize("entry_point, variable, message", [
+    ("latin = toy_latin_gone", "", "entry point latin = toy_latin_gone (puzzlefleet.games): cannot load it: "
+                                   "No module named 'toy_latin_gone'"),
+    ("latin = toy_latin:NOPE", "", "entry point latin = toy_latin:NOPE (puzzlefleet.games): cannot load it: "),
+    ("latin = json", "", "entry point latin = json (puzzlefleet.games): exports no Game as GAME (got NoneType)"),
+    ("", "toy_latin_gone", "PUZZLEFLEET_GAMES: toy_latin_gone: cannot load it: No module named 'toy_latin_gone'"),
 ])
-def test_a_broken_entry_point_is_one_line(tmp_path: Path, entry_point: str, message: str) -> None:
-    env = {**installed(tmp_path / "site", entry_point), "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
+def test_a_game_that_cannot_be_loaded_is_one_line(tmp_path: Path, entry_point: str, variable: str, message: str) -> None:
+    env = {**installed(tmp_path / "site", entry_point), PLUGINS_VARIABLE: variable,
+           "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
     made = cli(env, "generate", "--game", "latin", "--size", "4", "--count", "1")
     assert made.returncode == 2 and made.stdout == ""
     assert made.stderr.startswith(f"puzzlefleet: error: {message}") and made.stderr.count("\n") == 1, made.stderr
