@@ -69,7 +69,8 @@ def broker_kind(url: str) -> str:
 
 class Settings(BaseSettings):
     """The fleet's settings. Each field reads the variable PUZZLEFLEET_ + its name in capitals, or its
-    alias; the properties give what follows from them, the limits left unset among them."""
+    alias. A `given_` field is None when its variable is unset: its property (`time_limit`, ...) then
+    derives the value from the others."""
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 
