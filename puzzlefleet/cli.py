@@ -286,7 +286,8 @@ FLEET_COMMANDS = {"enqueue": cmd_enqueue, "jobs": cmd_jobs}
 
 # The optional parts of the install, by the top-level module a verb fails to import without them.
 EXTRAS = {"celery": "fleet", "kombu": "fleet", "redis": "fleet", "amqp": "fleet", "flower": "fleet",
-          "prometheus_client": "fleet", "fastapi": "api", "starlette": "api", "uvicorn": "api", "psycopg": "postgres"}
+          "prometheus_client": "fleet", "pydantic_settings": "fleet", "fastapi": "api", "starlette": "api",
+          "uvicorn": "api", "psycopg": "postgres"}
 
 
 def console() -> int:

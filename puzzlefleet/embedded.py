@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import signal
-import sys
 import threading
 import time
 from collections import Counter
@@ -22,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from puzzlefleet.progress import Progress
 from store import (StoreError, create_job, get_job, init_db, list_job_boards, make_engine, session,
                    set_job_state)
 from workers.params import JobParams
@@ -46,27 +46,6 @@ class Summary:
         rate = self.accepted / self.seconds if self.seconds else 0.0
         return (f"accepted {self.accepted} of {self.requested}; rejected: {reasons}; "
                 f"{rate:.2f} boards/s in {self.seconds:.2f} s")
-
-
-class Progress:
-    """A one-line progress bar on stderr, redrawn in place on a terminal, silent otherwise."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.started = total, enabled, time.perf_counter()
-
-    def update(self, done: int, rejected: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        filled = width * done // max(self.total, 1)
-        rate = done / max(time.perf_counter() - self.started, 1e-9)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                         f"rejected {rejected} {rate:.1f} boards/s")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
 
 
 SHOWN_IDS = 5               # ids of stored boards a summary carries

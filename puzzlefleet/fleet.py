@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from puzzlefleet.progress import Progress
 from store.errors import StoreError, one_line
 from store.progress import FINAL_STATES, acceptance_line, read_jobs
 
@@ -182,46 +183,39 @@ def follow(job_id: int, *, poll: float = 0.5, progress: bool = False, give_up_qu
     to STORE_PATIENCE seconds; then its StoreError is raised."""
     started = time.monotonic()
     unreadable_since: float | None = None
-    while True:
-        try:
-            status = job(job_id, db_url=db_url)
-        except StoreError as exc:
-            now = time.monotonic()
-            if unreadable_since is None:
-                unreadable_since = now
-                sys.stderr.write(("\n" if progress else "") + f"puzzlefleet: warning: {one_line(exc, 200)}; "
-                                 f"still waiting for job {job_id}\n")
-                sys.stderr.flush()
-            elif now - unreadable_since > STORE_PATIENCE:
-                raise
-            time.sleep(max(poll, 1.0))
-            continue
-        if unreadable_since is not None:
-            unreadable_since = None
-            sys.stderr.write(f"puzzlefleet: the store answers again; following job {job_id}\n")
-        if status is None:
-            raise FleetError(f"no job with id {job_id}")
-        if (give_up_queued is not None and status["state"] == "queued"
-                and time.monotonic() - started > give_up_queued):
-            if progress:
-                sys.stderr.write("\n")
-            raise NoWorker(f"job {job_id} is still queued after {give_up_queued:g} s: no worker took a slot")
-        if progress:
-            _bar(status)
-        if status["state"] in FINAL_STATES:
-            if progress:
-                sys.stderr.write("\n")
-            return status
-        time.sleep(poll)
-
-
-def _bar(status: dict[str, Any]) -> None:
-    width, done, total = 30, status["stored"] + status["failed"], max(status["requested"], 1)
-    filled = width * done // total
-    rate = status["stored"] / max(status["elapsed"], 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {status['stored']}/{status['requested']} "
-                     f"rejected {sum(status['rejected'].values())} {rate:.1f} boards/s")
-    sys.stderr.flush()
+    bar: Progress | None = None
+    try:
+        while True:
+            try:
+                status = job(job_id, db_url=db_url)
+            except StoreError as exc:
+                now = time.monotonic()
+                if unreadable_since is None:
+                    unreadable_since = now
+                    sys.stderr.write(("\n" if progress else "") + f"puzzlefleet: warning: {one_line(exc, 200)}; "
+                                     f"still waiting for job {job_id}\n")
+                    sys.stderr.flush()
+                elif now - unreadable_since > STORE_PATIENCE:
+                    raise
+                time.sleep(max(poll, 1.0))
+                continue
+            if unreadable_since is not None:
+                unreadable_since = None
+                sys.stderr.write(f"puzzlefleet: the store answers again; following job {job_id}\n")
+            if status is None:
+                raise FleetError(f"no job with id {job_id}")
+            if (give_up_queued is not None and status["state"] == "queued"
+                    and time.monotonic() - started > give_up_queued):
+                raise NoWorker(f"job {job_id} is still queued after {give_up_queued:g} s: no worker took a slot")
+            if bar is None:
+                bar = Progress(status["requested"], progress)
+            bar.update(status["stored"], sum(status["rejected"].values()))
+            if status["state"] in FINAL_STATES:
+                return status
+            time.sleep(poll)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _reasons(rejected: dict[str, int]) -> str:

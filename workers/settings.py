@@ -26,20 +26,30 @@ running to a second worker (and RabbitMQ, past its consumer_timeout, closes the 
 
 On RabbitMQ a dead worker's messages come back as soon as its connection closes, and the visibility
 timeout plays no part in redelivery.
+
+pydantic-settings reads them (an empty variable, or one of spaces, counts as unset); `load` turns its
+first error into one line naming the variable, never with the broker URL in it.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticUseDefault
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 # kombu's URL schemes for the two brokers the fleet supports.
 REDIS_SCHEMES = frozenset({"redis", "rediss", "redis+socket", "sentinel"})
 AMQP_SCHEMES = frozenset({"amqp", "amqps", "pyamqp"})
+PREFIX = "PUZZLEFLEET_"
+
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Count = Annotated[int, Field(gt=0)]
 
 
 class ConfigError(ValueError):
@@ -57,36 +67,97 @@ def broker_kind(url: str) -> str:
     raise ConfigError(f"PUZZLEFLEET_BROKER must be a redis:// (Redis) or amqp:// (RabbitMQ) URL, got {shown}")
 
 
-def _number(name: str, default: float | None, *, low: float = 0.0, whole: bool = False) -> float | None:
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = int(text) if whole else float(text)
-    except ValueError:
-        kind = "a whole number" if whole else "a number"
-        raise ConfigError(f"{name}={text!r} is not {kind}") from None
-    if not math.isfinite(value) or value <= low:
-        raise ConfigError(f"{name} must be above {low:g}, got {text}")
-    return value
+class Settings(BaseSettings):
+    """The fleet's settings. Each field reads the variable PUZZLEFLEET_ + its name in capitals, or its
+    alias. A `given_` field is None when its variable is unset: its property (`time_limit`, ...) then
+    derives the value from the others."""
 
+    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    broker: str
-    broker_kind: str                # "redis" or "amqp"
-    visibility_timeout: float
-    time_limit: float
-    soft_time_limit: float
-    max_tasks_per_child: int
-    metrics_port: int | None
-    metrics_addr: str
-    multiproc_dir: str | None
-    resume_interval: float
-    stall_seconds: float
-    resend_slots: int
-    split_seconds: float
-    job_metrics_seconds: float
+    broker: str = Field(DEFAULT_BROKER, repr=False)     # the URL may hold a password
+    visibility_timeout: Seconds = 3600.0
+    given_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "TIME_LIMIT")
+    given_soft_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "SOFT_TIME_LIMIT")
+    max_tasks_per_child: Count = 1000
+    metrics_port: Count | None = None
+    metrics_addr: str = "127.0.0.1"
+    given_multiproc_dir: str | None = Field(None, validation_alias="PROMETHEUS_MULTIPROC_DIR")
+    resume_interval: Seconds = 300.0
+    given_stall_seconds: Seconds | None = Field(None, validation_alias=PREFIX + "STALL_SECONDS")
+    resend_slots: Count = 1000
+    split_seconds: Seconds = 2.0
+    job_metrics_seconds: Seconds = 3600.0
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        # A variable set to spaces counts as unset, as an empty one does.
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                raise PydanticUseDefault()
+        return value
+
+    @field_validator("broker")
+    @classmethod
+    def _known_broker(cls, url: str) -> str:
+        broker_kind(url)
+        return url
+
+    @field_validator("metrics_port")
+    @classmethod
+    def _port_number(cls, port: int | None) -> int | None:
+        if port is not None and port > 65535:
+            raise ConfigError(f"PUZZLEFLEET_METRICS_PORT must be a port number, got {port}")
+        return port
+
+    @model_validator(mode="after")
+    def _limits_in_order(self) -> Settings:
+        soft, hard = self.soft_time_limit, self.time_limit
+        if not soft < hard:
+            raise ConfigError(f"the soft time limit ({soft:g} s) must be below the hard one ({hard:g} s)")
+        if not hard < self.visibility_timeout:
+            why = ("Redis redelivers tasks that are still running" if self.broker_kind == "redis"
+                   else "a task may hold its message longer than the fleet allows")
+            raise ConfigError(f"the hard time limit ({hard:g} s) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT "
+                              f"({self.visibility_timeout:g} s), or {why}")
+        return self
+
+    @property
+    def broker_kind(self) -> str:
+        """"redis" or "amqp" (RabbitMQ)."""
+        return broker_kind(self.broker)
+
+    @property
+    def time_limit(self) -> float:
+        """A task's hard time limit: by default 90% of the visibility timeout (at most 660 s), or more
+        when a soft limit given alone would not fit below it."""
+        if self.given_time_limit is not None:
+            return self.given_time_limit
+        hard = min(660.0, 0.9 * self.visibility_timeout)
+        soft = self.given_soft_time_limit
+        return soft + min(60.0, 0.1 * soft) if soft is not None and soft >= hard else hard
+
+    @property
+    def soft_time_limit(self) -> float:
+        """A task's soft time limit: by default the hard one less 10% (at most 60 s)."""
+        if self.given_soft_time_limit is not None:
+            return self.given_soft_time_limit
+        hard = self.time_limit
+        return hard - min(60.0, 0.1 * hard)
+
+    @property
+    def stall_seconds(self) -> float:
+        if self.given_stall_seconds is not None:
+            return self.given_stall_seconds
+        return self.visibility_timeout + self.time_limit + 60.0
+
+    @property
+    def multiproc_dir(self) -> str | None:
+        """prometheus_client's multiprocess directory: by default one per metrics port."""
+        if self.given_multiproc_dir is not None or self.metrics_port is None:
+            return self.given_multiproc_dir
+        return os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{self.metrics_port}")
 
     @property
     def retry_backoff_max(self) -> float:
@@ -100,47 +171,33 @@ class Settings:
         return max(0.1, self.soft_time_limit - min(5.0, 0.1 * self.soft_time_limit))
 
 
+def _variable(location: str) -> str:
+    """The variable an error's location names: a field's own name, or the alias it reads."""
+    return PREFIX + location.upper() if location in Settings.model_fields else location
+
+
+def _one_line(error: Any) -> str:
+    """The first of pydantic's errors as one line; it never shows the broker URL (it may hold a
+    password): only our own checks see that value, and their messages leave it out."""
+    if error["type"] == "value_error" and isinstance(error.get("ctx", {}).get("error"), ConfigError):
+        return str(error["ctx"]["error"])
+    name = _variable(str(error["loc"][0])) if error["loc"] else "the settings"
+    text = str(error.get("input", "")).strip()
+    if error["type"] in ("float_parsing", "float_type"):
+        return f"{name}={text!r} is not a number"
+    if error["type"] in ("int_parsing", "int_type", "int_from_float"):
+        return f"{name}={text!r} is not a whole number"
+    if error["type"] in ("greater_than", "finite_number"):
+        return f"{name} must be above 0, got {text}"
+    return f"{name}: {error['msg']}"
+
+
 def load() -> Settings:
     """Read and check the settings now (raises ConfigError)."""
-    broker = os.environ.get("PUZZLEFLEET_BROKER", "").strip() or DEFAULT_BROKER
-    kind = broker_kind(broker)
-    visibility = _number("PUZZLEFLEET_VISIBILITY_TIMEOUT", 3600.0)
-    assert visibility is not None
-    hard = _number("PUZZLEFLEET_TIME_LIMIT", None)
-    soft = _number("PUZZLEFLEET_SOFT_TIME_LIMIT", None)
-    if hard is None:
-        hard = min(660.0, 0.9 * visibility)
-        if soft is not None and soft >= hard:
-            hard = soft + min(60.0, 0.1 * soft)
-    if soft is None:
-        soft = hard - min(60.0, 0.1 * hard)
-    if not soft < hard:
-        raise ConfigError(f"the soft time limit ({soft:g} s) must be below the hard one ({hard:g} s)")
-    if not hard < visibility:
-        why = ("Redis redelivers tasks that are still running" if kind == "redis"
-               else "a task may hold its message longer than the fleet allows")
-        raise ConfigError(f"the hard time limit ({hard:g} s) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT "
-                          f"({visibility:g} s), or {why}")
-    per_child = _number("PUZZLEFLEET_MAX_TASKS_PER_CHILD", 1000, whole=True)
-    port = _number("PUZZLEFLEET_METRICS_PORT", None, whole=True)
-    if port is not None and port > 65535:
-        raise ConfigError(f"PUZZLEFLEET_METRICS_PORT must be a port number, got {port:g}")
-    multiproc = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
-    if port is not None and multiproc is None:
-        multiproc = os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{int(port)}")
-    resume = _number("PUZZLEFLEET_RESUME_INTERVAL", 300.0)
-    stall = _number("PUZZLEFLEET_STALL_SECONDS", visibility + hard + 60.0)
-    resend = _number("PUZZLEFLEET_RESEND_SLOTS", 1000, whole=True)
-    split = _number("PUZZLEFLEET_SPLIT_SECONDS", 2.0)
-    job_metrics = _number("PUZZLEFLEET_JOB_METRICS_SECONDS", 3600.0)
-    assert resume is not None and stall is not None and per_child is not None and split is not None
-    assert job_metrics is not None and resend is not None
-    return Settings(broker=broker, broker_kind=kind, visibility_timeout=visibility, time_limit=hard,
-                    soft_time_limit=soft, max_tasks_per_child=int(per_child),
-                    metrics_port=None if port is None else int(port),
-                    metrics_addr=os.environ.get("PUZZLEFLEET_METRICS_ADDR", "").strip() or "127.0.0.1",
-                    multiproc_dir=multiproc, resume_interval=resume, stall_seconds=stall, resend_slots=int(resend),
-                    split_seconds=split, job_metrics_seconds=job_metrics)
+    try:
+        return Settings()
+    except ValidationError as exc:       # its text would show the values, the broker's password too
+        raise ConfigError(_one_line(exc.errors(include_url=False)[0])) from None
 
 
 @lru_cache(maxsize=1)

@@ -1,10 +1,12 @@
 """The game registry: every layer iterates these `Game` objects instead of naming games.
 
 The built-in games are the packages in BUILTIN, each exporting `GAME` under its package's name.
-More can be added with `register(game)`, or, for every process of a fleet at once, by naming modules
-that export `GAME` in the environment variable PUZZLEFLEET_GAMES (comma-separated), which the registry
-imports on first use. Asking for one built-in game by name imports that package alone: a command that
-makes Queens boards does not pay for importing Star Battle and Sudoku.
+Games from other packages come through entry points of the group "puzzlefleet.games" (ENTRY_POINTS),
+each naming a module (or object) that exports `GAME`: installing such a distribution is all it takes.
+Without one, a fleet can still name modules that export `GAME` in the environment variable
+PUZZLEFLEET_GAMES (comma-separated), and a process can call `register(game)`. The registry loads them
+on first use of the full list; asking for one built-in game by name imports that package alone: a
+command that makes Queens boards does not pay for importing Star Battle, Sudoku or any other package.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
@@ -20,6 +22,7 @@ from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGrou
 from engine.games.model import board_schema as _board_schema
 
 BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku", "engine.games.killer")
+ENTRY_POINTS = "puzzlefleet.games"
 PLUGINS_VARIABLE = "PUZZLEFLEET_GAMES"
 
 _games: dict[str, Game] = {}
@@ -38,27 +41,45 @@ def unregister(name: str) -> None:
     _games.pop(name, None)
 
 
-def _module_game(module_name: str) -> Game | None:
+def _game_from(source: str, load: Callable[[], Any]) -> Game:
+    """The `GAME` of what `load` returns (a module or object); InvalidRules in one line, naming
+    `source`, when what it names is missing or exports no Game. (A module that fails in its own
+    code stays loud: that is a bug to see whole.)"""
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise InvalidRules(f"{PLUGINS_VARIABLE}: cannot import {module_name}: {exc}") from None
-    return getattr(module, "GAME", None)
+        exported = getattr(load(), "GAME", None)
+    except (ImportError, AttributeError) as exc:
+        reason = next(iter(str(exc).splitlines()), type(exc).__name__)
+        raise InvalidRules(f"{source}: cannot load it: {reason}") from None
+    if not isinstance(exported, Game):
+        raise InvalidRules(f"{source}: exports no Game as GAME (got {type(exported).__name__})")
+    return exported
+
+
+def _module_game(module_name: str, source: str) -> Game:
+    return _game_from(source, lambda: importlib.import_module(module_name))
+
+
+def _plugin_games() -> list[Game]:
+    """The games of other packages: entry points first, then the modules PUZZLEFLEET_GAMES names."""
+    from importlib.metadata import entry_points     # read only when every game is listed
+    modules = [name.strip() for name in os.environ.get(PLUGINS_VARIABLE, "").split(",") if name.strip()]
+    return [*(_game_from(f"entry point {point.name} = {point.value} ({ENTRY_POINTS})", point.load)
+              for point in entry_points(group=ENTRY_POINTS)),
+            *(_module_game(name, f"{PLUGINS_VARIABLE}: {name}") for name in modules)]
 
 
 def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    extra = [name.strip() for name in os.environ.get(PLUGINS_VARIABLE, "").split(",") if name.strip()]
+    found: dict[str, Game] = {}
+    # All or nothing: one that fails leaves the registry as it was.
+    for game in (*(_module_game(name, name) for name in BUILTIN), *_plugin_games()):
+        found.setdefault(game.name, game)
     registered = dict(_games)       # by register(), or one built-in imported alone by game_named
     _games.clear()
-    for module_name in (*BUILTIN, *extra):
-        game = _module_game(module_name)
-        if game is not None and game.name not in _games:
-            _games[game.name] = registered.pop(game.name, game)
-    _games.update(registered)
+    _games.update({name: registered.pop(name, game) for name, game in found.items()}, **registered)
+    _loaded = True
 
 
 def games() -> tuple[Game, ...]:
@@ -107,26 +128,28 @@ def band_by_choices() -> tuple[str, ...]:
     return tuple(dict.fromkeys(choice for game in games() for choice in game.options.band_by))
 
 
+def _find(name: Any) -> Game | None:
+    """The game of this name or None, importing a built-in one alone; InvalidRules (one line) when
+    the full list is needed and a game of another package cannot be loaded."""
+    if not isinstance(name, str):
+        return None
+    if name not in _games and not _loaded and f"engine.games.{name}" in BUILTIN:
+        register(_module_game(f"engine.games.{name}", f"engine.games.{name}"))
+    if name not in _games:
+        _load()
+    return _games.get(name)
+
+
 def game_named(name: Any) -> Game:
     """The game of this name; InvalidRules for an unknown one."""
-    if isinstance(name, str) and name not in _games and not _loaded and f"engine.games.{name}" in BUILTIN:
-        game = _module_game(f"engine.games.{name}")
-        if game is not None:
-            register(game)
-    if not isinstance(name, str) or name not in _games:
-        _load()
-    game = _games.get(name) if isinstance(name, str) else None
+    game = _find(name)
     if game is None:
         raise InvalidRules(f"unknown game {name!r}: expected one of {', '.join(names())}")
     return game
 
 
 def is_game(name: Any) -> bool:
-    try:
-        game_named(name)
-    except InvalidRules:
-        return False
-    return True
+    return _find(name) is not None
 
 
 def game_of(data: Any) -> Game:
@@ -162,7 +185,7 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands",
-           "band_by_choices", "board_from_json", "board_schema", "board_schema_text", "check_style_filter",
-           "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register", "style_names",
-           "unregister"]
+__all__ = ["BUILTIN", "ENTRY_POINTS", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec",
+           "StyleGroup", "bands", "band_by_choices", "board_from_json", "board_schema", "board_schema_text",
+           "check_style_filter", "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register",
+           "style_names", "unregister"]

@@ -92,6 +92,33 @@ def test_generate_says_what_it_stored_and_where(env: dict[str, str]) -> None:
     assert re.search(r"\d+\.\d boards/s\)$", job, re.M), job
 
 
+def test_generate_draws_a_progress_bar_on_a_terminal_and_nothing_on_a_pipe(env: dict[str, str]) -> None:
+    import pty
+    main, terminal = pty.openpty()          # stderr a real terminal (it reports no size: 80 x 24 is used)
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    try:
+        made = subprocess.run([str(exe), "generate", "--game", "queens", "--size", "8", "--count", "3", "--seed", "4"],
+                              stdout=subprocess.PIPE, stderr=terminal, text=True, env=env, timeout=300)
+        os.close(terminal)
+        drawn = b""
+        while chunk := _read_some(main):
+            drawn += chunk
+    finally:
+        os.close(main)
+    text = drawn.decode()
+    assert made.returncode == 0 and "3/3 [" in text and "boards/s, rejected " in text, text
+    assert text.count("\n") == 1 and "Traceback" not in text           # redrawn in place, one line left
+    piped = run(env, "generate", "--game", "queens", "--size", "8", "--count", "2", "--seed", "5")
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+def _read_some(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:                         # the terminal's other end is closed: all read
+        return b""
+
+
 def test_list_shows_the_newest_boards_with_filters(store: dict[str, str]) -> None:
     listing = run(store, "list")
     lines = listing.stdout.splitlines()

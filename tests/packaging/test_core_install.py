@@ -15,7 +15,8 @@ import pytest
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRA_MODULES = ("celery", "kombu", "redis", "flower", "prometheus_client", "fastapi", "uvicorn", "psycopg")
+EXTRA_MODULES = ("celery", "kombu", "redis", "flower", "prometheus_client", "pydantic_settings", "fastapi", "uvicorn",
+                 "psycopg")
 
 
 def _run(argv: list[str]) -> None:

@@ -1,8 +1,9 @@
 """A game defined only here (toy_latin) goes end to end: `generate`, `solve`, `export`, the read API, a
 fleet worker's task and the player serve it, with nothing outside this folder knowing it exists.
 
-Other processes learn of it the documented way: PUZZLEFLEET_GAMES=toy_latin, with this folder on
-PYTHONPATH; this process registers it with engine.register."""
+Other processes learn of it the documented way: an installed distribution's entry point in the group
+"puzzlefleet.games" (here a `*.dist-info` folder with its entry_points.txt, on PYTHONPATH with this
+folder), or PUZZLEFLEET_GAMES=toy_latin; this process registers it with engine.register."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.games import ENTRY_POINTS, PLUGINS_VARIABLE
 import toy_latin
 from tests.browser_support import chromium
 from tests.serve_support import serving
@@ -34,11 +36,53 @@ def registered() -> Iterator[None]:
     engine.unregister("latin")
 
 
+def installed(folder: Path, entry_points: str) -> dict[str, str]:
+    """An environment in which a distribution `toy-latin` is installed in `folder` (its metadata is all
+    it needs) with these lines of entry points, beside this folder's modules."""
+    dist = folder / "toy_latin-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-latin\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(f"[{ENTRY_POINTS}]\n{entry_points}\n")
+    env = {key: value for key, value in os.environ.items() if key != PLUGINS_VARIABLE}
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), str(HERE), os.environ.get("PYTHONPATH")]))}
+
+
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'puzzles.db'}",
-            "PUZZLEFLEET_GAMES": "toy_latin",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
+    return {**installed(tmp_path / "site", "latin = toy_latin"),
+            "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'puzzles.db'}"}
+
+
+LIST_GAMES = ("import sys, engine; engine.game_named('sudoku'); print('toy_latin' in sys.modules);"
+              "print(' '.join(engine.names()))")
+
+
+def test_an_installed_distribution_adds_its_game_and_one_built_in_game_loads_alone(env: dict[str, str]) -> None:
+    out = subprocess.run([sys.executable, "-c", LIST_GAMES], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.splitlines() == ["False", "queens starbattle sudoku killer latin"]
+
+
+def test_the_environment_variable_still_adds_a_game(tmp_path: Path) -> None:
+    env = {**installed(tmp_path, ""), PLUGINS_VARIABLE: " toy_latin ,"}
+    out = subprocess.run([sys.executable, "-c", LIST_GAMES], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.splitlines() == ["False", "queens starbattle sudoku killer latin"]
+
+
+@pytest.mark.parametrize("entry_point, variable, message", [
+    ("latin = toy_latin_gone", "", "entry point latin = toy_latin_gone (puzzlefleet.games): cannot load it: "
+                                   "No module named 'toy_latin_gone'"),
+    ("latin = toy_latin:NOPE", "", "entry point latin = toy_latin:NOPE (puzzlefleet.games): cannot load it: "),
+    ("latin = json", "", "entry point latin = json (puzzlefleet.games): exports no Game as GAME (got NoneType)"),
+    ("", "toy_latin_gone", "PUZZLEFLEET_GAMES: toy_latin_gone: cannot load it: No module named 'toy_latin_gone'"),
+])
+def test_a_game_that_cannot_be_loaded_is_one_line(tmp_path: Path, entry_point: str, variable: str, message: str) -> None:
+    env = {**installed(tmp_path / "site", entry_point), PLUGINS_VARIABLE: variable,
+           "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'p.db'}"}
+    made = cli(env, "generate", "--game", "latin", "--size", "4", "--count", "1")
+    assert made.returncode == 2 and made.stdout == ""
+    assert made.stderr.startswith(f"puzzlefleet: error: {message}") and made.stderr.count("\n") == 1, made.stderr
+    built_in = cli(env, "generate", "--game", "queens", "--size", "6", "--count", "1")   # not loaded: unharmed
+    assert built_in.returncode == 0, built_in.stderr
 
 
 def cli(env: dict[str, str], *args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

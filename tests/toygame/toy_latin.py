@@ -2,7 +2,7 @@
 
 Fill an n x n grid (n = 4..6) with the symbols 1..n so that each appears once in every row and every
 column. Three techniques: naked single, hidden single, naked pair. It shows that a game is one module
-exporting GAME: registered (`engine.register`, or PUZZLEFLEET_GAMES=toy_latin for other processes), it
+exporting GAME: registered (`engine.register`; for other processes an entry point or PUZZLEFLEET_GAMES), it
 is generated, solved, stored, exported, served, drawn and played with no change outside this folder.
 """
 

@@ -59,10 +59,21 @@ def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     ({"PUZZLEFLEET_JOB_METRICS_SECONDS": "soon"}, "is not a number"),
     ({"PUZZLEFLEET_BROKER": "sqs://key:secret@queue/"}, r"or amqp:// \(RabbitMQ\) URL, got a sqs:// URL$"),
     ({"PUZZLEFLEET_BROKER": "127.0.0.1:6379"}, "got no URL"),
+    ({"PUZZLEFLEET_STALL_SECONDS": "inf"}, "^PUZZLEFLEET_STALL_SECONDS must be above 0, got inf$"),
+    ({"PUZZLEFLEET_TIME_LIMIT": "soon"}, "^PUZZLEFLEET_TIME_LIMIT='soon' is not a number$"),
+    ({"PUZZLEFLEET_BROKER": "amqp://fleet:secret@host//", "PUZZLEFLEET_TIME_LIMIT": "5000"},
+     r"^the hard time limit \(5000 s\) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT \(3600 s\), or a task"),
 ])
 def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: str) -> None:
-    with pytest.raises(settings_mod.ConfigError, match=message):
+    with pytest.raises(settings_mod.ConfigError, match=message) as caught:
         env(**values)
+    assert "\n" not in str(caught.value) and "secret" not in str(caught.value)
+
+
+def test_unset_limits_follow_the_given_ones(env: Any) -> None:
+    conf = env(PUZZLEFLEET_SOFT_TIME_LIMIT="700", PUZZLEFLEET_VISIBILITY_TIMEOUT=" ", PUZZLEFLEET_SPLIT_SECONDS="")
+    assert (conf.time_limit, conf.soft_time_limit, conf.stall_seconds) == (760, 700, 3600 + 760 + 60)
+    assert conf.split_seconds == 2 and "secret" not in repr(env(PUZZLEFLEET_BROKER="redis://:secret@host/0"))
 
 
 @pytest.mark.parametrize("url, kind", [
