@@ -69,6 +69,8 @@ def _game_option_flags(verb: argparse.ArgumentParser, specs: Sequence[OptionSpec
         else:
             kwargs = {"type": spec.kind, "metavar": spec.metavar, "help": spec.help}
         added.append(verb.add_argument(spec.flag, dest=spec.name, action=_GameOption, **kwargs))
+    # argparse appends; move them where the flags stood before the games declared them, after --size,
+    # in the usage line and in the help
     for listed in (verb._actions, verb._optionals._group_actions):
         del listed[-len(added):]
         after = next(i for i, action in enumerate(listed) if "--size" in action.option_strings) + 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from typing import Any, ClassVar, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -75,7 +76,8 @@ class OptionSpec:
         if self.kind is int:
             if not isinstance(value, int) or isinstance(value, bool) or not (
                     (self.low is None or value >= self.low) and (self.high is None or value <= self.high)):
-                return f"{self.name} must be a whole number {self.low}..{self.high}, not {value!r}"
+                bounds = "" if self.low is None and self.high is None else f" {self.low}..{self.high}"
+                return f"{self.name} must be a whole number{bounds}, not {value!r}"
             return None
         if not isinstance(value, str) or (self.choices and value not in self.choices):
             return f"unknown {self.name} {value!r}: expected one of {', '.join(self.choices)}"
@@ -91,6 +93,7 @@ class OptionSpec:
         return replace(self, low=low, high=high, choices=choices)
 
 
+@cache          # a model's fields never change: every task and filter asks again
 def option_specs_of(model: type[GameOptions]) -> tuple[OptionSpec, ...]:
     """The options a `GameOptions` model declares, in its field order."""
     specs = []
