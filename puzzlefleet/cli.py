@@ -21,17 +21,60 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from datetime import date
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from puzzlefleet import fleet
 from puzzlefleet.errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_JOB_EXISTS, EXIT_NO_WORKER, EXIT_NOT_FOUND,
                                 EXIT_UNREACHABLE, MissingExtra, UsageError)
 from store.errors import StoreError, StoreUnreachable, one_line
 
+if TYPE_CHECKING:
+    from engine import OptionSpec
+
 
 class _Parser(argparse.ArgumentParser):
+    # The engine's list of the games' options whose flags the verb takes (generate and enqueue: every
+    # request option; list and export: those boards record, as filters). They are added when the verb
+    # is parsed (or its help shown), not when the parser is built: the other verbs need not import the engine.
+    game_options_from: str | None = None
+
     def error(self, message: str) -> NoReturn:      # one line instead of usage + message
         raise UsageError(message)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]  # argparse's own
+        if self.game_options_from:
+            _game_option_flags(self, getattr(importlib.import_module("engine"), self.game_options_from)())
+            self.game_options_from = None
+        return super().parse_known_args(args, namespace)
+
+
+class _GameOption(argparse.Action):
+    """A game's option given on the command line, kept in args.game_options under the option's name
+    (left out when not given: the game's default)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        namespace.game_options = {**namespace.game_options, self.dest: self.const if self.nargs == 0 else values}
+
+
+def _game_option_flags(verb: argparse.ArgumentParser, specs: Sequence[OptionSpec]) -> None:
+    """A flag for each of these options of the games (--stars, --diagonals, --band-by, ...), listed after
+    --size: a yes/no option takes no value, one with choices lists them."""
+    added = []
+    for spec in specs:
+        if spec.kind is bool:
+            kwargs: dict = {"nargs": 0, "const": True, "help": spec.help}
+        elif spec.choices:
+            kwargs = {"choices": spec.choices, "metavar": spec.metavar, "help": f"%(choices)s: {spec.help}"}
+        else:
+            kwargs = {"type": spec.kind, "metavar": spec.metavar, "help": spec.help}
+        added.append(verb.add_argument(spec.flag, dest=spec.name, action=_GameOption, **kwargs))
+    # argparse appends; move them where the flags stood before the games declared them, after --size,
+    # in the usage line and in the help
+    for listed in (verb._actions, verb._optionals._group_actions):
+        del listed[-len(added):]
+        after = next(i for i, action in enumerate(listed) if "--size" in action.option_strings) + 1
+        listed[after:after] = added
 
 
 def _positive(limit: int):
@@ -99,7 +142,7 @@ class _EngineNames:
 
 
 GAMES = _EngineNames("names", member="is_game")
-BANDS, BAND_BY = _EngineNames("bands", member="is_band"), _EngineNames("band_by_choices")
+BANDS = _EngineNames("bands", member="is_band")
 STYLES = _EngineNames("style_names")
 
 
@@ -113,12 +156,9 @@ def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of
     """What `generate` and `enqueue` both take: generate(game, size, band, count) and its options."""
     verb.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
     verb.add_argument("--size", required=True, type=_size)
-    verb.add_argument("--stars", type=int, help="stars per unit, for games with stars (default: the game's)")
-    verb.add_argument("--diagonals", action="store_true", help="no two stars on a diagonal, for games with that rule")
+    verb.game_options_from = "option_specs"        # type: ignore[attr-defined]  # see _Parser
+    verb.set_defaults(game_options={})
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
-    verb.add_argument("--band-by", choices=BAND_BY, metavar="HOW",
-                      help="%(choices)s: bands by the hardest technique needed (default) or, where the game "
-                           "has them, by clue count")
     verb.add_argument("--style", choices=STYLES, metavar="STYLE",
                       help="%(choices)s: how the regions are drawn, for games with drawing styles (default: "
                            "the game's for the rules; GET /games lists which rules take which)")
@@ -133,6 +173,8 @@ def _board_filters(verb: argparse.ArgumentParser) -> None:
     """What `export` and `list` select stored boards by."""
     verb.add_argument("--game", choices=GAMES, metavar="GAME", help="%(choices)s")
     verb.add_argument("--size", type=_size)
+    verb.game_options_from = "recorded_option_specs"   # type: ignore[attr-defined]  # see _Parser
+    verb.set_defaults(game_options={})
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     verb.add_argument("--style", choices=STYLES, metavar="STYLE",
                       help="%(choices)s: only boards drawn in this style (boards made before styles were "
@@ -231,9 +273,9 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
                   f"queue {summary['queue']}{again}", flush=True)
 
     try:
-        sent = fleet.enqueue(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
-                             band_by=args.band_by, style=args.style, band=args.band, count=args.count,
-                             seed=args.seed, timeout=args.timeout, key=args.key, on_created=created)
+        sent = fleet.enqueue(game=args.game, size=args.size, style=args.style, band=args.band, count=args.count,
+                             seed=args.seed, timeout=args.timeout, key=args.key, on_created=created,
+                             **args.game_options)
     except fleet.FleetError as exc:
         if isinstance(exc, fleet.BrokerUnreachable):
             print(f"puzzlefleet: error: {exc}", file=sys.stderr)

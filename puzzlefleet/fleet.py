@@ -52,12 +52,12 @@ def _summary(job: dict[str, Any], queue: str, key: str | None, existing: bool) -
     return out
 
 
-def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool = False,
-            band: str | None = None, band_by: str | None = None, count: int = 1, seed: int | None = None,
+def enqueue(*, game: str, size: int, band: str | None = None, count: int = 1, seed: int | None = None,
             timeout: float = 300.0, style: str | None = None, max_attempts: int | None = None,
             db_url: str | None = None, key: str | None = None,
-            on_created: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Check the parameters, record the job, send its tasks; returns {"job": ID, ...}.
+            on_created: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> dict[str, Any]:
+    """Check the parameters (`options`: the game's, by name), record the job, send its tasks; returns
+    {"job": ID, ...}.
 
     `on_created(summary)` is called as soon as the job exists, before anything is sent, so a caller can
     say its id whatever happens next. With `key`, a job already made with that key is returned instead
@@ -68,8 +68,7 @@ def enqueue(*, game: str, size: int, stars: int | None = None, diagonals: bool =
     from workers.params import BadTask, JobParams
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
-        params = JobParams.build(game=game, size=size, stars=stars, diagonals=diagonals, band=band,
-                                 band_by=band_by, timeout=timeout, style=style, **extra)
+        params = JobParams.build(game=game, size=size, band=band, timeout=timeout, style=style, **extra, **options)
         rules = params.rules()
     except BadTask as exc:
         raise FleetError(str(exc)) from None

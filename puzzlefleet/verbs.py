@@ -17,13 +17,13 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 import engine
-from engine import PuzzleError, board_from_json, game_of, games
+from engine import PuzzleError, board_from_json, game_of, games, recorded_option_specs
 from puzzlefleet import embedded, fleet, render
 from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
 from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
                    make_engine, regrade_board, session)
 from store.progress import describe_store
-from store.repo import board_style
+from store.repo import board_style, recorded_options
 from workers.params import BadTask, JobParams
 
 
@@ -31,8 +31,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
     try:
-        params = JobParams.build(game=args.game, size=args.size, stars=args.stars, diagonals=args.diagonals,
-                                 band=args.band, band_by=args.band_by, timeout=args.timeout, style=args.style)
+        params = JobParams.build(game=args.game, size=args.size, band=args.band, timeout=args.timeout,
+                                 style=args.style, **args.game_options)
     except BadTask as exc:
         raise UsageError(str(exc)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(31)
@@ -70,7 +70,7 @@ def _store_session(read_only: bool = True):
 def _check_style_filter(args: argparse.Namespace) -> None:
     """A --style no board of the other filters can have is bad input, as it is to generate."""
     if args.style is not None:
-        engine.check_style_filter(args.style, game=args.game, size=args.size)
+        engine.check_style_filter(args.style, game=args.game, size=args.size, **args.game_options)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -86,13 +86,15 @@ def cmd_export(args: argparse.Namespace) -> int:
         boards = [b for b in boards if (args.game is None or b.get("game") == args.game)
                   and (args.size is None or b.get("rules", {}).get("size") == args.size)
                   and (args.band is None or (b.get("difficulty") or {}).get("band") == args.band)
-                  and (args.style is None or board_style(b) == args.style)]
+                  and (args.style is None or board_style(b) == args.style)
+                  and all(recorded_options(b.get("rules") or {})[name] == value
+                          for name, value in args.game_options.items())]
         boards = boards[:args.limit]
     else:
         db, ctx = _store_session()
         with ctx as s:
             boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, style=args.style,
-                                 limit=args.limit)
+                                 options=args.game_options, limit=args.limit)
         db.dispose()
     if args.format in ("svg", "png"):
         _export_pictures(boards, args.format, args.out)
@@ -215,16 +217,16 @@ def cmd_list(args: argparse.Namespace) -> int:
     db, ctx = _store_session()
     with ctx as s:
         rows, total = board_summaries(session=s, game=args.game, size=args.size, band=args.band,
-                                      style=args.style, job_id=args.job, limit=args.limit)
+                                      style=args.style, options=args.game_options, job_id=args.job, limit=args.limit)
     db.dispose()
     if not rows:
         print(f"no boards in {describe_store()}" + (" match" if total == 0 and _filtered(args) else ""))
         return 0
-    table = [("id", "game", "size", "stars", "band", "style", "score", "created (UTC)")]
+    table = [("id", "game", "size", _options_heading(), "band", "style", "score", "created (UTC)")]
     for row in rows:
         created = row["created_at"]
         table.append((row["id"], row["game"], f"{row['size']}x{row['size']}",
-                      "" if row["stars"] is None else str(row["stars"]) + (" diag" if row["diagonals"] else ""),
+                      _options_cell(row["rules"]),
                       row["band"] or "-", row["style"] or "-", "-" if row["score"] is None else str(row["score"]),
                       created.strftime("%Y-%m-%d %H:%M:%S") if hasattr(created, "strftime") else str(created)[:19]))
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
@@ -235,8 +237,23 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options_heading() -> str:
+    """The heading of a table's column of options boards record: the names of those with values."""
+    return "/".join(spec.name for spec in recorded_option_specs() if spec.kind is not bool)
+
+
+def _options_cell(rules: dict[str, Any]) -> str:
+    """A board's recorded options in a table: the values of those with values, then the word for each
+    yes/no rule in force ("1 diag")."""
+    shown = recorded_options(rules)
+    specs = recorded_option_specs()
+    return " ".join([str(shown[spec.name]) for spec in specs if spec.kind is not bool and shown[spec.name] is not None]
+                    + [spec.label or spec.name for spec in specs if spec.kind is bool and shown[spec.name]])
+
+
 def _filtered(args: argparse.Namespace) -> bool:
-    return any(value is not None for value in (args.game, args.size, args.band, args.style, args.job))
+    return bool(args.game_options) or any(value is not None for value in (args.game, args.size, args.band,
+                                                                             args.style, args.job))
 
 
 def _from_line(line: str) -> Any:
@@ -348,8 +365,8 @@ def cmd_daily(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
         return 0
-    rows = [("pos", "game", "size", "stars", "band", "id")]
-    rows += [(str(position), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "")),
+    rows = [("pos", "game", "size", _options_heading(), "band", "id")]
+    rows += [(str(position), b["game"], str(b["rules"]["size"]), _options_cell(b["rules"]),
               str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     print(f"daily set for {day.isoformat()}")

@@ -56,14 +56,14 @@ def daily_sets_between(*, session: Session, first: date, last: date) -> dict[dat
     return sets
 
 
-def unused_board_ids(*, session: Session, game: str, size: int, stars: int | None, diagonals: bool,
-                     band: str | None, style: str | None = None, unstyled: bool = False) -> list[str]:
-    """Ids (sorted) of the stored boards of these rules and band that no day's set holds. With a
-    `style`, only boards of that style and, with `unstyled`, boards whose style is not recorded too
-    (NULL: made before styles were recorded, or of a game without styles)."""
+def unused_board_ids(*, session: Session, rules_text: str, band: str | None, style: str | None = None,
+                     unstyled: bool = False) -> list[str]:
+    """Ids (sorted) of the stored boards of these rules (their canonical text, as the store keeps it:
+    "queens 8") and band that no day's set holds. With a `style`, only boards of that style and, with
+    `unstyled`, boards whose style is not recorded too (NULL: made before styles were recorded, or of
+    a game without styles)."""
     used = exists().where(col(DailyEntry.board_id) == col(Puzzle.id))
-    where = [col(Puzzle.game) == game, col(Puzzle.size) == size, col(Puzzle.diagonals) == diagonals,
-             col(Puzzle.stars).is_(None) if stars is None else col(Puzzle.stars) == stars,
+    where = [col(Puzzle.rules_text) == rules_text,
              col(Puzzle.band).is_(None) if band is None else col(Puzzle.band) == band, ~used]
     if style is not None:
         where.append(or_(col(Puzzle.style) == style, col(Puzzle.style).is_(None)) if unstyled

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import BigInteger, DateTime, Index, Text
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Index, Text
 from sqlmodel import Field, SQLModel
 
 
@@ -22,8 +24,10 @@ class Puzzle(SQLModel, table=True):
     fingerprint: str = Field(unique=True, index=True, max_length=64)  # canonical form, 64 hex chars
     game: str = Field(index=True)
     size: int
-    stars: int | None = None                                       # None for Sudoku
-    diagonals: bool = False
+    # the board's rules as its game states them (Game.board_rules): JSON, for filters on an option, and
+    # the canonical text ("queens 10 diagonals"), for the exact rules; Alembic 0007
+    rules: dict[str, Any] = Field(sa_type=JSON)
+    rules_text: str = Field(index=True)
     band: str | None = Field(default=None, index=True)
     style: str | None = Field(default=None, index=True)            # the drawing style; Alembic 0005
     score: int | None = None

@@ -9,11 +9,13 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from collections.abc import Mapping
+
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
-from engine import PuzzleError, game_of
+from engine import PuzzleError, game_of, games, recorded_option_specs
 from store.errors import StoreError
 from store.jobmodels import JobSlot
 from store.models import Puzzle, utcnow
@@ -77,19 +79,17 @@ def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
     if not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint):
         raise StoreError(f"board {board_id}: fingerprint must be 64 lowercase hex characters")
     game = _text(data.get("game"), f"board {board_id}: game", required=True)
-    try:
-        game_of(data).validate(data)            # the board JSON model of its game
-    except PuzzleError as exc:
-        raise StoreError(f"board {board_id}: {exc}") from None
     rules = data.get("rules")
     if not isinstance(rules, dict):
         raise StoreError(f"board {board_id}: rules must be an object with a size")
     size = _int(rules.get("size"), f"board {board_id}: rules.size")
     if size is None or size < 1:
         raise StoreError(f"board {board_id}: rules.size must be a positive whole number")
-    diagonals = rules.get("diagonals", False)
-    if not isinstance(diagonals, bool):
-        raise StoreError(f"board {board_id}: rules.diagonals must be true or false")
+    try:
+        game_of(data).validate(data)            # the board JSON model of its game
+        stated = game_of(data).board_rules(rules)
+    except PuzzleError as exc:
+        raise StoreError(f"board {board_id}: {exc}") from None
     difficulty = data.get("difficulty")
     if difficulty is None:
         difficulty = {}
@@ -106,8 +106,8 @@ def _row(data: Any, fingerprint: Any) -> dict[str, Any]:
         "fingerprint": fingerprint,
         "game": game,
         "size": size,
-        "stars": _int(rules.get("stars"), f"board {board_id}: rules.stars"),
-        "diagonals": diagonals,
+        "rules": stated.to_json(),
+        "rules_text": str(stated),
         "band": _text(difficulty.get("band"), f"board {board_id}: difficulty.band", required=False),
         "score": _int(difficulty.get("score"), f"board {board_id}: difficulty.score"),
         "style": board_style(data),
@@ -137,8 +137,32 @@ def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
 
 
-def _filters(game: str | None, size: int | None, band: str | None,
-             style: str | None = None) -> list[ColumnElement[bool]]:
+def option_filter(name: str, value: Any) -> ColumnElement[bool]:
+    """Boards whose rules record the option `name` (one some game's boards record) at `value`; a board
+    whose rules lack it has the option's `absent` value (no diagonal rule: diagonals false). Only the
+    games recording it can match otherwise, so the game's index narrows the scan."""
+    spec = next((spec for spec in recorded_option_specs() if spec.name == name), None)
+    if spec is None:
+        raise StoreError(f"no game's boards record {name!r}")
+    problem = spec.check(value)
+    if problem:
+        raise StoreError(problem)
+    field = col(Puzzle.rules)[name]
+    recorded = {bool: field.as_boolean, int: field.as_integer}.get(spec.kind, field.as_string)()
+    if type(value) is type(spec.absent) and value == spec.absent:
+        return or_(recorded == value, recorded.is_(None))
+    games_recording = [game.name for game in games() if any(own.name == name for own in game.recorded_options())]
+    return and_(col(Puzzle.game).in_(games_recording), recorded == value)
+
+
+def recorded_options(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option some game's boards record, at its value in these rules (a board's rules JSON), or at
+    its `absent` value when they lack it: the same fields for a board of any game."""
+    return {spec.name: rules.get(spec.name, spec.absent) for spec in recorded_option_specs()}
+
+
+def _filters(game: str | None, size: int | None, band: str | None, style: str | None = None,
+             options: Mapping[str, Any] | None = None) -> list[ColumnElement[bool]]:
     where: list[ColumnElement[bool]] = []
     if game is not None:
         where.append(col(Puzzle.game) == game)
@@ -148,44 +172,46 @@ def _filters(game: str | None, size: int | None, band: str | None,
         where.append(col(Puzzle.band) == band)
     if style is not None:
         where.append(col(Puzzle.style) == style)
+    where.extend(option_filter(name, value) for name, value in (options or {}).items() if value is not None)
     return where
 
 
 def list_boards(*, session: Session, game: str | None = None, size: int | None = None,
-                band: str | None = None, style: str | None = None, limit: int | None = None,
-                offset: int = 0) -> list[dict[str, Any]]:
-    """Boards matching every given filter, oldest first (ties by id), as JSON dicts."""
+                band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None,
+                limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+    """Boards matching every given filter (`options`: the values of options their rules record, by
+    name), oldest first (ties by id), as JSON dicts."""
     if (limit is not None and limit < 0) or offset < 0:
         raise StoreError("limit and offset must not be negative")
-    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band, style))
+    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band, style, options))
             .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit))
     return [json.loads(text) for text in session.scalars(stmt)]
 
 
 def board_summaries(*, session: Session, game: str | None = None, size: int | None = None,
-                    band: str | None = None, style: str | None = None, job_id: int | None = None,
-                    limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+                    band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None,
+                    job_id: int | None = None, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """The newest boards matching every given filter (`job_id`: those that job stored) as summaries
-    (id, game, size, stars, diagonals, band, score, created_at, style), and how many match in all."""
+    (id, game, size, rules: the rules JSON, band, score, created_at, style), and how many match in all."""
     if limit is not None and limit < 0:
         raise StoreError("limit must not be negative")
-    where = _filters(game, size, band, style)
+    where = _filters(game, size, band, style, options)
     if job_id is not None:
         where.append(col(Puzzle.id).in_(select(col(JobSlot.puzzle_id)).where(
             col(JobSlot.job_id) == job_id, col(JobSlot.state) == "stored")))
-    columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
-               col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
+    columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.rules), col(Puzzle.band),
+               col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
     rows = session.execute(select(*columns).where(*where)
                            .order_by(col(Puzzle.created_at).desc(), col(Puzzle.id).desc()).limit(limit))
-    names = ("id", "game", "size", "stars", "diagonals", "band", "score", "created_at", "style")
+    names = ("id", "game", "size", "rules", "band", "score", "created_at", "style")
     total = int(session.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
     return [dict(zip(names, row)) for row in rows], total
 
 
 def count_boards(*, session: Session, game: str | None = None, size: int | None = None,
-                 band: str | None = None, style: str | None = None) -> int:
+                 band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None) -> int:
     """How many boards match every given filter."""
-    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band, style))
+    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band, style, options))
     return int(session.scalar(stmt) or 0)
 
 

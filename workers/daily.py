@@ -119,13 +119,11 @@ def _pick_stored(db: Engine, entry: PlanEntry, seed: int, avoid: Sequence[dict[s
                  taken: set[str]) -> dict[str, Any] | None:
     """A stored, unused board of the entry's rules, band and style, in seeded random order, not too
     close to `avoid`."""
-    rules = entry.rules
+    game = game_named(entry.rules.game)
+    stored_as = str(game.board_rules(entry.rules.to_json()))     # the rules text its boards are stored under
     with session(db, read_only=True) as s:
-        spec = rules.to_json()
-        ids = unused_board_ids(session=s, game=rules.game, size=spec["size"], stars=spec.get("stars"),
-                               diagonals=spec.get("diagonals", False), band=entry.band,
-                               style=game_named(rules.game).check_style(rules, entry.style),
-                               unstyled=entry.style is None)
+        ids = unused_board_ids(session=s, rules_text=stored_as, band=entry.band,
+                               style=game.check_style(entry.rules, entry.style), unstyled=entry.style is None)
     ids = [board_id for board_id in ids if board_id not in taken]
     random.Random(seed).shuffle(ids)
     for start in range(0, len(ids), _CHUNK):

@@ -5,10 +5,11 @@ Bad parameters are a deterministic fault: BadTask, never retried."""
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine import PuzzleError, game_named, games
+from engine import PuzzleError, game_named, games, option_specs
 
 FLEET_QUEUE = "fleet"                     # housekeeping (beat's sweep for stalled jobs)
 DEFAULT_TIMEOUT = 300.0                   # seconds per attempt, as `generate --timeout`
@@ -27,59 +28,49 @@ def _whole(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
+# The keys of a task's parameters besides the games' options (whose names the games declare).
+_COMMON = ("game", "size", "band", "timeout", "max_attempts", "style")
+
+
 @dataclass(frozen=True, slots=True)
 class JobParams:
     game: str
     size: int
-    stars: int | None
-    diagonals: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)   # the game's options, defaults filled in
     band: str | None = None
-    band_by: str | None = None            # Sudoku: "technique" (default) or "clues"
     timeout: float = DEFAULT_TIMEOUT
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     style: str | None = None              # the drawing style (games with styles); None: the default
 
     @classmethod
-    def build(cls, *, game: str, size: int, stars: int | None = None, diagonals: bool = False,
-              band: str | None = None, band_by: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-              max_attempts: int = DEFAULT_MAX_ATTEMPTS, style: str | None = None) -> JobParams:
-        """From command-line values; options left out take the game's defaults (its rules say which)."""
-        try:
-            rules = game_named(game).rules(size=size, stars=stars, diagonals=diagonals, band_by=band_by, band=band)
-        except PuzzleError as exc:
-            raise BadTask(str(exc)) from None
-        stars = getattr(rules, "stars", None)
-        return cls.from_json({"game": game, "size": size, "stars": stars, "diagonals": diagonals,
-                              "band": band, "band_by": band_by, "timeout": timeout,
+    def build(cls, *, game: str, size: int, band: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+              max_attempts: int = DEFAULT_MAX_ATTEMPTS, style: str | None = None, **options: Any) -> JobParams:
+        """From command-line values; `options` by name (None: left out), those left out take the
+        game's defaults."""
+        return cls.from_json({"game": game, "size": size, **options, "band": band, "timeout": timeout,
                               "max_attempts": max_attempts, "style": style})
 
     @classmethod
     def from_json(cls, data: Any) -> JobParams:
-        """Check a task's parameters (a JSON object); raises BadTask with one line."""
+        """Check a task's parameters (a JSON object: the common keys and the game's options, each under
+        its own name, as messages have always carried them); raises BadTask with one line."""
         if not isinstance(data, dict):
             raise BadTask(f"job parameters must be an object, got {type(data).__name__}")
-        unknown = set(data) - {"game", "size", "stars", "diagonals", "band", "band_by", "timeout",
-                               "max_attempts", "style"}
-        if unknown:
-            raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
-        game = data.get("game")
         try:
-            game_named(game)
+            # every game's options are known keys: a message names those of other games at their
+            # neutral values (null, false), and the game's read_options lets those pass
+            option_names = {spec.name for spec in option_specs()}
+            unknown = set(data) - set(_COMMON) - option_names
+            if unknown:
+                raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
+            game = game_named(data.get("game"))
+            size = _whole(data.get("size"), "size", -(2**31), 2**31 - 1)
+            options = game.read_options({name: data[name] for name in option_names if name in data}).model_dump()
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
-        size = _whole(data.get("size"), "size", -(2**31), 2**31 - 1)
-        stars = data.get("stars")
-        if stars is not None:
-            stars = _whole(stars, "stars", -(2**31), 2**31 - 1)
-        diagonals = data.get("diagonals", False)
-        if not isinstance(diagonals, bool):
-            raise BadTask("diagonals must be true or false")
         band = data.get("band")
         if band is not None and not isinstance(band, str):
             raise BadTask(f"unknown band {band!r}")
-        band_by = data.get("band_by")
-        if band_by is not None and not isinstance(band_by, str):
-            raise BadTask(f"unknown band_by {band_by!r}")
         timeout = data.get("timeout", DEFAULT_TIMEOUT)
         if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not math.isfinite(timeout)
                 or not 0 < timeout <= 86_400):
@@ -88,10 +79,10 @@ class JobParams:
         style = data.get("style")
         if style is not None and not isinstance(style, str):
             raise BadTask(f"unknown style {style!r}")
-        params = cls(game, size, stars, diagonals, band, band_by, float(timeout), max_attempts, style)
-        rules = params.rules()          # the engine's own check of size, stars and band
+        params = cls(game.name, size, options, band, float(timeout), max_attempts, style)
+        rules = params.rules()          # the engine's own check of size, options and band
         try:
-            game_named(game).check_style(rules, style)      # ... and of the style, by the game
+            game.check_style(rules, style)      # ... and of the style, by the game
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
         return params
@@ -99,8 +90,7 @@ class JobParams:
     def rules(self) -> Any:
         """The engine's rules for this job (the game's own type), or BadTask."""
         try:
-            return game_named(self.game).rules(size=self.size, stars=self.stars, diagonals=self.diagonals,
-                                               band_by=self.band_by, band=self.band)
+            return game_named(self.game).rules(size=self.size, band=self.band, **self.options)
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
 
@@ -109,9 +99,11 @@ class JobParams:
         return game_named(self.game).queue
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        if out["style"] is None:
-            del out["style"]        # a job in the default style reads as before (workers not yet upgraded)
+        """The task's parameters: the common keys and each of the game's options under its own name."""
+        out = {"game": self.game, "size": self.size, **self.options, "band": self.band, "timeout": self.timeout,
+               "max_attempts": self.max_attempts}
+        if self.style is not None:
+            out["style"] = self.style   # a job in the default style reads as before (workers not yet upgraded)
         return out
 
 

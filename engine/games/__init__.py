@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGroup
+from engine.games.base import (DigitsPlay, Game, GameOptions, Gates, MarksPlay, OptionSpec, Picture, PlaySpec,
+                               StyleGroup, option)
 from engine.games.model import board_schema as _board_schema
 
 BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku", "engine.games.killer")
@@ -124,8 +125,27 @@ def check_style_filter(style: str, *, game: str | None = None, size: int | None 
     raise InvalidRules(f"style {style!r} draws no boards of {where}")
 
 
-def band_by_choices() -> tuple[str, ...]:
-    return tuple(dict.fromkeys(choice for game in games() for choice in game.options.band_by))
+def _merged(specs: Any) -> tuple[OptionSpec, ...]:
+    by_name: dict[str, OptionSpec] = {}
+    for spec in specs:
+        by_name[spec.name] = by_name[spec.name].merged(spec) if spec.name in by_name else spec
+    return tuple(by_name.values())
+
+
+def option_specs() -> tuple[OptionSpec, ...]:
+    """Every request option some game takes, once each (as the games declaring it take it between
+    them), in the order the games list them: the command line's flags, a task's JSON keys."""
+    return _merged(spec for game in games() for spec in game.option_specs())
+
+
+def option_spec(name: str) -> OptionSpec | None:
+    """The request option of this name some game takes, or None."""
+    return next((spec for spec in option_specs() if spec.name == name), None)
+
+
+def recorded_option_specs() -> tuple[OptionSpec, ...]:
+    """Every option some game's boards record in their rules: the read API's and listings' filters."""
+    return _merged(spec for game in games() for spec in game.recorded_options())
 
 
 def _find(name: Any) -> Game | None:
@@ -185,7 +205,8 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "ENTRY_POINTS", "Game", "Gates", "Options", "PLUGINS_VARIABLE", "Picture", "PlaySpec",
-           "StyleGroup", "bands", "band_by_choices", "board_from_json", "board_schema", "board_schema_text",
-           "check_style_filter", "game_named", "game_of", "games", "is_game", "names", "parse_rules", "register",
-           "style_names", "unregister"]
+__all__ = ["BUILTIN", "DigitsPlay", "ENTRY_POINTS", "Game", "GameOptions", "Gates", "MarksPlay", "OptionSpec",
+           "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
+           "board_schema_text", "check_style_filter", "game_named", "game_of", "games", "is_game", "names", "option",
+           "option_spec", "option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
+           "unregister"]

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass, field, fields, replace
+from functools import cache
+from typing import Any, ClassVar, Literal, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.model import BoardModel, Step, first_error
@@ -26,13 +27,86 @@ InputMode = Literal["marks", "digits"]
 _NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
 
 
+class GameOptions(BaseModel):
+    """A game's request options beyond its size and band, one field per option, each declared with
+    `option(...)`: its name, type, range, default and help. The layers above read them as `OptionSpec`s
+    (the command line's flags, a task's JSON keys, the read API's filters) and never name one."""
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+_REFUSAL = "{game} has no {name}"
+
+
+def option(default: Any, *, help: str, ge: int | None = None, le: int | None = None, absent: Any = None,
+           refusal: str | None = None, metavar: str | None = None, label: str | None = None) -> Any:
+    """One field of a `GameOptions` model. `absent`: the value a game without this option has (taken
+    as no request at all by such a game, and matched by its boards in a filter); `refusal`: the line a
+    game without it says to any other value ("{game}" is its name); `metavar`: the flag's value name;
+    `label`: the word a listing shows for a yes/no option in force."""
+    extra = {"absent": absent, "refusal": refusal, "metavar": metavar, "label": label}
+    return Field(default, description=help, ge=ge, le=le, json_schema_extra=extra)
+
+
 @dataclass(frozen=True, slots=True)
-class Options:
-    """The request options a game takes beyond its size (the command line's --stars, --diagonals,
-    --band-by); a game refuses the others."""
-    stars: bool = False
-    diagonals: bool = False
-    band_by: tuple[str, ...] = ("technique",)      # the first is the default
+class OptionSpec:
+    """One request option as every layer above the engine sees it (from a `GameOptions` field)."""
+    name: str                       # the JSON key, the API filter; --name-with-dashes on the command line
+    kind: type                      # int, bool or str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()   # str options: the values taken
+    low: int | None = None          # int options: the range
+    high: int | None = None
+    absent: Any = None
+    refusal: str = _REFUSAL
+    metavar: str | None = None
+    label: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def refuse(self, game: str) -> InvalidRules:
+        return InvalidRules(self.refusal.format(game=game, name=self.name))
+
+    def check(self, value: Any) -> str | None:
+        """Why `value` is not one this option takes (one line), or None."""
+        if self.kind is bool:
+            return None if isinstance(value, bool) else f"{self.name} must be true or false, not {value!r}"
+        if self.kind is int:
+            if not isinstance(value, int) or isinstance(value, bool) or not (
+                    (self.low is None or value >= self.low) and (self.high is None or value <= self.high)):
+                bounds = "" if self.low is None and self.high is None else f" {self.low}..{self.high}"
+                return f"{self.name} must be a whole number{bounds}, not {value!r}"
+            return None
+        if not isinstance(value, str) or (self.choices and value not in self.choices):
+            return f"unknown {self.name} {value!r}: expected one of {', '.join(self.choices)}"
+        return None
+
+    def merged(self, other: OptionSpec) -> OptionSpec:
+        """The option as the games declaring it take it between them: the widest range, every choice."""
+        if other.kind is not self.kind:
+            raise TypeError(f"option {self.name} is declared as {self.kind.__name__} and {other.kind.__name__}")
+        low = None if self.low is None or other.low is None else min(self.low, other.low)
+        high = None if self.high is None or other.high is None else max(self.high, other.high)
+        choices = tuple(dict.fromkeys(self.choices + other.choices))
+        return replace(self, low=low, high=high, choices=choices)
+
+
+@cache          # a model's fields never change: every task and filter asks again
+def option_specs_of(model: type[GameOptions]) -> tuple[OptionSpec, ...]:
+    """The options a `GameOptions` model declares, in its field order."""
+    specs = []
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        annotation, choices = info.annotation, ()
+        if get_origin(annotation) is Literal:
+            choices, annotation = tuple(get_args(annotation)), str
+        bounds = {key: getattr(rule, key) for rule in info.metadata for key in ("ge", "le") if hasattr(rule, key)}
+        specs.append(OptionSpec(name, annotation, info.default, info.description or "", choices,
+                                bounds.get("ge"), bounds.get("le"), extra.get("absent"),
+                                extra.get("refusal") or _REFUSAL, extra.get("metavar"), extra.get("label")))
+    return tuple(specs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,53 +148,73 @@ class Gates:
 @dataclass(frozen=True, slots=True)
 class Picture:
     """What to draw, in grid terms: `areas` gives each cell's area (a region, or a Sudoku box; thick
-    lines run between areas), `coloured` fills areas with the palette (else paper white), `stars`
-    and `digits` are the marks (digits: row, column, symbol, given?). `cages` are outlined groups of
+    lines run between areas), `coloured` fills areas with the palette (else paper white), `marks`
+    (the cells of a marks game's answer, drawn as stars) and `digits` (row, column, symbol, given?). `cages` are outlined groups of
     cells with a number each (a Killer Sudoku cage's sum): (number, cells as r * n + c), drawn as a
     dashed outline inset inside the cells with the number small in the corner of the first cell (the
     top-most, then left-most); empty for a game without them. Rows and columns from 0."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
-    stars: tuple[tuple[int, int], ...] = ()
+    marks: tuple[tuple[int, int], ...] = ()
     digits: tuple[tuple[int, int, str, bool], ...] = ()
     cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PlaySpec:
-    """What the player page needs, whatever the game.
+    """What the player page needs, whatever the game; `MarksPlay` and `DigitsPlay` add their input
+    mode's own fields, and `PlaySpec(mode=..., ...)` builds the one its `mode` names.
 
-    marks: a cell cycles empty, ×, ★; `answer` lists the star cells; conflicts are more than
-    `per_unit` stars in one of `units`, and two stars that touch (`no_touch`) or share a diagonal
-    (`diagonals`). digits: a cell takes one of `symbols`; `givens` and `answer` are one symbol (or
-    "") per cell; a conflict is a symbol twice in one of `units`. Cells are numbered r * n + c.
-
-    `letters` names each area (by label) as words for people do ("region C"), shown on the board on
-    request; empty when areas go unnamed. `cages` are as in `Picture`, (sum, cells): the page outlines
-    them, shows each sum and, for the selected cell's cage, the sets of distinct `symbols` (read as
-    numbers) of its size that make its sum and agree with the digits placed in it; empty: no cages.
-    `hints` is the stored solve path (`hints_from_steps`).
-    `rules` is the rules sentence by language code, for the languages the game words it in beyond
-    the English of `rules_sentence`."""
-    mode: InputMode
+    `areas` gives each cell's area (thick lines between them), `units` the cell lists a conflict is
+    counted in; cells are numbered r * n + c. `letters` names each area (by label) as words for people
+    do ("region C"), shown on the board on request; empty when areas go unnamed. `cages` are as in
+    `Picture`, (sum, cells), game-neutral as there: the page outlines them and shows each sum (empty: no
+    cages). `hints` is the stored solve path (`hints_from_steps`). `rules` is the rules sentence by language code, for the languages
+    the game words it in beyond the English of `rules_sentence`."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
     units: tuple[tuple[int, ...], ...]
     answer: tuple[Any, ...]
-    per_unit: int = 1
-    no_touch: bool = False
-    diagonals: bool = False
-    symbols: str = ""
-    givens: tuple[str, ...] = ()
     letters: tuple[str, ...] = ()
     cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
     hints: tuple[dict[str, Any], ...] = ()
     rules: Mapping[str, str] = field(default_factory=dict)
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> PlaySpec:
+        if cls is PlaySpec:
+            if kwargs.get("mode") not in _PLAY_MODES:
+                raise ValueError(f"unknown input mode {kwargs.get('mode')!r}: expected one of {', '.join(_PLAY_MODES)}")
+            cls = _PLAY_MODES[kwargs["mode"]]
+        return object.__new__(cls)
+
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {spec.name: getattr(self, spec.name) for spec in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class MarksPlay(PlaySpec):
+    """A cell cycles empty, ×, ★; `answer` lists the star cells; conflicts are more than `per_unit`
+    stars in one of `units`, and two stars that touch (`no_touch`) or share a diagonal (`diagonals`)."""
+    mode: Literal["marks"] = "marks"
+    per_unit: int = 1
+    no_touch: bool = False
+    diagonals: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DigitsPlay(PlaySpec):
+    """A cell takes one of `symbols`; `givens` and `answer` are one symbol (or "") per cell; a conflict
+    is a symbol twice in one of `units`. For the selected cell's cage the page lists the sets of
+    distinct `symbols` (read as numbers) of its size that make its sum and agree with the digits placed
+    in it."""
+    mode: Literal["digits"] = "digits"
+    symbols: str = ""
+    givens: tuple[str, ...] = ()
+
+
+_PLAY_MODES: dict[Any, type[PlaySpec]] = {"marks": MarksPlay, "digits": DigitsPlay}
 
 
 class Game(ABC):
@@ -130,7 +224,7 @@ class Game(ABC):
     title: ClassVar[str]                # for people: "Star Battle"
     model: ClassVar[type[BoardModel]]   # the pydantic model of its board JSON
     bands: ClassVar[tuple[str, ...]]    # the bands a request may ask for, easiest first
-    options: ClassVar[Options] = Options()
+    options: ClassVar[type[GameOptions]] = GameOptions   # its request options beyond size and band
     input_mode: ClassVar[InputMode] = "marks"
     text_form: ClassVar[str | None] = None   # a one-line board text `parse_text` reads, for messages
 
@@ -142,24 +236,63 @@ class Game(ABC):
     # --- rules ---------------------------------------------------------------------------------
 
     @abstractmethod
-    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
-              band_by: str | None = None, band: str | None = None) -> Any:
-        """The rules of a generation request, checked together with the band (InvalidRules)."""
+    def rules(self, *, size: int, band: str | None = None, **options: Any) -> Any:
+        """The rules of a generation request, its options by name as `read_options` takes them, checked
+        together with the band (InvalidRules, one line). `str(rules)` is its canonical text form, first
+        word the game's name; `rules.to_json()` the board JSON's `rules`."""
 
     @abstractmethod
     def parse_rules(self, text: str) -> Any:
         """Rules from their text form, whose first word is the game's name: str(rules) parses back."""
 
-    def refuse_options(self, stars: int | None, diagonals: bool, band_by: str | None) -> None:
-        """InvalidRules for an option this game does not take."""
-        if stars is not None and not self.options.stars:
-            raise InvalidRules(f"{self.name} has no stars")
-        if diagonals and not self.options.diagonals:
-            raise InvalidRules(f"{self.name} has no diagonal rule")
-        if band_by is not None and band_by not in self.options.band_by:
-            if self.options.band_by == ("technique",):
-                raise InvalidRules(f"{self.name} bands are by technique only")
-            raise InvalidRules(f"unknown band_by {band_by!r}: expected one of {', '.join(self.options.band_by)}")
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The request options this game takes (its `options` model's fields)."""
+        return option_specs_of(self.options)
+
+    def recorded_options(self) -> tuple[OptionSpec, ...]:
+        """The options its boards record in their JSON's `rules`: what a listing shows and filters on."""
+        rules_model = self.model.model_fields["rules"].annotation
+        recorded = getattr(rules_model, "model_fields", {})
+        return tuple(spec for spec in self.option_specs() if spec.name in recorded)
+
+    def read_options(self, values: Mapping[str, Any]) -> GameOptions:
+        """This game's options from values by name (the flags given, a task's JSON keys): None leaves an
+        option at its default, and another game's option given at the value games without it have (its
+        `absent`) asks for nothing; any other value the game does not take is refused (InvalidRules,
+        one line)."""
+        chosen = {}
+        own = {spec.name: spec for spec in self.option_specs()}
+        for name, value in values.items():
+            spec = own.get(name)
+            if value is None:
+                continue
+            if spec is None:
+                from engine.games import option_spec     # every game's options: only for one this game lacks
+                foreign = option_spec(name)
+                if foreign is None:
+                    raise InvalidRules(f"{self.name} has no option {name!r}")
+                if type(value) is type(foreign.absent) and value == foreign.absent:
+                    continue
+                raise foreign.refuse(self.name)
+            problem = spec.check(value)
+            if problem:
+                raise InvalidRules(problem)
+            chosen[name] = value
+        try:
+            return self.options(**chosen)
+        except ValidationError as exc:
+            raise InvalidRules(first_error(exc)) from None
+
+    def refuse_options(self, stars: Any = None, diagonals: Any = False, band_by: Any = None) -> None:
+        """`read_options` for a game whose `rules` still take the three options of the earlier contract
+        by keyword: InvalidRules for one it does not take."""
+        self.read_options({"stars": stars, "diagonals": diagonals, "band_by": band_by})
+
+    def board_rules(self, rules: Mapping[str, Any]) -> Any:
+        """The rules value of a board JSON's `rules` (InvalidRules): the store keeps its `to_json()` and
+        its canonical text, `str()`."""
+        own = {spec.name: rules[spec.name] for spec in self.option_specs() if spec.name in rules}
+        return self.rules(size=rules.get("size"), **own)
 
     def check_band(self, band: str | None) -> None:
         if band is not None and band not in self.bands:
@@ -304,4 +437,5 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) 
                  for step in steps)
 
 
-__all__ = ["Game", "Gates", "InputMode", "Options", "Picture", "PlaySpec", "StyleGroup", "hints_from_steps"]
+__all__ = ["DigitsPlay", "Game", "GameOptions", "Gates", "InputMode", "MarksPlay", "OptionSpec", "Picture", "PlaySpec",
+           "StyleGroup", "hints_from_steps", "option", "option_specs_of"]

@@ -8,29 +8,32 @@ it to a thread measured 40% fewer requests per second (BENCHMARKS.md)."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import ENGINE_VERSION, PuzzleError, board_schema_text, check_style_filter, game_of, games
+from engine import (ENGINE_VERSION, PuzzleError, board_schema_text, check_style_filter, game_of, games,
+                    recorded_option_specs)
 from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
 from store.models import Puzzle
+from store.repo import option_filter, recorded_options
 from store.render import RenderError, png, print_page, svg
 
 MAX_LIMIT = 200
@@ -42,24 +45,29 @@ LIST_CACHE = "public, max-age=30"
 _NAME = r"^[a-z][a-z0-9-]{0,31}$"
 
 
-class BoardSummary(BaseModel):
-    id: str
-    game: str
-    size: int
-    stars: int | None
-    diagonals: bool
-    band: str | None
-    score: int | None
-    created_at: datetime
-    url: str
-    style: str | None = Field(None, description="the drawing style, where the board records one")
+def _page_model() -> type[BaseModel]:
+    """The listing's page model: a board's summary names each option its rules record (stars,
+    diagonals, ...: every game's, as the games declare them), between its size and its band."""
+    recorded = {spec.name: (spec.kind | None, Field(None, description=spec.help)) for spec in recorded_option_specs()}
+    summary = create_model("BoardSummary", id=(str, ...), game=(str, ...), size=(int, ...), **recorded,
+                           band=(str | None, ...), score=(int | None, ...), created_at=(datetime, ...), url=(str, ...),
+                           style=(str | None, Field(None, description="the drawing style, where the board records one")))
+    return create_model("BoardPage", total=(int, ...), limit=(int, ...), offset=(int, ...), boards=(list[summary], ...))
 
 
-class BoardPage(BaseModel):
-    total: int
-    limit: int
-    offset: int
-    boards: list[BoardSummary]
+def _option_filters() -> Any:
+    """A dependency taking, as query parameters, each option some game's boards record in their rules
+    (GET /boards?stars=2&diagonals=false), typed and bounded as the games declare it; it gives the
+    ones asked for, by name."""
+    def asked(**values: Any) -> dict[str, Any]:
+        return {name: value for name, value in values.items() if value is not None}
+
+    asked.__signature__ = inspect.Signature([  # type: ignore[attr-defined]  # what FastAPI reads
+        inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY,
+                          annotation=(Literal[spec.choices] if spec.choices else spec.kind) | None,
+                          default=Query(None, ge=spec.low, le=spec.high, description=spec.help))
+        for spec in recorded_option_specs()])
+    return asked
 
 
 class StyleChoice(BaseModel):
@@ -118,14 +126,12 @@ def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cac
     return Response(content=body, media_type=media_type, headers=headers)
 
 
-_COLUMNS = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.stars), col(Puzzle.diagonals),
-            col(Puzzle.band), col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
+_COLUMNS = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.rules), col(Puzzle.band),
+            col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
 _FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
             "size": lambda: col(Puzzle.size) == bindparam("size"),
-            "stars": lambda: col(Puzzle.stars) == bindparam("stars"),
             "band": lambda: col(Puzzle.band) == bindparam("band"),
             "style": lambda: col(Puzzle.style) == bindparam("style"),
-            "diagonals": lambda: col(Puzzle.diagonals) == bindparam("diagonals"),
             "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
             "end": lambda: col(Puzzle.created_at) < bindparam("end")}
 
@@ -134,9 +140,11 @@ _BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
 
 
 @lru_cache(maxsize=64)
-def _listing(given: frozenset[str]) -> tuple[Any, Any]:
-    """The count and page statements for this set of filters, built once (values go in as parameters)."""
+def _listing(given: frozenset[str], options: tuple[tuple[str, Any], ...]) -> tuple[Any, Any]:
+    """The count and page statements for this set of filters, built once (values go in as parameters;
+    an option's value is part of its filter's shape, see option_filter)."""
     where = [_FILTERS[name]() for name in sorted(given) if name in _FILTERS]
+    where += [option_filter(name, value) for name, value in options]
     count = select(func.count()).select_from(Puzzle).where(*where)
     rows = (select(*_COLUMNS).where(*where).order_by(col(Puzzle.created_at), col(Puzzle.id))
             .limit(bindparam("limit")).offset(bindparam("offset")))
@@ -218,13 +226,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                 for game in games()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
 
-    @app.get("/boards", response_model=BoardPage, tags=["boards"])
+    @app.get("/boards", response_model=_page_model(), tags=["boards"])
     async def list_boards(
         request: Request,
+        options: Annotated[dict[str, Any], Depends(_option_filters())],
         game: Annotated[str | None, Query(pattern=_NAME, description="a game's name, as /games lists them")] = None,
         size: Annotated[int | None, Query(ge=1, le=64)] = None,
-        stars: Annotated[int | None, Query(ge=1, le=10)] = None,
-        diagonals: Annotated[bool | None, Query(description="classic-diagonal Queens only (true) or none (false)")] = None,
         band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
         style: Annotated[str | None, Query(pattern=_NAME, description="a drawing style, as /games lists them "
                                            "(422 when no board of the other filters can have it)")] = None,
@@ -234,23 +241,24 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     ) -> Response:
         if style is not None:
             try:
-                check_style_filter(style, game=game, size=size, stars=stars, diagonals=diagonals)
+                check_style_filter(style, game=game, size=size, **options)
             except PuzzleError as exc:
                 raise HTTPException(422, str(exc)) from None
-        params: dict[str, Any] = {"game": game, "size": size, "stars": stars, "diagonals": diagonals,
-                                  "band": band, "style": style, "limit": limit, "offset": offset}
+        params: dict[str, Any] = {"game": game, "size": size, "band": band, "style": style, "limit": limit,
+                                  "offset": offset}
         if day is not None:
             params["start"] = datetime.combine(day, time(), timezone.utc)
             if day < date.max:                # the last day there is has no day after it
                 params["end"] = params["start"] + timedelta(days=1)
-        count_stmt, rows_stmt = _listing(frozenset(k for k, v in params.items() if v is not None))
+        count_stmt, rows_stmt = _listing(frozenset(k for k, v in params.items() if v is not None),
+                                         tuple(sorted(options.items())))
         with session(engine_(), read_only=True) as s:
             conn = s.connection()     # Core rows: no ORM bookkeeping for a plain listing
             total = int(conn.execute(count_stmt, params).scalar() or 0)
             rows = conn.execute(rows_stmt, params).all()
-        boards = [{"id": r[0], "game": r[1], "size": r[2], "stars": r[3], "diagonals": bool(r[4]), "band": r[5],
-                   "score": r[6], "created_at": (r[7] if r[7].tzinfo else r[7].replace(tzinfo=timezone.utc))
-                   .isoformat(), "url": f"/boards/{r[0]}", "style": r[8]} for r in rows]
+        boards = [{"id": r[0], "game": r[1], "size": r[2], **recorded_options(r[3]), "band": r[4], "score": r[5],
+                   "created_at": (r[6] if r[6].tzinfo else r[6].replace(tzinfo=timezone.utc)).isoformat(),
+                   "url": f"/boards/{r[0]}", "style": r[7]} for r in rows]
         body = json.dumps({"total": total, "limit": limit, "offset": offset, "boards": boards},
                           separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(body), LIST_CACHE)

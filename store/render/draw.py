@@ -55,7 +55,7 @@ class Layout:
     regions: list[list[int]]               # the area of each cell (a region, or a box): thick lines between
     fills: list[list[str]]
     thick: list[tuple[int, int, int, int]]  # segments in grid units (x1, y1, x2, y2)
-    stars: list[tuple[int, int]] = field(default_factory=list)
+    marks: list[tuple[int, int]] = field(default_factory=list)       # drawn as stars
     digits: list[tuple[int, int, str, bool]] = field(default_factory=list)  # row, col, digit, given?
     cages: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # sum, cells r * n + c
 
@@ -88,7 +88,7 @@ def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
     areas = [list(row) for row in picture.areas]
     colours = area_colours(areas) if picture.coloured else {}
     fills = [[colours.get(v, PAPER) for v in row] for row in areas]
-    return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.stars),
+    return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.marks),
                   list(picture.digits), list(picture.cages))
 
 
@@ -203,9 +203,9 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
         borders.append(f"M{x0:g} {y0:g}L{x1:g} {y1:g}")
     out.append(f'<path class="border" d="{"".join(borders)}" stroke="{INK}" stroke-width="{thick}" '
                f'stroke-linecap="square" fill="none"/>')
-    if lay.stars:
+    if lay.marks:
         out.append('<g class="stars">')
-        for r, c in lay.stars:
+        for r, c in lay.marks:
             points = " ".join(f"{x:.1f},{y:.1f}" for x, y in lay.star_points(r, c))
             out.append(f'<polygon class="star" data-row="{r}" data-col="{c}" points="{points}" fill="{INK}" '
                        f'stroke="{STAR_EDGE}" stroke-width="{thin}"/>')
@@ -306,7 +306,7 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
     for gx0, gy0, gx1, gy1 in lay.thick:
         (x0, y0), (x1, y1) = lay.xy(gx0, gy0), lay.xy(gx1, gy1)
         pen.rectangle([x0 - half, y0 - half, x1 + half, y1 + half], fill=INK)   # square caps
-    for r, c in lay.stars:
+    for r, c in lay.marks:
         pen.polygon(lay.star_points(r, c), fill=INK, outline=STAR_EDGE)
     if lay.cages:
         _png_cages(lay, pen)

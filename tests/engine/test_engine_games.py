@@ -66,7 +66,7 @@ def test_a_game_answers_every_layer(name: str) -> None:
     assert status == "unique" and solved["solution"] == data["solution"] and solved["steps"] == data["steps"]
     picture = game.picture(data, solution=True)
     assert picture.n == len(picture.areas) == rules.size
-    assert picture.stars or picture.digits
+    assert picture.marks or picture.digits
     spec = game.play(data)
     assert spec.mode == game.input_mode and len(spec.hints) == len(data["steps"])
     assert game.text(data).splitlines()[0].startswith(f"# {board.id} {name}")

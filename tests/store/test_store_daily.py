@@ -124,12 +124,11 @@ def test_unused_board_ids_filter_by_rules_and_band_and_skip_used_boards(engine: 
     with store.session(engine) as s:
         assert save_daily(session=s, day=DAY, board_ids=[easy8[1]]) == "stored"
     with store.session(engine, read_only=True) as s:
-        found = unused_board_ids(session=s, game="queens", size=8, stars=1, diagonals=False, band="easy")
+        found = unused_board_ids(session=s, rules_text="queens 8", band="easy")
         assert found == sorted([easy8[0], easy8[2]])
-        assert unused_board_ids(session=s, game="queens", size=8, stars=2, diagonals=False, band="easy") == []
-        assert unused_board_ids(session=s, game="queens", size=8, stars=1, diagonals=True, band="easy") == []
-        assert len(unused_board_ids(session=s, game="queens", size=9, stars=1, diagonals=False,
-                                    band="easy")) == 1
+        assert unused_board_ids(session=s, rules_text="starbattle 8 2", band="easy") == []
+        assert unused_board_ids(session=s, rules_text="queens 8 diagonals", band="easy") == []
+        assert len(unused_board_ids(session=s, rules_text="queens 9", band="easy")) == 1
 
 
 def test_daily_sets_between_includes_both_ends(engine: Engine, board: Any) -> None:

@@ -158,12 +158,17 @@ def test_init_db_loads_alembic_only_when_a_migration_is_due(db_url: str) -> None
         assert _init_db_in_a_fresh_interpreter(db_url) == "False"
         with engine.begin() as conn:
             conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0004'")
+            conn.exec_driver_sql("DROP INDEX ix_puzzle_rules_text")
+            conn.exec_driver_sql("ALTER TABLE puzzle DROP COLUMN rules_text")
+            conn.exec_driver_sql("ALTER TABLE puzzle DROP COLUMN rules")
+            conn.exec_driver_sql("ALTER TABLE puzzle ADD COLUMN stars INTEGER")
+            conn.exec_driver_sql("ALTER TABLE puzzle ADD COLUMN diagonals BOOLEAN NOT NULL DEFAULT false")
             conn.exec_driver_sql("DROP INDEX ix_puzzle_style")
             conn.exec_driver_sql("ALTER TABLE puzzle DROP COLUMN style")
             conn.exec_driver_sql("DROP INDEX ix_job_idempotency_key")
             conn.exec_driver_sql("ALTER TABLE job DROP COLUMN idempotency_key")
         assert _init_db_in_a_fresh_interpreter(db_url) == "True"
-        assert "ix_puzzle_style" in {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
+        assert {"ix_puzzle_style", "ix_puzzle_rules_text"} <= {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
         assert "ix_job_idempotency_key" in {ix["name"] for ix in inspect(engine).get_indexes("job")}
         assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION
     finally:

@@ -128,11 +128,11 @@ def test_a_metrics_port_gets_a_multiprocess_directory(env: Any) -> None:
 
 def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
     params = JobParams.build(game="starbattle", size=10)
-    assert params.stars == 2 and JobParams.from_json(params.to_json()) == params
+    assert params.options["stars"] == 2 and JobParams.from_json(params.to_json()) == params
     assert str(params.rules()) == "starbattle 10 2" and params.queue == "starbattle"
     assert JobParams.build(game="queens", size=9, diagonals=True).rules().diagonals
     sudoku = JobParams.build(game="sudoku", size=9, band="hard", band_by="clues")
-    assert sudoku.stars is None and sudoku.queue == "sudoku" and JobParams.from_json(sudoku.to_json()) == sudoku
+    assert "stars" not in sudoku.options and sudoku.queue == "sudoku" and JobParams.from_json(sudoku.to_json()) == sudoku
     assert sudoku.rules().game == "sudoku"
     for bad, message in [
         ({"game": "queens", "size": 99}, "out of range"),

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Picture, PlaySpec, hints_from_steps
+from engine.games.base import DigitsPlay, Game, Picture, hints_from_steps
 from engine.games.killer.board import SIZE, KillerBoard, board_of, unit_name
 from engine.games.killer.count import count_solutions
 from engine.games.killer.generator import GENERATED, generate
@@ -36,9 +36,8 @@ class Killer(Game):
     bands = BANDS
     input_mode = "digits"
 
-    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
-              band_by: str | None = None, band: str | None = None) -> KillerRules:
-        self.refuse_options(stars, diagonals, band_by)
+    def rules(self, *, size: int, band: str | None = None, **options: Any) -> KillerRules:
+        self.read_options(options)          # it takes none: refuses any asked for
         rules = KillerRules(size)
         self.check_band(band)
         if band is not None and band not in GENERATED:
@@ -99,7 +98,7 @@ class Killer(Game):
         # boxes as in Sudoku (thick rules, no colours); the cages dashed over them, with their sums
         return Picture(SIZE, _BOXES, False, digits=tuple(digits), cages=_cages(board))
 
-    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+    def play(self, data: Mapping[str, Any]) -> DigitsPlay:
         model = self.validate(data)
         assert isinstance(model, KillerBoardModel)
         board = _board(model)
@@ -109,8 +108,8 @@ class Killer(Game):
         names.update({region.name: tuple(sorted(region.cells)) for region in SINGLE_REGIONS + SEVERAL_REGIONS})
         # a repeated digit is a conflict in a cage as in a unit
         units = units + tuple(cage.cells for cage in board.cages)
-        return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units, cages=_cages(board),
+        return DigitsPlay(
+            n=SIZE, areas=_BOXES, coloured=False, units=units, cages=_cages(board),
             answer=tuple(model.solution), symbols="123456789",
             givens=tuple("" if ch == "." else ch for ch in board.givens),
             hints=hints_from_steps(model.steps, names), rules={"ms": self._rules_sentence_ms()})

@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.base import Game, Gates, Options, Picture, PlaySpec, StyleGroup, hints_from_steps
+from engine.games.base import Game, GameOptions, Gates, MarksPlay, Picture, StyleGroup, hints_from_steps, option
 from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
@@ -25,6 +25,20 @@ _BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 15
                 109, 230]
 
 
+_STARS = {"help": "stars per unit, for games with stars (default: the game's)", "ge": min(SIZE_RANGE),
+          "le": max(SIZE_RANGE), "refusal": "{game} has no stars"}
+
+
+class QueensOptions(GameOptions):
+    stars: int = option(1, **_STARS)       # only 1: Queens sends any other count to Star Battle
+    diagonals: bool = option(False, help="no two stars on a diagonal, for games with that rule", absent=False,
+                             refusal="{game} has no diagonal rule", label="diag")
+
+
+class StarBattleOptions(GameOptions):
+    stars: int = option(2, **_STARS)
+
+
 class StarFamily(Game):
     """Stars in an n x n grid of n regions: k per row, column and region, no two touching."""
 
@@ -33,7 +47,7 @@ class StarFamily(Game):
     input_mode = "marks"
     text_form = "a puzz.link starbattle URL"
 
-    def __init__(self, name: str, title: str, *, default_stars: int, options: Options) -> None:
+    def __init__(self, name: str, title: str, *, default_stars: int, options: type[GameOptions]) -> None:
         self.name = name                    # type: ignore[misc]  # an instance per family member
         self.title = title                  # type: ignore[misc]
         self.default_stars = default_stars
@@ -41,14 +55,12 @@ class StarFamily(Game):
 
     # --- rules ------------------------------------------------------------------------------------
 
-    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
-              band_by: str | None = None, band: str | None = None) -> Rules:
-        if not self.options.stars and stars not in (None, self.default_stars):
-            raise InvalidRules(f"{self.name} has {self.default_stars} star per unit; "
-                               "use --game starbattle for more")
-        self.refuse_options(None, diagonals, band_by)
+    def rules(self, *, size: int, band: str | None = None, **options: Any) -> Rules:
+        chosen = self.read_options(options).model_dump()
+        if self.default_stars == 1 and chosen["stars"] != 1:
+            raise InvalidRules(f"{self.name} has 1 star per unit; use --game starbattle for more")
         self.check_band(band)
-        rules = Rules(size, self.default_stars if stars is None else stars, diagonals)
+        rules = Rules(size, chosen["stars"], chosen.get("diagonals", False))
         if rules.game != self.name:
             raise InvalidRules(f"{rules.stars} star(s) per unit is {rules.game}, not {self.name}")
         return rules
@@ -63,7 +75,7 @@ class StarFamily(Game):
         """Every rules value this game takes, by stars, then diagonals, then size."""
         found = []
         for stars, plain in SIZE_RANGE.items():
-            for diagonals in (False, True) if self.options.diagonals and stars == 1 else (False,):
+            for diagonals in (False, True) if "diagonals" in self.options.model_fields and stars == 1 else (False,):
                 low, high = DIAGONAL_SIZE_RANGE if diagonals else plain
                 found.extend(rules for size in range(low, high + 1)
                              if (rules := Rules(size, stars, diagonals)).game == self.name)
@@ -179,9 +191,9 @@ class StarFamily(Game):
         board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
         stars = tuple(sorted((r, c) for r, c in board.solution)) if solution else ()
-        return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, stars=stars)
+        return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, marks=stars)
 
-    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+    def play(self, data: Mapping[str, Any]) -> MarksPlay:
         board = self.validate(data)
         assert isinstance(board, StarBoard)
         n = board.rules.size
@@ -191,13 +203,12 @@ class StarFamily(Game):
         named = {f"row {i + 1}": rows_and_columns[i] for i in range(n)}
         named.update({f"column {i + 1}": rows_and_columns[n + i] for i in range(n)})
         named.update({f"region {region_letter(label)}": cells for label, cells in enumerate(regions)})
-        return PlaySpec(
-            mode="marks", n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
+        return MarksPlay(
+            n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
             units=rows_and_columns + regions,
             answer=tuple(sorted(r * n + c for r, c in board.solution)), per_unit=board.rules.stars,
             no_touch=True, diagonals=board.rules.diagonals, letters=tuple(map(region_letter, range(n))),
             hints=hints_from_steps(board.steps, named), rules={"ms": self._rules_sentence_ms(data)})
 
 
-GAME = StarFamily("starbattle", "Star Battle", default_stars=2,
-                  options=Options(stars=True, diagonals=False))
+GAME = StarFamily("starbattle", "Star Battle", default_stars=2, options=StarBattleOptions)

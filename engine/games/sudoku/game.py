@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Options, Picture, PlaySpec, hints_from_steps
+from engine.games.base import DigitsPlay, Game, GameOptions, Picture, hints_from_steps, option
 from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line, unit_name
 from engine.games.sudoku.count import count_solutions
 from engine.games.sudoku.generator import BAND_BY, check_band, describe, generate
@@ -18,21 +18,23 @@ from engine.games.sudoku.techniques import BANDS
 _BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
 
 
+class SudokuOptions(GameOptions):
+    band_by: Literal[BAND_BY] = option(     # type: ignore[valid-type]  # BAND_BY's values
+        BAND_BY[0], help="bands by the hardest technique needed (default) or, where the game has them, by clue count",
+        absent="technique", refusal="{game} bands are by technique only", metavar="HOW")
+
+
 class Sudoku(Game):
     name = "sudoku"
     title = "Sudoku"
     model = SudokuBoardModel
     bands = BANDS
-    options = Options(band_by=BAND_BY)
+    options = SudokuOptions
     input_mode = "digits"
     text_form = "an 81-character Sudoku line"
 
-    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
-              band_by: str | None = None, band: str | None = None) -> SudokuRules:
-        if stars is not None or diagonals:
-            raise InvalidRules("sudoku has no stars or diagonals")
-        self.refuse_options(None, False, band_by)
-        rules = SudokuRules(size, band_by or "technique")
+    def rules(self, *, size: int, band: str | None = None, **options: Any) -> SudokuRules:
+        rules = SudokuRules(size, self.read_options(options).band_by)
         check_band(band, rules.band_by)
         return rules
 
@@ -87,12 +89,12 @@ class Sudoku(Game):
                 digits.append((i // 9, i % 9, board.solution[i], False))
         return Picture(SIZE, _BOXES, False, digits=tuple(digits))
 
-    def play(self, data: Mapping[str, Any]) -> PlaySpec:
+    def play(self, data: Mapping[str, Any]) -> DigitsPlay:
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
         units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
-        return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units,
+        return DigitsPlay(
+            n=SIZE, areas=_BOXES, coloured=False, units=units,
             answer=tuple(board.solution), symbols="123456789",
             givens=tuple("" if ch == "." else ch for ch in board.givens),
             hints=hints_from_steps(board.steps, {unit_name(u): cells for u, cells in enumerate(units)}),
