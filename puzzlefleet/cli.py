@@ -43,9 +43,20 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]  # argparse's own
         if self.game_options_from:
-            _game_option_flags(self, getattr(importlib.import_module("engine"), self.game_options_from)())
+            named = _named_game(sys.argv[1:] if args is None else list(args))
+            _game_option_flags(self, getattr(importlib.import_module("engine"), self.game_options_from)(named))
             self.game_options_from = None
         return super().parse_known_args(args, namespace)
+
+
+def _named_game(args: Sequence[str]) -> str | None:
+    """The value of --game on a command line (either spelling), if any."""
+    for i, word in enumerate(args):
+        if word == "--game" and i + 1 < len(args):
+            return args[i + 1]
+        if word.startswith("--game="):
+            return word.split("=", 1)[1]
+    return None
 
 
 class _GameOption(argparse.Action):

@@ -59,7 +59,8 @@ class JobParams:
         try:
             # every game's options are known keys: a message names those of other games at their
             # neutral values (null, false), and the game's read_options lets those pass
-            option_names = {spec.name for spec in option_specs()}
+            named = data.get("game")
+            option_names = {spec.name for spec in option_specs(named if isinstance(named, str) else None)}
             unknown = set(data) - set(_COMMON) - option_names
             if unknown:
                 raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")

@@ -132,10 +132,23 @@ def _merged(specs: Any) -> tuple[OptionSpec, ...]:
     return tuple(by_name.values())
 
 
-def option_specs() -> tuple[OptionSpec, ...]:
+def _games_for(name: str | None) -> tuple[Game, ...]:
+    """The games whose options a request naming game `name` is read against: every game; but when a
+    game of another package cannot be loaded and `name` is a built-in one, the built-in games (a
+    broken plugin does not stop `generate --game queens`, and sudoku still says it has no stars)."""
+    try:
+        return games()
+    except InvalidRules:
+        if name is None or f"engine.games.{name}" not in BUILTIN:
+            raise
+        return tuple(_find(module.rsplit(".", 1)[1]) for module in BUILTIN)
+
+
+def option_specs(game: str | None = None) -> tuple[OptionSpec, ...]:
     """Every request option some game takes, once each (as the games declaring it take it between
-    them), in the order the games list them: the command line's flags, a task's JSON keys."""
-    return _merged(spec for game in games() for spec in game.option_specs())
+    them), in the order the games list them: the command line's flags, a task's JSON keys. `game`:
+    the game the request names, if known (_games_for)."""
+    return _merged(spec for one in _games_for(game) for spec in one.option_specs())
 
 
 def option_spec(name: str) -> OptionSpec | None:
@@ -143,9 +156,10 @@ def option_spec(name: str) -> OptionSpec | None:
     return next((spec for spec in option_specs() if spec.name == name), None)
 
 
-def recorded_option_specs() -> tuple[OptionSpec, ...]:
-    """Every option some game's boards record in their rules: the read API's and listings' filters."""
-    return _merged(spec for game in games() for spec in game.recorded_options())
+def recorded_option_specs(game: str | None = None) -> tuple[OptionSpec, ...]:
+    """Every option some game's boards record in their rules: the read API's and listings' filters.
+    `game`: the game the request names, if known (_games_for)."""
+    return _merged(spec for one in _games_for(game) for spec in one.recorded_options())
 
 
 def _find(name: Any) -> Game | None:
