@@ -1,11 +1,12 @@
 """Whole `generate` commands of two checkouts, side by side: seconds per stored board as a user times them.
 
     .venv/bin/python bench/bench_whole_generate.py --before ../before [--rules "queens 8:200" ...]
-        [--rounds 2] [--cpu 0]
+        [--rounds 2] [--cpu 0] [--jobs 1]
 
 Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet generate --game G --size N
 [--stars K] --count C --seed 1`, one process, a fresh SQLite store in a temporary folder), alternating
-this checkout and `--before` for `--rounds` rounds so that both see the same load. Prints Markdown: wall
+this checkout and `--before` for `--rounds` rounds so that both see the same load. `--jobs N` passes
+`--jobs N` to both (with `--cpu -1`, so that the processes have the machine's cores). Prints Markdown: wall
 seconds of the whole command per stored board, the best round of each.
 """
 
@@ -28,20 +29,20 @@ from machine import cpu_model  # noqa: E402
 DEFAULT_RULES = ["queens 8:200", "starbattle 10 2:40", "starbattle 14 3:10"]
 
 
-def command(checkout: Path, rules: str, count: int) -> list[str]:
+def command(checkout: Path, rules: str, count: int, jobs: int = 1) -> list[str]:
     words = rules.split()
     game, size = words[0], words[1]
     stars = ["--stars", words[2]] if len(words) > 2 else []
     return [str(checkout / ".venv" / "bin" / "puzzlefleet"), "generate", "--game", game, "--size", size, *stars,
-            "--count", str(count), "--seed", "1"]
+            "--count", str(count), "--seed", "1", "--jobs", str(jobs)]
 
 
-def timed(checkout: Path, rules: str, count: int, cpu: int) -> float:
+def timed(checkout: Path, rules: str, count: int, cpu: int, jobs: int) -> float:
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, PUZZLEFLEET_DB=f"sqlite:///{folder}/boards.db")
         pin = ["taskset", "-c", str(cpu)] if cpu >= 0 else []
         started = time.perf_counter()
-        done = subprocess.run(pin + command(checkout, rules, count), env=env, cwd=folder,
+        done = subprocess.run(pin + command(checkout, rules, count, jobs), env=env, cwd=folder,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - started
     if done.returncode != 0:
@@ -55,9 +56,11 @@ def main() -> None:
     parser.add_argument("--rules", nargs="*", default=DEFAULT_RULES, help='"RULES:COUNT"')
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cpu", type=int, default=0, help="pin each command to this core (-1: no pinning)")
+    parser.add_argument("--jobs", type=int, default=1, help="generate's --jobs, on both sides")
     args = parser.parse_args()
     sides = {"this checkout": ROOT, "before": args.before.resolve()}
-    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (commands pinned to CPU {args.cpu}), Python "
+    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (commands pinned to CPU {args.cpu}), --jobs {args.jobs}, "
+          f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print("| rules | boards | " + " | ".join(f"{side}: s / board (best of {args.rounds})" for side in sides)
           + " | ratio |\n|---|---:|" + "---:|" * (len(sides) + 1))
@@ -66,7 +69,7 @@ def main() -> None:
         best = {side: float("inf") for side in sides}
         for _ in range(args.rounds):
             for side, checkout in sides.items():
-                best[side] = min(best[side], timed(checkout, rules, int(count), args.cpu) / int(count))
+                best[side] = min(best[side], timed(checkout, rules, int(count), args.cpu, args.jobs) / int(count))
         now, before = best["this checkout"], best["before"]
         print(f"| {rules} | {count} | {now * 1000:.1f} ms | {before * 1000:.1f} ms | {now / before:.2f} |", flush=True)
 

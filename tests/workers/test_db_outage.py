@@ -52,9 +52,14 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         time.sleep(max(0.0, 4 - (time.monotonic() - stopped)))
         own_postgres.start()
         try:
-            out, err = waiting.communicate(timeout=300)   # the rest of the job: generous, since CI machines are shared
+            # The rest of the job: generous, since CI machines are shared, but within pytest's own 300 s
+            # so that a hang shows the worker's log and what enqueue --wait said, not only our stack.
+            out, err = waiting.communicate(timeout=200)
         except subprocess.TimeoutExpired:
-            pytest.fail("the job did not finish after the outage; worker log:\n" + worker.text()[-6000:])
+            waiting.kill()
+            _, said = waiting.communicate()
+            pytest.fail(f"the job did not finish after the outage; enqueue --wait said:\n{said[-2000:]}\n"
+                        f"worker log:\n{worker.text()[-6000:]}")
     finally:
         if waiting.poll() is None:
             waiting.kill()
