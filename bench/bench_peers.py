@@ -15,7 +15,13 @@ same run:
   sudoku      200 graded hard Sudoku boards in one process against Debian's QQwing,
               `qqwing --generate 200 --difficulty expert` (the row says so when qqwing is absent);
   starbattle  10x10 2-star over 10 boards; 14x14 3-star over 3 boards, and 20 seeds of one board
-              each (p90, worst, how many over 30 s); exact-band 10x10 2-star expert per stored board.
+              each (p90, worst, how many over 30 s); exact-band 10x10 2-star expert per stored board;
+  killer      50 graded hard Killer Sudoku in one process against npm's killer-sudoku-generator 1.1.2
+              (installed by this script into a scratch folder under /tmp), 50 'expert' puzzles in one
+              Node process (`node bench/peers/killer_peer.js 50`), the two commands alternating for
+              several rounds: the best and the median round, per board. The peer's 'expert' keeps 21
+              givens and checks only that a solution exists; the row says how many of the peer's
+              puzzles our compiled counter finds unique (counting to 2).
 
 Each of our figures also shows the CPU seconds (user + system) of the same commands: on a loaded
 machine a process waits for a core, and its wall time grows while its CPU time does not.
@@ -61,8 +67,12 @@ for seed in range(7):
     cpu.append(time.process_time() - used)
 print(json.dumps([wall, cpu]))
 """
+KILLER_PEER = "killer-sudoku-generator@1.1.2"
+KILLER_PEER_DIR = Path(tempfile.gettempdir()) / "puzzlefleet-peers-npm"
+KILLER_PEER_SCRIPT = Path(__file__).resolve().parent / "peers" / "killer_peer.js"
 TARGET = {"startup": 0.15, "generate1": 0.3, "queens": 200.0, "sudoku": 3.0, "sb10": 0.06, "sb14": 5.0,
-          "sb14-worst": 30.0, "expert": 1.0}
+          "sb14-worst": 30.0, "expert": 1.0, "killer": 3.0}
+ROWS = ("startup", "queens", "sudoku", "starbattle", "killer")
 
 
 def say(text: str) -> None:
@@ -73,13 +83,18 @@ CPU_SECONDS: list[float] = []      # user + system seconds of each timed command
 
 
 def timed(command: Sequence[str], *, env: dict[str, str] | None = None, cwd: str | None = None,
-          timeout: float = 1800, log: bool = True) -> float:
+          timeout: float = 1800, log: bool = True, stdout: Path | None = None) -> float:
     """Seconds the whole command takes (its CPU seconds go to CPU_SECONDS); a failing command stops
-    the benchmark with its stderr."""
+    the benchmark with its stderr. Its output is thrown away, or written to the file `stdout`."""
+    sink = open(stdout, "w") if stdout is not None else subprocess.DEVNULL
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True, timeout=timeout)
+    try:
+        done = subprocess.run(command, env=env, cwd=cwd, stdout=sink, stderr=subprocess.PIPE, text=True,
+                              timeout=timeout)
+    finally:
+        if stdout is not None:
+            sink.close()
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if log:
@@ -129,6 +144,58 @@ def queens_peer() -> tuple[tuple[float, float] | None, str]:
     return (statistics.median(wall), statistics.median(cpu)), "`generate_speed_stars_puzzle(8)`, seeds 0-6, median"
 
 
+def killer_peer() -> tuple[list[str] | None, dict[str, str] | str]:
+    """The command and environment that run killer_peer.js against killer-sudoku-generator 1.1.2
+    (installed by npm into KILLER_PEER_DIR), or None and why not."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        return None, "node or npm not installed"
+    installed = KILLER_PEER_DIR / "node_modules" / "killer-sudoku-generator" / "package.json"
+    if not installed.exists() or json.loads(installed.read_text())["version"] != KILLER_PEER.split("@")[1]:
+        say(f"installing {KILLER_PEER} into {KILLER_PEER_DIR}")
+        KILLER_PEER_DIR.mkdir(exist_ok=True)
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(KILLER_PEER_DIR),
+                               KILLER_PEER], capture_output=True, text=True)
+        if done.returncode != 0 or not installed.exists():
+            return None, f"could not install {KILLER_PEER}: {done.stderr.strip()[-300:]}"
+    env = {**os.environ, "NODE_PATH": str(KILLER_PEER_DIR / "node_modules")}
+    return [node, str(KILLER_PEER_SCRIPT)], env
+
+
+def peer_versions() -> str:
+    """The versions npm installed: the peer and its one dependency (sudoku-gen, which fills the grid)."""
+    found = []
+    for name in ("killer-sudoku-generator", "sudoku-gen"):
+        meta = KILLER_PEER_DIR / "node_modules" / name / "package.json"
+        if meta.exists():
+            found.append(f"{name} {json.loads(meta.read_text())['version']}")
+    return ", ".join(found)
+
+
+def killer_unique(files: Sequence[Path]) -> tuple[int, int, float, float]:
+    """Over the peer's puzzles (JSON lines): how many our compiled counter finds unique (counting to
+    2), how many there are, the median givens and the median one-cell cages a puzzle has."""
+    sys.path.insert(0, str(ROOT))
+    from engine.games.killer.board import board_of
+    from engine.games.killer.count import count_solutions
+
+    unique = total = 0
+    givens, singles = [], []
+    for path in files:
+        for line in path.read_text().splitlines():
+            puzzle = json.loads(line)
+            board = board_of([(area["sum"], area["cells"]) for area in puzzle["areas"]],
+                             puzzle["puzzle"].replace("-", "."))
+            count = count_solutions(board, 2)
+            if not count.complete:
+                raise SystemExit("bench_peers: the counter stopped early on a peer's puzzle")
+            total += 1
+            unique += len(count.solutions) == 1
+            givens.append(81 - puzzle["puzzle"].count("-"))
+            singles.append(sum(len(area["cells"]) == 1 for area in puzzle["areas"]))
+    return unique, total, statistics.median(givens), statistics.median(singles)
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
@@ -150,16 +217,18 @@ def with_cpu(wall: float, cpu: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and 5 seeds at 14x14 (a smoke run)")
-    parser.add_argument("--only", nargs="+", choices=("startup", "queens", "sudoku", "starbattle"),
-                        help="just these rows")
+    parser.add_argument("--only", nargs="+", choices=ROWS, help="just these rows")
     parser.add_argument("--seed", type=int, default=1, help="the --seed of the generate runs")
+    parser.add_argument("--killer-rounds", type=int, default=5,
+                        help="alternating rounds of the killer row (2 with --quick)")
     args = parser.parse_args()
-    rows_wanted = set(args.only or ("startup", "queens", "sudoku", "starbattle"))
+    rows_wanted = set(args.only or ROWS)
     repeats = 3 if args.quick else 9
     seed = str(args.seed)
     stores = Stores()
     load_start, started = os.getloadavg()[0], time.time()
     rows: list[tuple[str, str, str, str, str, str]] = []
+    killer_rounds: list[tuple[float, float, float, float]] = []     # ours wall, CPU; peer wall, CPU, per board
 
     def row(measure: str, ours: str, peer: str, ratio: str, target: str, met: bool | None) -> None:
         rows.append((measure, ours, peer, ratio, target, "—" if met is None else "met" if met else "**not met**"))
@@ -263,6 +332,44 @@ def main() -> None:
             row(f"exact band: Star Battle 10×10 2★ expert, {count} boards: s/stored board",
                 with_cpu(took, cpu_since(mark, count)), "", "",
                 "≤ 1 s", took <= TARGET["expert"])
+
+        if "killer" in rows_wanted:
+            count, rounds = 50, 2 if args.quick else args.killer_rounds
+            ours_args = ["--game", "killer", "--size", "9", "--band", "hard", "--count", str(count), "--seed", seed]
+            label = (f"graded hard Killer Sudoku, {count} boards in one process "
+                     f"(`puzzlefleet generate {' '.join(ours_args)}`): s/board, median / best of {rounds} "
+                     f"alternating rounds")
+            command, env_or_why = killer_peer()
+            if command is None:
+                say(f"killer: {env_or_why}")
+                took = generate(stores, ours_args) / count
+                row(label, seconds(took), f"{env_or_why}; the peer is {KILLER_PEER}", "", "≥ 3×", None)
+            else:
+                assert isinstance(env_or_why, dict)
+                ours, ours_cpu, peer, peer_cpu, outputs = [], [], [], [], []
+                for one in range(rounds):
+                    ours.append(generate(stores, ours_args) / count)
+                    ours_cpu.append(CPU_SECONDS[-1] / count)
+                    outputs.append(Path(stores.folder) / f"killer-peer-{one}.jsonl")
+                    peer.append(timed([*command, str(count)], env=env_or_why, cwd=stores.folder,
+                                      stdout=outputs[-1]) / count)
+                    peer_cpu.append(CPU_SECONDS[-1] / count)
+                    killer_rounds.append((ours[-1], ours_cpu[-1], peer[-1], peer_cpu[-1]))
+                    say(f"  round {one + 1}: ours {ours[-1]:.3f} s/board (CPU {ours_cpu[-1]:.3f}), "
+                        f"peer {peer[-1]:.3f} s/board (CPU {peer_cpu[-1]:.3f})")
+                unique, total, givens, singles = killer_unique(outputs)
+                ratio, best_ratio = statistics.median(peer) / statistics.median(ours), min(peer) / min(ours)
+                row(label,
+                    f"{seconds(statistics.median(ours))} / {seconds(min(ours))} "
+                    f"(CPU {seconds(statistics.median(ours_cpu))}); each board proved unique and graded hard",
+                    f"{seconds(statistics.median(peer))} / {seconds(min(peer))} "
+                    f"(CPU {seconds(statistics.median(peer_cpu))}) (`node bench/peers/killer_peer.js {count}`, "
+                    f"'expert', {peer_versions()}); median {givens:.0f} givens and {singles:.0f} one-cell cages, "
+                    f"only a solution's existence checked: {unique} of {total} unique by our counter "
+                    f"({100 * unique / total:.0f}%)",
+                    f"{ratio:.2f}× (best to best {best_ratio:.2f}×, CPU "
+                    f"{statistics.median(peer_cpu) / statistics.median(ours_cpu):.2f}×)",
+                    "≥ 3×", ratio >= TARGET["killer"])
     finally:
         stores.close()
 
@@ -279,6 +386,15 @@ def main() -> None:
     print("|---|---:|---|---:|---|---|")
     for line in rows:
         print("| " + " | ".join(line) + " |")
+    if killer_rounds:
+        print()
+        print("Killer Sudoku, round by round (ours first in each round), s/board:")
+        print()
+        print("| round | puzzlefleet wall | CPU | peer wall | CPU | ratio (wall) |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for number, (ours, ours_cpu, peer, peer_cpu) in enumerate(killer_rounds, 1):
+            print(f"| {number} | {seconds(ours)} | {seconds(ours_cpu)} | {seconds(peer)} | {seconds(peer_cpu)} | "
+                  f"{peer / ours:.2f}× |")
 
 
 if __name__ == "__main__":
