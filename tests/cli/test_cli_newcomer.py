@@ -29,9 +29,10 @@ def _stored_ids(db_file: Path) -> set[str]:
 def _interrupt(env: dict[str, str], jobs: str, signals: int, tmp_path: Path) -> tuple[subprocess.Popen, float, str]:
     """Start a long generate, wait for its first stored board, Ctrl-C its process group `signals`
     times; returns the process, the seconds from the first SIGINT to its end, and its stdout."""
+    # PYTHONFAULTHANDLER: a generate that hangs is sent SIGABRT below, and prints every thread's stack.
     proc = subprocess.Popen([str(EXE), "generate", "--game", "starbattle", "--size", "12", "--stars", "2",
-                             "--count", "500", "--seed", "5", "--jobs", jobs], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             "--count", "500", "--seed", "5", "--jobs", jobs], env={**env, "PYTHONFAULTHANDLER": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     db_file = Path(env["PUZZLEFLEET_DB"].removeprefix("sqlite:///"))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -49,7 +50,13 @@ def _interrupt(env: dict[str, str], jobs: str, signals: int, tmp_path: Path) -> 
     for _ in range(signals):
         os.killpg(proc.pid, signal.SIGINT)
         time.sleep(0.05)
-    out, _err = proc.communicate(timeout=30)
+    try:
+        out, _err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGABRT)
+        out, err = proc.communicate()
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"generate did not end 30 s after Ctrl-C; it printed:\n{out}\n{err[-6000:]}")
     took = time.monotonic() - started
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)                    # nothing of the group is left running
