@@ -174,6 +174,10 @@ def _in_processes(db_url: str | None, job_id: int, params: dict[str, Any], seed:
     for process in processes:
         process.start()
     interrupted, error, done, rejected, left = False, None, 0, 0, len(ranges)
+    # Ctrl-C raises here even when whoever started us ignored SIGINT (a shell's background job, a
+    # CI runner): Python then keeps that setting, and the run would never stop. The one-process path
+    # sets its own handler for the same reason.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         while left and error is None:
             try:
@@ -194,7 +198,10 @@ def _in_processes(db_url: str | None, job_id: int, params: dict[str, Any], seed:
         interrupted = True
     finally:
         stop.set()
-        _wind_down(processes, GRACE_SECONDS if interrupted or error else 30.0)
+        try:
+            _wind_down(processes, GRACE_SECONDS if interrupted or error else 30.0)
+        finally:
+            signal.signal(signal.SIGINT, previous)
     return interrupted, error
 
 

@@ -31,9 +31,12 @@ def _interrupt(env: dict[str, str], jobs: str, signals: int, tmp_path: Path) -> 
     """Start a long generate, wait for its first stored board, Ctrl-C its process group `signals`
     times; returns the process, the seconds from the first SIGINT to its end, and its stdout."""
     # PYTHONFAULTHANDLER: a generate that hangs is sent SIGABRT below, and prints every thread's stack.
+    # Started with SIGINT ignored, as a shell starts a background job (and some CI runners their
+    # steps): Ctrl-C must stop generate all the same.
     proc = subprocess.Popen([str(EXE), "generate", "--game", "starbattle", "--size", "12", "--stars", "2",
                              "--count", "500", "--seed", "5", "--jobs", jobs], env={**env, "PYTHONFAULTHANDLER": "1"},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     db_file = Path(env["PUZZLEFLEET_DB"].removeprefix("sqlite:///"))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -55,9 +58,11 @@ def _interrupt(env: dict[str, str], jobs: str, signals: int, tmp_path: Path) -> 
         out, _err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         os.kill(proc.pid, signal.SIGABRT)
-        out, err = proc.communicate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)                           # its stacks written
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)             # its worker processes
+            os.killpg(proc.pid, signal.SIGKILL)             # its worker processes, which hold its pipes
+        out, err = proc.communicate()
         pytest.fail(f"generate did not end 30 s after Ctrl-C; it printed:\n{out}\n{err[-6000:]}")
     took = time.monotonic() - started
     with pytest.raises(ProcessLookupError):
