@@ -148,14 +148,19 @@ def init_db(engine: Engine) -> None:
         raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
 
 
-def _create_newest(conn: Connection) -> None:
-    """The models' tables in an empty database, and Alembic's version row saying they are the newest."""
+def schema_metadata() -> MetaData:
+    """SQLModel's metadata with every table of the store on it (each model module registers its own)."""
     from sqlmodel import SQLModel
 
-    import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata)
+    import store.dailymodels  # noqa: F401
     import store.jobmodels  # noqa: F401
     import store.models  # noqa: F401
-    SQLModel.metadata.create_all(conn)
+    return SQLModel.metadata
+
+
+def _create_newest(conn: Connection) -> None:
+    """The models' tables in an empty database, and Alembic's version row saying they are the newest."""
+    schema_metadata().create_all(conn)
     # As Alembic makes its own table, so that a later upgrade reads and moves the revision as usual.
     version = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
                     PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))

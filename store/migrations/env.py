@@ -3,13 +3,10 @@ the alembic command line (alembic -c store/alembic.ini ...) connects to PUZZLEFL
 
 from alembic import context
 from sqlalchemy.engine import Connection
-from sqlmodel import SQLModel
-
-import store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
-from store.db import engine_url, make_engine
+from store.db import engine_url, make_engine, schema_metadata
 
 config = context.config
-target_metadata = SQLModel.metadata
+target_metadata = schema_metadata()
 
 
 def _url() -> str | None:
