@@ -263,15 +263,13 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         when = today() if day is None else date.fromisoformat(day)
     except (TypeError, ValueError):
         raise BadTask(f"not a day (YYYY-MM-DD): {day!r}") from None
-    what = f"the daily set of {when.isoformat()}"
     try:
         boards = make_daily(db=store_engine(), day=when)
-    except SoftTimeLimitExceeded as exc:
-        # Each board made is stored at once, so the retry picks those up and makes only the rest.
-        return _retry_or_skip(self, exc, f"{what} (past the soft time limit)", args=(when.isoformat(),))
     except Exception as exc:
-        if not is_transient(exc):
+        # Past the soft time limit is retried like an outage: each board made is stored at once, so the
+        # retry makes only the rest.
+        if not (isinstance(exc, SoftTimeLimitExceeded) or is_transient(exc)):
             raise
         # The day is pinned, so a retry that runs after midnight still makes this day's set.
-        return _retry_or_skip(self, exc, what, args=(when.isoformat(),))
+        return _retry_or_skip(self, exc, f"the daily set of {when.isoformat()}", args=(when.isoformat(),))
     return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}
