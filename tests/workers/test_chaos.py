@@ -15,7 +15,9 @@ from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly, 
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("chaos")]
 
-BOARDS = 100         # Queens 12x12: a few seconds of work for two workers, so each fault lands mid-job
+# Star Battle 10x10 2-star: several seconds of work for two workers, so each fault lands mid-job
+# (100 Queens 12x12 boards, as fast as they now are, were done before the first fault could land).
+BOARDS = 100
 
 
 class Broker:
@@ -52,28 +54,31 @@ def test_jobs_ride_out_a_worker_kill_a_broker_restart_and_a_database_stop(
     # runs often and calls a job stalled after 5 s, so Redis's lost messages come back in seconds.
     fleet = fleet_factory(own_postgres.url, broker=own_broker.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="900",
                           PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_STALL_SECONDS="5")
-    victim = fleet.worker("w1", concurrency=1, queues="queens,fleet")
-    fleet.worker("w2", concurrency=1, queues="queens,fleet")
+    victim = fleet.worker("w1", concurrency=1, queues="starbattle,fleet")
+    fleet.worker("w2", concurrency=1, queues="starbattle,fleet")
     fleet.beat()
     jobs: list[int] = []
 
     def job_under_way(seed: int) -> int:
-        job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(BOARDS), "--seed", str(seed))["job"]
+        job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(BOARDS),
+                               "--seed", str(seed))["job"]
         wait_for(lambda: fleet.job(job_id)["stored"] >= 5, 60, f"job {job_id} under way")
         jobs.append(job_id)
         return job_id
 
     def still_running(job_id: int) -> None:
+        # Asked just before the fault, whose first act is a SIGKILL: a broker's restart then takes
+        # seconds, in which the workers may well finish the job with what they already hold.
         assert fleet.job(job_id)["stored"] < BOARDS, f"job {job_id} finished before its fault: make it longer"
 
     hit = job_under_way(1)
-    victim.kill()                                            # a worker, SIGKILLed mid-task
     still_running(hit)
-    fleet.worker("w3", concurrency=1, queues="queens,fleet")
+    victim.kill()                                            # a worker, SIGKILLed mid-task
+    fleet.worker("w3", concurrency=1, queues="starbattle,fleet")
 
     hit = job_under_way(2)
-    own_broker.restart()                                     # the broker, SIGKILLed and started again
     still_running(hit)
+    own_broker.restart()                                     # the broker, SIGKILLed and started again
     fleet.revive()
 
     still_running(job_under_way(3))
