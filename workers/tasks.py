@@ -51,6 +51,13 @@ def backoff(retries: int) -> float:
     return retry_countdown(ceiling / 2 + random.uniform(0, ceiling / 2), settings().broker_kind)
 
 
+def _retryable(exc: BaseException) -> bool:
+    """A transient fault, or the soft time limit reached where the work could not hand itself over
+    (a range's hand-over still publishing, the daily set): a retry takes up what is left. Acked as a
+    failure instead, a range's slots would wait for beat's sweep."""
+    return isinstance(exc, SoftTimeLimitExceeded) or is_transient(exc)
+
+
 def _game(params: Any) -> str:
     """The game label of a task's metrics ("unknown" for parameters that name no game)."""
     game = params.get("game") if isinstance(params, dict) else None
@@ -101,7 +108,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         metrics.task_finished(game, "bad")
         raise
     except Exception as exc:
-        if not is_transient(exc):
+        if not _retryable(exc):
             metrics.task_finished(game, "error")
             raise
         # Ranges already handed over are done twice at worst: slots are idempotent.
@@ -266,9 +273,8 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
     try:
         boards = make_daily(db=store_engine(), day=when)
     except Exception as exc:
-        # Past the soft time limit is retried like an outage: each board made is stored at once, so the
-        # retry makes only the rest.
-        if not (isinstance(exc, SoftTimeLimitExceeded) or is_transient(exc)):
+        # Each board of the set is stored as it is made, so a retry makes only the rest.
+        if not _retryable(exc):
             raise
         # The day is pinned, so a retry that runs after midnight still makes this day's set.
         return _retry_or_skip(self, exc, f"the daily set of {when.isoformat()}", args=(when.isoformat(),))
