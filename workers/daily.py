@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
+from time import monotonic
 from typing import Any, NamedTuple
 
 from sqlalchemy import Engine
@@ -69,6 +71,11 @@ _ROUNDS = 3                # plans made before giving up when other days keep ta
 
 class DailyError(Exception):
     """No set could be made for a day (e.g. every generation attempt timed out); one line."""
+
+
+class OutOfBudget(DailyError):
+    """The call's time budget ran out before the set was whole; every board made so far is stored, so a
+    later call takes up the rest."""
 
 
 def today() -> date:
@@ -137,15 +144,38 @@ def _pick_stored(db: Engine, entry: PlanEntry, seed: int, avoid: Sequence[dict[s
     return None
 
 
+@dataclass
+class _Budget:
+    """A call's time for generation. Its first attempt always gets the whole budget, as a slot task's
+    first attempt does, so that every call makes progress; later ones get what is left."""
+    seconds: float | None
+    started: float = field(default_factory=monotonic)
+    attempted: bool = False
+
+    def allowed(self, timeout: float) -> float:
+        if self.seconds is None:
+            return timeout
+        if not self.attempted:
+            return min(timeout, self.seconds)
+        return min(timeout, self.seconds - (monotonic() - self.started))
+
+
 def _generate(db: Engine, entry: PlanEntry, number: int, position: int, avoid: Sequence[dict[str, Any]],
-              taken: set[str], timeout: float, attempts: int) -> dict[str, Any] | None:
+              taken: set[str], timeout: float, attempts: int, budget: _Budget) -> dict[str, Any] | None:
     """A new board of the entry's rules, band and style, stored, not too close to `avoid`; None if every
-    attempt fails."""
+    attempt fails. Raises OutOfBudget when the budget runs out first."""
     band = entry.band
     for attempt in range(attempts):
+        allowed = budget.allowed(timeout)
+        if allowed <= 0:
+            raise OutOfBudget(f"the time budget ran out at position {position + 1} of the set")
         # The same attempt as a job's slot: slot `position` of a job seeded with the date.
-        result = generate_one(str(entry.rules), derive_seed(number, position, attempt), timeout, band,
+        result = generate_one(str(entry.rules), derive_seed(number, position, attempt), allowed, band,
                               entry.style)
+        budget.attempted = True
+        if result["timeout"] and allowed < timeout:
+            # Cut short by the budget, not by its own timeout: the next call runs it again in full.
+            raise OutOfBudget(f"the time budget ran out at position {position + 1} of the set")
         data = result["board"]
         if data is None:
             continue
@@ -164,7 +194,7 @@ def _generate(db: Engine, entry: PlanEntry, number: int, position: int, avoid: S
     return None
 
 
-def _plan(db: Engine, day: date, timeout: float, attempts: int) -> list[dict[str, Any]]:
+def _plan(db: Engine, day: date, timeout: float, attempts: int, budget: _Budget) -> list[dict[str, Any]]:
     number = day_number(day)
     neighbours = _neighbours(db, day)
     chosen: list[dict[str, Any]] = []
@@ -173,7 +203,7 @@ def _plan(db: Engine, day: date, timeout: float, attempts: int) -> list[dict[str
         taken = {board["id"] for board in chosen}
         board = _pick_stored(db, entry, derive_seed(number, position), avoid, taken)
         if board is None:
-            board = _generate(db, entry, number, position, avoid, taken, timeout, attempts)
+            board = _generate(db, entry, number, position, avoid, taken, timeout, attempts, budget)
         if board is None:
             style = f" {entry.style}" if entry.style else ""
             raise DailyError(f"no {entry.rules} {entry.band}{style} board for {day.isoformat()} in {attempts} "
@@ -183,19 +213,24 @@ def _plan(db: Engine, day: date, timeout: float, attempts: int) -> list[dict[str
 
 
 def make_daily(*, db: Engine, day: date, timeout: float = DEFAULT_TIMEOUT,
-               attempts: int = MAX_ATTEMPTS) -> list[dict[str, Any]]:
+               attempts: int = MAX_ATTEMPTS, budget: float | None = None) -> list[dict[str, Any]]:
     """The day's set as board JSON dicts in DAILY_PLAN order: read back if the day has one, made and
-    written (once, also against concurrent callers) if not. Raises DailyError, StoreError."""
+    written (once, also against concurrent callers) if not. With a `budget`, generation stops after that
+    many seconds with OutOfBudget (each board made is stored, so a later call makes only the rest), as a
+    task hands its work over before its soft time limit. Raises DailyError, StoreError."""
     if not isinstance(day, date) or isinstance(day, datetime):
         raise DailyError(f"a day must be a date, got {day!r}")
     if not timeout > 0 or attempts < 1:
         raise DailyError("timeout must be positive and attempts at least 1")
+    if budget is not None and not budget > 0:
+        raise DailyError("a time budget must be positive")
+    clock = _Budget(budget)
     for _ in range(_ROUNDS):
         with session(db, read_only=True) as s:
             existing = daily_set(session=s, day=day)
         if existing:
             return existing
-        chosen = _plan(db, day, timeout, attempts)
+        chosen = _plan(db, day, timeout, attempts, clock)
         with session(db) as s:
             outcome = save_daily(session=s, day=day, board_ids=[board["id"] for board in chosen])
             if outcome != "taken":         # stored, or another caller's set came first: read it back

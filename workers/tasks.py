@@ -23,7 +23,7 @@ from store.errors import one_line
 from workers import metrics
 from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, retry_countdown,
                                waiting)
-from workers.daily import make_daily, today
+from workers.daily import OutOfBudget, make_daily, today
 from workers.faults import is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
@@ -52,10 +52,11 @@ def backoff(retries: int) -> float:
 
 
 def _retryable(exc: BaseException) -> bool:
-    """A transient fault, or the soft time limit reached where the work could not hand itself over
-    (a range's hand-over still publishing, the daily set): a retry takes up what is left. Acked as a
-    failure instead, a range's slots would wait for beat's sweep."""
-    return isinstance(exc, SoftTimeLimitExceeded) or is_transient(exc)
+    """A transient fault, the daily set's work budget spent, or the soft time limit reached where the
+    work could not hand itself over first (a range's hand-over still publishing, one board longer than
+    the budget): a retry takes up what is left. Acked as a failure instead, a range's slots would wait
+    for beat's sweep."""
+    return isinstance(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
 
 
 def _game(params: Any) -> str:
@@ -271,7 +272,8 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
     except (TypeError, ValueError):
         raise BadTask(f"not a day (YYYY-MM-DD): {day!r}") from None
     try:
-        boards = make_daily(db=store_engine(), day=when)
+        # Handing over within the work budget keeps the soft limit for a board that overruns it.
+        boards = make_daily(db=store_engine(), day=when, budget=settings().work_budget)
     except Exception as exc:
         # Each board of the set is stored as it is made, so a retry makes only the rest.
         if not _retryable(exc):

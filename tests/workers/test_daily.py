@@ -25,7 +25,8 @@ from engine.games.starbattle import Board, GenerationStats, Rules, generate
 from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
 from workers import daily as daily_mod
-from workers.daily import DAILY_PLAN, MAX_OVERLAP, DailyError, PlanEntry, make_daily, overlap, too_close
+from workers.daily import (DAILY_PLAN, MAX_OVERLAP, DailyError, OutOfBudget, PlanEntry, make_daily, overlap,
+                           too_close)
 
 pytestmark = [pytest.mark.xdist_group("daily-pool")]
 
@@ -425,10 +426,39 @@ def test_when_nothing_can_be_made_the_error_is_one_line_and_nothing_is_written(
     assert rows(db) == []
 
 
+def test_a_set_made_in_budgeted_calls_is_whole_and_nothing_is_half_written(db: Engine) -> None:
+    """Calls with a time budget, as the daily task makes them before its soft limit: a call that runs
+    out raises OutOfBudget and writes no set, the boards it made stay stored for the next call. The
+    budget starts too small for any board and doubles after a call that stored nothing, so some call
+    runs out after making progress, whatever the machine's speed (the day's slowest board is under a
+    third of its set)."""
+    day, budget = date(2026, 4, 28), 0.05
+    progressed = calls = 0
+    while True:
+        before = count(db)
+        calls += 1
+        try:
+            boards = make_daily(db=db, day=day, budget=budget)
+            break
+        except OutOfBudget as exc:
+            assert str(exc).startswith("the time budget ran out at position ")
+            assert rows(db) == []
+            if count(db) == before:
+                budget *= 2
+            else:
+                progressed += 1
+        assert calls < 40
+    assert progressed >= 1
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert no_near_duplicates(boards)
+    assert [row[2] for row in rows(db)] == ids(boards)
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"day": "2025-06-15"}, "must be a date"),
     ({"day": DAY, "timeout": 0}, "timeout must be positive"),
     ({"day": DAY, "attempts": 0}, "attempts at least 1"),
+    ({"day": DAY, "budget": 0}, "budget must be positive"),
 ])
 def test_bad_arguments_are_refused(db: Engine, kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(DailyError, match=message):
