@@ -36,19 +36,9 @@ write_sudoku_table()
 directives = {"language_level": "3", "embedsignature": True,
               "boundscheck": DEBUG, "wraparound": DEBUG, "initializedcheck": DEBUG, "cdivision": not DEBUG}
 
-# The compiled modules, each built from the .pyx of the same path.
-MODULES = [
-    "engine.core._shape",
-    "engine.games.starbattle._search",
-    "engine.games.starbattle._repair",
-    "engine.games.starbattle.styles._composed",
-    "engine.games.starbattle.styles._interlocking",
-    "engine.games.starbattle._techniques",
-    "engine.games.sudoku._count",
-    "engine.games.sudoku._logic",
-    "engine.games.killer._count",
-    "engine.games.sudoku._canon",
-]
+# The compiled modules: every .pyx under engine/, each built as the module of its path, so that a game's
+# package brings its compiled code with it and nothing here names a game.
+MODULES = sorted(".".join(path.relative_to(HERE).with_suffix("").parts) for path in (HERE / "engine").rglob("*.pyx"))
 FLAGS = ["-O3"] if not DEBUG else ["-O0", "-g"]
 extensions = [Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=FLAGS) for name in MODULES]
 
