@@ -155,7 +155,9 @@ SYSTEMD_METRICS_PORTS = "#   PUZZLEFLEET_METRICS_PORT={first}{others}\n"
 FIRST_SYSTEMD_METRICS_PORT = 9101
 
 DASHBOARD_QUEUE_LENGTHS = {
-    "redis_key_size": 'redis_key_size{{key=~"{queues}"}}',
+    # A queue's Redis lists (its own name, kombu's priority lists) summed under the queue's name.
+    "redis_key_size": 'sum by (queue) (label_replace(redis_key_size{{key=~"({queues})(\\\\x06\\\\x16[0-9]+)?"}}, '
+                      '"queue", "$1", "key", "({queues})(\\\\x06\\\\x16[0-9]+)?"))',
     "rabbitmq_detailed_queue_messages_ready":
         'rabbitmq_detailed_queue_messages_ready{{queue=~"({queues})(\\\\.resent)?"}}',
 }
@@ -214,7 +216,9 @@ def _compose_workers(queue_names: Sequence[str]) -> str:
 
 
 def _redis_exporter_keys(queue_names: Sequence[str]) -> str:
-    return REDIS_EXPORTER_KEYS.format(keys=",".join(f"db0={queue}" for queue in (*queue_names, FLEET_QUEUE)))
+    # Every list of a queue: new work waits in kombu's priority list, not under the queue's own name.
+    keys = ",".join(f"db0={key}" for queue in (*queue_names, FLEET_QUEUE) for key in broker_queues(queue, "redis"))
+    return REDIS_EXPORTER_KEYS.format(keys=_yaml_name(keys).strip('"'))
 
 
 def _prometheus_targets(queue_names: Sequence[str]) -> str:
@@ -270,9 +274,10 @@ def _with_dashboard_queries(text: str, queue_names: Sequence[str]) -> str:
     alternatives = "|".join((*queue_names, FLEET_QUEUE))
     for panel in dashboard["panels"]:
         for target in panel.get("targets", []):
-            metric = target["expr"].split("{", 1)[0]
-            if metric in DASHBOARD_QUEUE_LENGTHS:
+            metric = next((metric for metric in DASHBOARD_QUEUE_LENGTHS if metric in target["expr"]), None)
+            if metric is not None:
                 target["expr"] = DASHBOARD_QUEUE_LENGTHS[metric].format(queues=alternatives)
+                target["legendFormat"] = "{{queue}}"
     return json.dumps(dashboard, indent=2) + "\n"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -71,7 +72,7 @@ def test_a_registered_game_gets_its_blocks_in_every_file(toy_queue: str) -> None
     command = compose[f"worker-{queue}"]["command"]
     assert command[command.index("-Q") + 1] == f"{queue},{FLEET_QUEUE}"
     exporter_keys = compose["redis-exporter"]["environment"]["REDIS_EXPORTER_CHECK_SINGLE_KEYS"].split(",")
-    assert exporter_keys == [f"db0={name}" for name in (*queues(), FLEET_QUEUE)]
+    assert exporter_keys == [f"db0={key}" for name in (*queues(), FLEET_QUEUE) for key in broker_queues(name, "redis")]
 
     deployments = {d["metadata"]["name"] for d in _docs(files["k8s/workers.yaml"])}
     assert deployments == {f"worker-{name}" for name in queues()}
@@ -95,7 +96,17 @@ def test_a_registered_game_gets_its_blocks_in_every_file(toy_queue: str) -> None
     dashboard = json.loads(files["grafana/dashboards/puzzlefleet.json"])
     exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
     alternatives = "|".join((*queues(), FLEET_QUEUE))
-    assert f'redis_key_size{{key=~"{alternatives}"}}' in exprs
+    redis_lengths = next(expr for expr in exprs if "redis_key_size" in expr)
+    # The exported lists count under their queue's name: the key regex (a PromQL string, then RE2) and
+    # label_replace's, read as Prometheus reads them, take every list and give back the queue.
+    key_pattern, _, _, _, name_pattern = re.findall(r'"((?:[^"\\]|\\.)*)"', redis_lengths)
+    assert key_pattern == name_pattern
+    pattern = re.compile(key_pattern.encode().decode("unicode_escape"))
+    for name in (*queues(), FLEET_QUEUE):
+        for key in broker_queues(name, "redis"):
+            found = pattern.fullmatch(key)
+            assert found is not None and found[1] == name, key
+    assert pattern.fullmatch(queue + "x") is None
     assert f'rabbitmq_detailed_queue_messages_ready{{queue=~"({alternatives})(\\\\.resent)?"}}' in exprs
 
 
