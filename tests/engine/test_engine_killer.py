@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -91,6 +92,14 @@ def test_the_compiled_counter_agrees_with_the_reference() -> None:
             assert len(fast) == len(slow)
             if len(slow) < 5:
                 assert sorted(fast) == sorted(slow)
+            # Leaving one solution out (the generator's question: another solution, or the proof of none).
+            if slow:
+                left_out = slow[0]
+                others = count_solutions(b, 4, masks=masks, other_than=left_out)
+                assert others.complete and left_out not in others.solutions
+                assert len(others.solutions) == min(4, len(slow) - 1)
+                if len(slow) < 5:
+                    assert sorted(others.solutions) == sorted(slow[1:])
             checked += 1
     assert checked >= 40
 
@@ -324,5 +333,18 @@ def test_generate_is_seeded_unique_and_graded() -> None:
     assert first.extra["difficulty"]["band"] in GAME.bands and stats.grids >= 1
     hard, _ = GAME.generate(GAME.rules(size=9, band="hard"), 5, band="hard", timeout=60)
     assert hard.extra["difficulty"]["band"] == "hard"
+
+
+def test_generated_cages_are_sized_as_published_ones() -> None:
+    """Mostly two and three cells, hardly a cage of one (a given in all but name); the booklets have
+    59% pairs, 23% triples and none of one cell."""
+    sizes: Counter[int] = Counter()
+    for seed in range(12):
+        made, _ = GAME.generate(GAME.rules(size=9), seed, timeout=60)
+        sizes.update(len(cage.cells) for cage in made.cages)
+    total = sum(sizes.values())
+    assert sizes[1] / total <= 0.04
+    assert 0.45 <= sizes[2] / total <= 0.7 and 0.15 <= sizes[3] / total <= 0.4
+    assert max(sizes) <= 6
     with pytest.raises(InvalidRules):
         GAME.rules(size=9, band="beyond")

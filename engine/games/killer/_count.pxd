@@ -27,6 +27,7 @@ cdef bint kl_layout_from(kl_layout *L, const int *cage_of, const int *sums, int 
 # Propagate singles, hidden singles and cage sums to a fixed point; 0 on a contradiction.
 cdef bint kl_propagate(const kl_layout *L, kl_pos *p) noexcept nogil
 # Count solutions from 81 masks up to `limit` (storing up to `limit` of them as 81 digits 1..9 each in
-# `out` when it is not NULL); -1 when the deadline (monotonic seconds, 0 = none) passed first.
+# `out` when it is not NULL), leaving out the solution `avoid` (81 digits 1..9; NULL: none), whose
+# digits are tried first; -1 when the deadline (monotonic seconds, 0 = none) passed first.
 cdef int kl_count(const kl_layout *L, const uint16_t *masks, int limit, double deadline,
-                  unsigned char *out, long long *nodes) noexcept nogil
+                  unsigned char *out, long long *nodes, const unsigned char *avoid) noexcept nogil

@@ -253,6 +253,7 @@ cdef struct _search:
     int limit
     int n
     unsigned char *out
+    const unsigned char *avoid    # a solution not to count (digits 1..9), or NULL
     long long nodes
     double deadline
     bint timed_out
@@ -261,13 +262,19 @@ cdef struct _search:
 cdef bint _search_from(const kl_layout *L, _search *s, kl_pos *p) noexcept nogil:
     """Depth-first from a propagated position; 1 when it stopped early (limit or deadline)."""
     cdef int cell, best = -1, bestn = 10, n
-    cdef unsigned int m, bit
+    cdef unsigned int m, bit, first
     cdef kl_pos child
     s.nodes += 1
     if s.deadline != 0.0 and (s.nodes & 255) == 0 and now() > s.deadline:
         s.timed_out = 1
         return 1
     if p.nsolved == 81:
+        if s.avoid != NULL:
+            for cell in range(81):
+                if __builtin_ctz(p.cand[cell]) + 1 != s.avoid[cell]:
+                    break
+            else:
+                return 0
         if s.out != NULL:
             for cell in range(81):
                 s.out[s.n * 81 + cell] = <unsigned char> (__builtin_ctz(p.cand[cell]) + 1)
@@ -282,9 +289,20 @@ cdef bint _search_from(const kl_layout *L, _search *s, kl_pos *p) noexcept nogil
                 if n == 2:
                     break
     m = p.cand[best]
-    while m:
-        bit = m & (~m + 1)
-        m &= m - 1
+    first = 0
+    if s.avoid != NULL:
+        # The avoided solution's digit first: the search runs down to that solution and backs up
+        # from its last choices, and the solutions that differ from it in a few cells (an ambiguity
+        # is local) are the first it meets.
+        first = m & (1u << (s.avoid[best] - 1))
+        m &= ~first
+    while m or first:
+        if first:
+            bit = first
+            first = 0
+        else:
+            bit = m & (~m + 1)
+            m &= m - 1
         memcpy(&child, p, sizeof(kl_pos))
         child.cand[best] = bit
         if kl_propagate(L, &child):
@@ -294,13 +312,14 @@ cdef bint _search_from(const kl_layout *L, _search *s, kl_pos *p) noexcept nogil
 
 
 cdef int kl_count(const kl_layout *L, const uint16_t *masks, int limit, double deadline,
-                  unsigned char *out, long long *nodes) noexcept nogil:
+                  unsigned char *out, long long *nodes, const unsigned char *avoid) noexcept nogil:
     cdef kl_pos p
     cdef _search s
     cdef int cell
     s.limit = limit
     s.n = 0
     s.out = out
+    s.avoid = avoid
     s.nodes = 0
     s.deadline = deadline
     s.timed_out = 0
@@ -334,9 +353,10 @@ cdef bint _read_layout(kl_layout *L, cage_of, sums) except 0:
     return 1
 
 
-def solve(cage_of, sums, masks, int limit, double deadline=0.0):
+def solve(cage_of, sums, masks, int limit, double deadline=0.0, str other_than=None):
     """Solutions of the position `masks` (81 candidate masks) under the cages (`cage_of`: a cage
-    number per cell; `sums`: each cage's sum), up to `limit`.
+    number per cell; `sums`: each cage's sum), up to `limit`; with `other_than` (81 digits), solutions
+    other than that one, its digits tried first.
 
     Returns (solutions as 81-digit strings, complete, nodes): complete is False (and no solution is
     returned) when the deadline (a time on the monotonic clock, 0 for none) cut the search short."""
@@ -345,9 +365,17 @@ def solve(cage_of, sums, masks, int limit, double deadline=0.0):
     cdef int i, n
     cdef long long nodes = 0
     cdef unsigned char *out
+    cdef unsigned char avoid[81]
+    cdef const unsigned char *avoiding = NULL
     _read_layout(&L, cage_of, sums)
     if len(masks) != 81:
         raise ValueError("a position has 81 cells")
+    if other_than is not None:
+        if len(other_than) != 81 or not all("1" <= ch <= "9" for ch in other_than):
+            raise ValueError("other_than is 81 digits 1..9")
+        for i in range(81):
+            avoid[i] = ord(other_than[i]) - 48
+        avoiding = avoid
     if limit < 1:
         raise ValueError("limit must be at least 1")
     for i in range(81):
@@ -357,7 +385,7 @@ def solve(cage_of, sums, masks, int limit, double deadline=0.0):
         raise MemoryError()
     try:
         with nogil:
-            n = kl_count(&L, buf, limit, deadline, out, &nodes)
+            n = kl_count(&L, buf, limit, deadline, out, &nodes, avoiding)
         sols = [bytes(out[i * 81 + j] + 48 for j in range(81)).decode() for i in range(max(n, 0))]
         return sols, n >= 0, nodes
     finally:

@@ -14,11 +14,13 @@ from engine.games.sudoku.count import ALL, Count, masks_of
 
 
 def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] | None = None,
-                    deadline: float = 0.0) -> Count:
+                    deadline: float = 0.0, other_than: str | None = None) -> Count:
     """Up to `limit` solutions of the board (from its givens, or from `masks`); `deadline` is a time
-    on the monotonic clock, 0 for none."""
+    on the monotonic clock, 0 for none. With `other_than` (a solution, 81 digits), only solutions
+    other than it, those that differ from it in few cells first (its digits are tried first): none,
+    completely searched, proves it the only one."""
     found, complete, nodes = solve(board.cage_of, board.sums, masks_of(board.givens) if masks is None else masks,
-                                   limit, deadline)
+                                   limit, deadline, other_than)
     return Count(tuple(found), complete, nodes)
 
 

@@ -1,13 +1,19 @@
 """Generating a Killer Sudoku board: fill a random grid, grow cages over it, take the sums from the grid,
 prove, repair, grade.
 
-Cages (sizes 1 to 6, mostly 2 to 4) grow from random seed cells into random neighbouring free cells,
-never taking a digit the cage already holds; engine.core.regions.grow is not used because it knows
-nothing of the digits (a cage may not repeat one). The counter (stopping at 2) proves the board; while
-it finds a second solution, the cage holding the first cell where the two differ is split: that cell
-leaves it (becoming a cage of its own, or joining a neighbouring small cage that lacks its digit), and
-the cage's cells left in pieces become cages of their own. The board is then graded by the ladder and
-kept when its band is the one asked (any band when none is); otherwise the whole grid is redrawn.
+Cages (sizes 2 to 6, mostly 2 and 3, as published booklets draw them) grow from random seed cells into
+random neighbouring free cells, never taking a digit the cage already holds; a cell left alone joins a
+neighbouring cage that lacks its digit. engine.core.regions.grow is not used because it knows nothing
+of the digits (a cage may not repeat one).
+
+The counter looks for a solution other than the grid, trying the grid's digits first, so that it
+meets the solutions that differ from the grid in a few cells first (an ambiguity is local); none,
+searched through, proves the board. While it finds one, the cage holding the first cell where the two
+differ is split: that cell leaves it (joining a small neighbouring cage that lacks its digit, or
+alone), the pieces left become cages of their own, and a piece of one cell joins a neighbour. A split
+that would bring back cages seen before (joining can go round in a circle) leaves every piece alone.
+The board is then graded by the ladder and kept when its band is the one asked (any band when none
+is); otherwise the whole grid is redrawn.
 
 Same seed, same board: every random choice comes from one `random.Random(seed)`; the grid comes from
 Sudoku's seeded fill.
@@ -31,7 +37,12 @@ from engine.games.sudoku.count import monotonic
 from engine.games.sudoku.fill import fill
 
 GENERATED = ("easy", "medium", "hard", "expert")
-SIZES = (1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6)      # cage sizes drawn, 1 to 6, mostly 2 to 4
+# Cage sizes drawn and their weights. The cells growth leaves alone join a neighbouring cage, so the
+# boards end near the published booklets' sizes (2 cells 58% against 59%, 3 28% / 23%, 4 8% / 10%,
+# 5 4% / 5%, 6 2% / 3%, one cell 1% / none: a one-cell cage is a given in all but name), and land
+# easy 17%, medium 27%, hard 31%, expert 26% (120 drawings, seeds 0-119).
+SIZE_WEIGHTS = {2: 78, 3: 8, 4: 7, 5: 4, 6: 3}
+MAX_HOST = 5                  # a cell left alone joins a neighbouring cage of at most this many cells
 MAX_REPAIRS = 40
 
 
@@ -53,9 +64,24 @@ def check_band(band: str | None) -> None:
         raise InvalidRules(f"the {band} band is graded, not generated: expected one of {', '.join(GENERATED)}")
 
 
+def _host(grid: str, cage_of: list[int], cell: int, avoid: set[int], rng: random.Random) -> int | None:
+    """A neighbouring cage `cell` may join (not in `avoid`, at most MAX_HOST cells, without its digit):
+    one of the smallest, or None."""
+    sizes = Counter(cage_of)
+    hosts = sorted({cage_of[nb] for nb in orthogonal_neighbours(9)[cell]
+                    if cage_of[nb] not in avoid and sizes[cage_of[nb]] <= MAX_HOST - 1
+                    and all(grid[c] != grid[cell] for c in range(81) if cage_of[c] == cage_of[nb])})
+    if not hosts:
+        return None
+    smallest = min(sizes[host] for host in hosts)
+    return rng.choice([host for host in hosts if sizes[host] == smallest])
+
+
 def grow_cages(grid: str, rng: random.Random) -> list[int]:
-    """A cage number per cell: connected cages of distinct digits."""
+    """A cage number per cell: connected cages of distinct digits, sized as SIZE_WEIGHTS draws; a cell
+    that growth leaves alone joins a neighbouring cage where one can take it."""
     neighbours = orthogonal_neighbours(9)
+    sizes, weights = zip(*SIZE_WEIGHTS.items())
     cage_of = [-1] * 81
     order = list(range(81))
     rng.shuffle(order)
@@ -63,7 +89,7 @@ def grow_cages(grid: str, rng: random.Random) -> list[int]:
     for start in order:
         if cage_of[start] >= 0:
             continue
-        target = rng.choice(SIZES)
+        target = rng.choices(sizes, weights)[0]
         cells = [start]
         digits = {grid[start]}
         cage_of[start] = number
@@ -76,7 +102,23 @@ def grow_cages(grid: str, rng: random.Random) -> list[int]:
             cells.append(cell)
             digits.add(grid[cell])
         number += 1
+    for cell, _ in _alone(cage_of):
+        host = _host(grid, cage_of, cell, {cage_of[cell]}, rng)
+        if host is not None:
+            cage_of[cell] = host
     return cage_of
+
+
+def _alone(cage_of: list[int]) -> list[tuple[int, int]]:
+    """The cells that are a cage by themselves, with their cage numbers."""
+    sizes = Counter(cage_of)
+    return [(cell, number) for cell, number in enumerate(cage_of) if sizes[number] == 1]
+
+
+def _partition(cage_of: list[int]) -> tuple[int, ...]:
+    """The cages as a partition of the cells, whatever their numbers: each cell's cage's first cell."""
+    first: dict[int, int] = {}
+    return tuple(first.setdefault(number, cell) for cell, number in enumerate(cage_of))
 
 
 def _cages(grid: str, cage_of: list[int]) -> tuple[Cage, ...]:
@@ -87,24 +129,29 @@ def _cages(grid: str, cage_of: list[int]) -> tuple[Cage, ...]:
     return tuple(sorted(cages, key=lambda cage: cage.cells[0]))
 
 
-def _split(grid: str, cage_of: list[int], cell: int, rng: random.Random) -> None:
-    """Take `cell` out of its cage (into a small neighbouring cage lacking its digit, or alone), and make
-    each piece the cage falls into a cage of its own."""
+def _split(grid: str, cage_of: list[int], cell: int, rng: random.Random, *, join: bool = True) -> None:
+    """Take `cell` out of its cage (into a small neighbouring cage lacking its digit, or alone), make
+    each piece the cage falls into a cage of its own, and let a piece of one cell join a neighbour
+    (with `join` false, nothing joins another cage: the cages only grow in number)."""
     old = cage_of[cell]
-    fresh = max(cage_of) + 1
-    neighbours = orthogonal_neighbours(9)
-    sizes = Counter(cage_of)
-    hosts = [cage_of[nb] for nb in neighbours[cell] if cage_of[nb] != old and sizes[cage_of[nb]] < 4
-             and all(grid[c] != grid[cell] for c in range(81) if cage_of[c] == cage_of[nb])]
-    cage_of[cell] = rng.choice(hosts) if hosts and rng.random() < 0.5 else fresh
+    host = _host(grid, cage_of, cell, {old}, rng) if join else None
+    cage_of[cell] = host if host is not None else max(cage_of) + 1
     rest = {c for c in range(81) if cage_of[c] == old}
+    pieces = []
     while rest:
         piece = reachable(9, rest, min(rest))
         rest -= piece
-        if rest:
-            fresh = max(cage_of) + 1
-            for c in rest:
-                cage_of[c] = fresh
+        pieces.append(piece)
+    for piece in pieces[1:]:
+        fresh = max(cage_of) + 1
+        for c in piece:
+            cage_of[c] = fresh
+    for piece in pieces if join else ():
+        if len(piece) == 1:
+            (alone,) = piece
+            host = _host(grid, cage_of, alone, {cage_of[alone], cage_of[cell]}, rng)
+            if host is not None:
+                cage_of[alone] = host
 
 
 def generate(seed: int, *, band: str | None = None, timeout: float | None = None) -> tuple[KillerBoard, GenerationStats]:
@@ -122,18 +169,27 @@ def generate(seed: int, *, band: str | None = None, timeout: float | None = None
         grid = fill(rng.getrandbits(64))
         stats.grids += 1
         cage_of = grow_cages(grid, rng)
+        seen = {_partition(cage_of)}
         for _ in range(MAX_REPAIRS):
             board = KillerBoard(_cages(grid, cage_of))
-            found = count_solutions(board, 2, deadline=deadline)
+            # A solution other than the grid, or the proof that there is none.
+            found = count_solutions(board, 1, deadline=deadline, other_than=grid)
             stats.counts += 1
-            if not found.complete or len(found.solutions) < 2:
+            if not found.complete or not found.solutions:
                 break
-            other = next(s for s in found.solutions if s != grid)
-            _split(grid, cage_of, next(c for c in range(81) if other[c] != grid[c]), rng)
+            other = found.solutions[0]
+            where = next(c for c in range(81) if other[c] != grid[c])
+            before = list(cage_of)
+            _split(grid, cage_of, where, rng)
+            if _partition(cage_of) in seen:
+                # Joining went round in a circle: split alone this time, which always moves on.
+                cage_of[:] = before
+                _split(grid, cage_of, where, rng, join=False)
+            seen.add(_partition(cage_of))
             stats.repairs += 1
         if not found.complete:
             continue
-        if found.solutions != (grid,):
+        if found.solutions:
             stats.rejected["unrepaired"] += 1
             continue
         graded = grade(board.with_solution(grid), deadline=deadline)
