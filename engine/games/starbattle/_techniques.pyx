@@ -704,7 +704,7 @@ cdef class Prober(Search):
                     continue
                 self._taken(cell, base_needs, gone)
                 if known_way:
-                    # techniques._stands: the known way still stands with a star here
+                    # the known way still stands with a star here: no search needed
                     if way_stars[cell]:
                         continue
                     stands = not in_area[cell] and not way_ruled[cell]
