@@ -30,7 +30,22 @@ def write_sudoku_table() -> None:
         target.write_text(text)
 
 
+def write_starbattle_digest() -> None:
+    """Write the digest of the compiled Star Battle finders' sources (_built_from.pxi), which state.py
+    checks on import: a build older than its sources is refused. Loaded by path, as above; rewritten
+    only when it changes."""
+    folder = HERE / "engine" / "games" / "starbattle"
+    spec = importlib.util.spec_from_file_location("_starbattle_built", folder / "built.py")
+    built = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(built)
+    target = folder / built.INCLUDE
+    text = built.include_text(folder)
+    if not target.exists() or target.read_text() != text:
+        target.write_text(text)
+
+
 write_sudoku_table()
+write_starbattle_digest()
 
 # Set here rather than in the file headers so that the debug switch can override them.
 directives = {"language_level": "3", "embedsignature": True,

@@ -23,11 +23,14 @@ from hypothesis import strategies as st
 
 from engine.games.starbattle import Rules
 from engine.games.starbattle import state as S
+from engine.games.starbattle import techniques as T
+from engine.games.starbattle._techniques import FINDERS, Prober
 from engine.games.starbattle.generator import GENERATION_CAP
 from engine.games.starbattle.reference import reference_solutions
 from engine.ladder import Ladder
 from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, cells_of, geometry,
                                                 ladder_for, technique_names)
+from test_engine_techniques_oracle import PlainFinders
 from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
                                             random_position, truth)
 
@@ -229,20 +232,32 @@ def test_state_start_and_apply():
 
 
 # ---------------------------------------------------------------------------------------------
-# the compiled probe: a filter that must agree with the Python probe, cell by cell
+# the compiled finders against their plain Python oracles (test_engine_techniques_oracle.py)
+
+
+@pytest.fixture
+def plain(monkeypatch):
+    """Switch every board's compiled finders for the plain oracles while the test runs: call with True
+    to switch, False to switch back."""
+    compiled = S.Geometry.finders
+
+    def use(on: bool) -> None:
+        monkeypatch.setattr(S.Geometry, "finders", property(PlainFinders) if on else compiled)
+
+    return use
 
 
 def _compiled_verdicts(state, level, budget):
-    prober = state.geo.compiled()
-    assert prober, "the compiled probe is not built"
+    prober = state.geo.finders
     nbytes = (state.geo.n ** 2 + 7) // 8
     cand, stars = state.cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little")
-    return {cell: prober.first_contradiction(cand, stars, [cell], level, budget) == 0
+    return {cell: prober.first_contradiction(cand, stars, [cell], level, budget, T.TRIAL_PLAN) == 0
             for cell in cells_of(state.cand)}
 
 
 def test_compiled_probe_matches_the_python_probe():
-    from engine.games.starbattle import techniques as T
+    """The compiled probe (basic rules, then the ladder's tier-2 finders by TRIAL_PLAN) reaches the
+    verdict of the Python probe, which applies the ladder's own steps, cell by cell."""
     compared = contradictions = 0
     for i, case in enumerate(pool()):
         if i % 6:
@@ -263,21 +278,50 @@ def test_compiled_probe_matches_the_python_probe():
     assert compared > 20_000 and contradictions > 2_000
 
 
-def test_hypothesis_steps_do_not_depend_on_the_compiled_probe(monkeypatch):
-    from engine.games.starbattle import techniques as T
+def test_the_trial_plan_is_the_ladders_tier_2():
+    ladder = ladder_for(2)
+    tier2 = [t.name for t in ladder if t.tier == 2]
+    assert tier2 == ["region-in-line", "line-in-region", "shared-neighbour", "crowding"]
+    assert [code for code, _, _ in T.TRIAL_PLAN] == [FINDERS["counting"], FINDERS["counting"],
+                                                      FINDERS["shared-neighbour"], FINDERS["crowding"]]
+    assert T.TRIAL_PLAN[0][1:] == (((T.REG, T.ROW), (T.REG, T.COL)), (1,))
+
+
+def test_hypothesis_steps_match_the_plain_python_probe(plain):
     for i, case in enumerate(pool()):
         if i % 25:
             continue
-        technique = ladder_for(case.rules.stars)["trial-basic"]
-        monkeypatch.setattr(T, "USE_COMPILED_PROBE", True)
-        fast = technique.find(case.state)
-        monkeypatch.setattr(T, "USE_COMPILED_PROBE", False)
-        slow = technique.find(case.state)
-        assert fast == slow
+        for name in ("trial-basic", "trial-short"):
+            technique = ladder_for(case.rules.stars)[name]
+            plain(False)
+            fast = technique.find(case.state)
+            plain(True)
+            slow = technique.find(case.state)
+            assert fast == slow, (name, describe(case, fast))
 
 
-# ---------------------------------------------------------------------------------------------
-# the compiled enumerations: not filters, so they must give exactly what the Python ones give
+def test_compiled_findings_match_the_oracles():
+    """`Prober.find` gives exactly the oracle's Finding (or None) for every finder and option set the
+    ladder uses."""
+    from engine.games.starbattle.techniques import _ENTRIES
+    options = [(FINDERS["shared-neighbour"], (), ()), (FINDERS["crowding"], (), ())]
+    options += [(FINDERS["counting"], e.options["pairs"], e.options["sizes"]) for e in _ENTRIES
+                if e.finder is T.find_counting]
+    found = Counter()
+    for i, case in enumerate(pool()):
+        if i % 2:
+            continue
+        state = case.state
+        oracle = PlainFinders(state.geo)
+        for code, pairs, sizes in options:
+            fast = state.geo.finders.find(code, state.cand, state.stars, pairs, sizes)
+            slow = oracle.find(code, state.cand, state.stars, pairs, sizes)
+            assert fast == slow, (code, pairs, sizes, describe(case, None))
+            found[code, sizes] += fast is not None
+    assert min(found.values()) > 100, found
+
+
+# the compiled enumerations
 
 
 def _windows(geo):
@@ -290,78 +334,91 @@ def _windows(geo):
             yield sum(masks[n + first + i] for i in range(size))
 
 
-def test_compiled_ways_and_agreement_match_the_python_ones(monkeypatch):
-    from engine.games.starbattle import techniques as T
+def test_compiled_ways_and_agreement_match_the_oracles():
     compared = found = stopped = agreed = 0
     for i, case in enumerate(pool()):
         if i % 20:                  # every 20th position of the pool
             continue
         state, geo = case.state, case.state.geo
+        oracle = PlainFinders(geo)
         needs = state.needs()
         for j, window in enumerate(_windows(geo)):
             area = window & state.cand
             m = sum(needs[u] for u in range(geo.nunits) if geo.unit_mask[u] & window == geo.unit_mask[u]
                     and u < 2 * geo.n) or needs[j % geo.nunits]
             for options in ({}, {"first_only": True}, {"telling": True},
-                            {"limit": 3, "budget": 40, "telling": True}, {"budget": 7}):
-                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
-                fast = T._ways(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
-                slow = T._ways(state, area, m, needs, state.cand, **options)
+                            {"limit": 3, "budget": 40, "telling": True}, {"budget": 7}, {"slack": 2}):
+                fast = geo.finders.ways(area, m, needs, state.cand, **options)
+                slow = oracle.ways(area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
                 compared += 1
                 found += bool(fast)
                 stopped += fast is None
             for options in ({}, {"limit": 3, "budget": 40}):
-                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
-                fast = T._agreement(state, area, m, needs, state.cand, **options)
-                monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
-                slow = T._agreement(state, area, m, needs, state.cand, **options)
+                fast = geo.finders.agreement(area, m, needs, state.cand, **options)
+                slow = oracle.agreement(area, m, needs, state.cand, **options)
                 assert fast == slow, (area, m, options, describe(case, None))
-                agreed += fast is not None and bool(fast.every or fast.unused or fast.ruled)
+                agreed += fast is not None and bool(fast[1] or fast[2] or fast[3])
     assert compared > 5_000 and found > 1_250 and stopped > 250 and agreed > 250
 
 
-def test_compiled_pair_crowders_match_the_python_ones(monkeypatch):
-    from engine.games.starbattle import techniques as T
-    compared = cells = crowders = 0
+def test_compiled_pressured_pair_matches_the_oracle():
+    """Each pair alone (not only the first that gives), so that every pair's search is compared."""
+    compared = crowders = 0
     rng = random.Random(7)
     for i, case in enumerate(pool()):
         if i % 3:
             continue
         state, geo = case.state, case.state.geo
+        oracle = PlainFinders(geo)
         needs, cand = state.needs(), state.cand
-        removed = T.removal_sets(state, needs)
         tight = [w for w in range(geo.nunits) if needs[w] > 0]
-        for u, v in rng.sample(T._pairs_near(geo), 6):
-            # every candidate is asked, not only those near both units, and a sample of the other units
-            args = (geo, cand & geo.unit_mask[u], cand & geo.unit_mask[v], u, v, needs, cand, cand,
-                    [w for w in rng.sample(tight, min(len(tight), 6)) if w not in (u, v)], removed)
-            fast = geo.compiled().pair_crowders(*args[1:-1])
-            slow = T._pair_crowders(*args)
-            assert fast == slow, (u, v, describe(case, None))
+        for pair in rng.sample(T._pairs_near(geo), 6):
+            units = rng.sample(tight, min(len(tight), 6))
+            fast = geo.finders.pressured_pair(needs, cand, (pair,), units)
+            slow = oracle.pressured_pair(needs, cand, (pair,), units)
+            assert fast == slow, (pair, describe(case, None))
             compared += 1
-            cells += cand.bit_count()
-            crowders += fast.bit_count()
-    assert compared > 3_000 and 10_000 < crowders < cells - 10_000
+            crowders += fast is not None
+    assert compared > 3_000 and crowders > 100
 
 
-def test_compiled_screens_answer_as_the_python_finders(monkeypatch):
-    """A screen is trusted when it says no step, so it must say yes exactly when its finder finds one:
-    the set differentials, the 2x2 bound, the squeeze, and the windows' remainders and excesses."""
+def test_compiled_pressured_crowders_match_the_oracle():
+    compared = crowders = 0
+    for i, case in enumerate(pool()):
+        if i % 10:
+            continue
+        state, geo = case.state, case.state.geo
+        oracle = PlainFinders(geo)
+        needs, cand = state.needs(), state.cand
+        for window in _windows(geo):
+            cells = window & cand
+            m = max(1, cells.bit_count() // 4)
+            fast = geo.finders.pressured_crowders(cells, m, needs, cand)
+            assert fast == oracle.pressured_crowders(cells, m, needs, cand), describe(case, None)
+            compared += 1
+            crowders += bool(fast)
+    assert compared > 5_000 and crowders > 500
+
+
+def test_compiled_screens_answer_as_the_python_finders(plain):
+    """A screen is trusted when it says no step, so it must say yes exactly when its finder, left to
+    look on its own (the oracles' screens always say "look"), finds one: the set differentials, the
+    2x2 bound, the squeeze, and the windows' remainders and excesses."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
-    cases = pool()              # built with the compiled finders, as every other test builds it
-    monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+    cases = pool()
+    plain(True)
     fired = Counter()
     for i, case in enumerate(cases):
         if i % 2:
             continue
         state = case.state
-        twin, needs = state.geo.compiled(), state.needs()
+        needs = state.needs()
+        finders = Prober(state.geo.n, state.geo.k, state.geo.diagonals, list(state.geo.regions))
         for sizes in ((1,), (2,), (3,), _LARGE):
             step = B.find_differential(state, "x", 1, sizes=sizes)
-            screen = twin.differential(state.cand, needs, sizes, B.DIFFERENTIAL_PARTS)
+            screen = finders.differential(state.cand, needs, sizes, B.DIFFERENTIAL_PARTS)
             assert screen == (step is not None), ("differential", sizes, describe(case, step))
             fired["differential", sizes] += screen
         found = [("bound", (), B.find_2x2_bound(state, "x", 1)), ("squeeze", (), B.find_squeeze(state, "x", 1))]
@@ -369,25 +426,23 @@ def test_compiled_screens_answer_as_the_python_finders(monkeypatch):
             for sizes in ((1,), (2,), (3,), _LARGE):
                 found.append((kind, sizes, B.find_window(state, "x", 1, kind=kind, sizes=sizes)))
         for what, sizes, step in found:
-            screen = twin.blocks_give(state.cand, needs, what, sizes)
+            screen = finders.blocks_give(state.cand, needs, what, sizes)
             assert screen == (step is not None), (what, sizes, describe(case, step))
             fired[what, sizes] += screen
     assert len(fired) == 14 and min(fired.values()) > 500, fired
 
 
-def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
+def test_compiled_first_way_crowders_match_the_oracle():
     """Every candidate is asked (not only those near the unit or group), with a known way and a budget
     (as crowded-group asks) and without (as pressured-footprint asks)."""
-    from engine.games.starbattle import techniques as T
-    cases = pool()              # built with the compiled finders, as every other test builds it
     compared = crowders = 0
     rng = random.Random(11)
-    for i, case in enumerate(cases):
+    for i, case in enumerate(pool()):
         if i % 20:
             continue
         state, geo = case.state, case.state.geo
+        oracle = PlainFinders(geo)
         needs, cand = state.needs(), state.cand
-        removed = T.removal_sets(state, needs)
         tight = T._short_of_room(geo, cand, needs)
         groups = [(u,) for u in rng.sample(range(geo.nunits), 4)] + rng.sample(T._crowded_groups(geo.n, geo.regions), 2)
         for group in groups:
@@ -396,40 +451,37 @@ def test_compiled_first_way_crowders_match_the_python_loops(monkeypatch):
                 area |= geo.unit_mask[u]
             area &= cand
             if len(group) == 1:
-                way, budget = None, 0
+                stars, ruled, budget, asked = -1, 0, 0, ()
             else:
                 found = T._ways(state, area, sum(needs[u] for u in group), needs, cand, first_only=True,
                                 budget=T.GROUP_TRIES)
                 if not found:
                     continue
-                way, budget = found[0], T.GROUP_TRIES
-            args = (state, area, group, needs, cand, cand, way, tight, budget, removed)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
-            fast = T._first_way_crowders(*args)
-            monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
-            slow = T._first_way_crowders(*args)
-            assert fast == slow, (group, describe(case, None))
+                (stars, ruled), budget, asked = found[0], T.GROUP_TRIES, tight
+            args = (area, group, needs, cand, cand, stars, ruled, asked, budget)
+            fast = geo.finders.first_way_crowders(*args)
+            assert fast == oracle.first_way_crowders(*args), (group, describe(case, None))
             compared += 1
             crowders += fast.bit_count()
     assert compared > 1_500 and crowders > 2_000
 
 
 @pytest.mark.parametrize("name", ["region-in-line", "line-in-region", "undercount-2", "overcount-3", "x-wing",
-                                  "undercount-large", "overcount-large", "fish-large",
+                                  "undercount-large", "overcount-large", "fish-large", "shared-neighbour",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
                                   "differential-1", "differential-large", "2x2-bound", "squeeze", "remainder-1",
                                   "excess-2", "remainder-large", "crowded-group"])
-def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
-    from engine.games.starbattle import techniques as T
+def test_steps_match_the_plain_finders(name, plain):
+    """The whole step (cells, units, sentence) is the one the ladder words from the plain oracles."""
     steps = 0
     for i, case in enumerate(pool()):
         if i % 4:
             continue
         technique = ladder_for(case.rules.stars)[name]
-        monkeypatch.setattr(S, "USE_COMPILED_FINDERS", True)
+        plain(False)
         fast = technique.find(case.state)
-        monkeypatch.setattr(S, "USE_COMPILED_FINDERS", False)
+        plain(True)
         slow = technique.find(case.state)
         assert fast == slow, describe(case, fast)
         steps += fast is not None
@@ -439,36 +491,51 @@ def test_steps_do_not_depend_on_the_compiled_enumerations(name, monkeypatch):
 def test_compiled_finders_refuse_bad_arguments():
     case = pool()[0]
     state, geo = case.state, case.state.geo
-    twin = geo.compiled()
+    finders = geo.finders
     needs, cand = state.needs(), state.cand
     nbytes = (geo.n ** 2 + 7) // 8
     with pytest.raises(ValueError, match="needs must list"):
-        twin.ways(cand, 1, needs[:-1], cand)
-    with pytest.raises(ValueError, match="needs must list"):
-        twin.counting_group(cand, needs + [1], 0, 1, 1)
-    with pytest.raises(ValueError, match="bad group search"):
-        twin.counting_group(cand, needs, 3, 1, 1)
-    with pytest.raises(ValueError, match="off the board"):
-        twin.pair_crowders(cand, cand, 0, 1, needs, cand, cand, [geo.nunits])
-    with pytest.raises(ValueError, match="units off the board"):
-        twin.pair_crowders(cand, cand, 0, geo.nunits, needs, cand, cand, [])
+        finders.ways(cand, 1, needs[:-1], cand)
+    with pytest.raises(ValueError, match="unknown finder"):
+        finders.find(7, cand, state.stars)
+    with pytest.raises(ValueError, match="unit kinds"):
+        finders.find(FINDERS["counting"], cand, state.stars, ((3, 1),), (1,))
+    with pytest.raises(ValueError, match="group sizes"):
+        finders.find(FINDERS["counting"], cand, state.stars, ((0, 1),), (0,))
+    with pytest.raises(ValueError, match="at most"):
+        finders.first_contradiction(b"\0" * nbytes, b"\0" * nbytes, [0], 2, 1, T.TRIAL_PLAN * 3)
     with pytest.raises(ValueError, match="bitsets must be"):
-        twin.crowding(b"\0" * (nbytes + 1), b"\0" * nbytes)
+        finders.first_contradiction(b"\0" * (nbytes + 1), b"\0" * nbytes, [0], 1, 1)
     with pytest.raises(OverflowError):            # a set of cells larger than the board
-        twin.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
+        finders.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
+    with pytest.raises(OverflowError):
+        finders.find(FINDERS["crowding"], 1 << (8 * nbytes + 1), 0)
     with pytest.raises(ValueError, match="needs must list"):
-        twin.differential(cand, needs[:-1], (1,), 2)
+        finders.differential(cand, needs[:-1], (1,), 2)
     with pytest.raises(ValueError, match="unknown block argument"):
-        twin.blocks_give(cand, needs, "remainders", (1,))
+        finders.blocks_give(cand, needs, "remainders", (1,))
     with pytest.raises(ValueError, match="needs must list"):
-        twin.blocks_give(cand, needs[:-1], "bound")
+        finders.blocks_give(cand, needs[:-1], "bound")
     with pytest.raises(ValueError, match="units off the board"):
-        twin.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
+        finders.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
     with pytest.raises(ValueError, match="units off the board"):
-        twin.pressured_pair(needs, cand, ((0, geo.nunits),), ())
+        finders.pressured_pair(needs, cand, ((0, geo.nunits),), ())
     with pytest.raises(ValueError, match="units off the board"):
-        twin.pressured_pair(needs, cand, (), (-1,))
+        finders.pressured_pair(needs, cand, (), (-1,))
     with pytest.raises(ValueError, match="needs must list"):
-        twin.first_way_crowders(cand, (0,), needs[:-1], cand, cand, -1, 0, (), 0)
-    assert twin.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
-    assert twin.ways(cand, -1, needs, cand) == [] and twin.agreement(cand, -1, needs, cand) is None
+        finders.first_way_crowders(cand, (0,), needs[:-1], cand, cand, -1, 0, (), 0)
+    assert finders.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
+    assert finders.ways(cand, -1, needs, cand) == [] and finders.agreement(cand, -1, needs, cand) is None
+
+
+def test_a_stale_build_is_refused(tmp_path):
+    """The compiled finders carry the digest of the sources they were built from; other sources give
+    another digest, which state.py refuses on import."""
+    from engine.games.starbattle import _techniques, built
+    assert _techniques.BUILT_FROM == built.source_digest()
+    for name in built.SOURCES:
+        (tmp_path / name).write_bytes((built.FOLDER / name).read_bytes())
+    assert built.source_digest(tmp_path) == _techniques.BUILT_FROM
+    with open(tmp_path / "_techniques.pyx", "a") as fh:
+        fh.write("# changed\n")
+    assert built.source_digest(tmp_path) != _techniques.BUILT_FROM

@@ -1,28 +1,24 @@
-# The compiled probe of the Star Battle ladder: the contract of `_techniques.pyx`.
+# The compiled Star Battle finders: the contract of `_techniques.pyx`.
 #
-# A hypothetical step asks, for one candidate after another, "does a star here lead to a
-# contradiction?". The Python ladder answers that by carrying a copy of the position on with its
-# techniques (techniques.py, `probe`); this module answers the same question in C, so that the many
-# probes that fail cost little. It is a filter only: a cell it reports is probed again in Python,
-# whose answer (and sentence) is the one recorded, so grades never depend on this module. A parity
-# test checks that it never misses a contradiction the Python probe finds.
+# The ladder's techniques (techniques.py, blocks.py) that have a compiled finder run it and only word
+# what it finds: each finder looks at a position as given (nothing deduced first) and returns a
+# Finding (finding.py: the cells placed and ruled out, the units reasoned about, and a detail or two
+# of the technique's), or None. Cells and units are numbered as in _search.pxd.
 #
-# Cells and units are numbered as in _search.pxd.
-# A probe runs, after placing the assumed star:
-#   the basic rules to a fixed point (stars clear what they attack, full units clear the rest,
-#   a unit with as many candidates as stars still needed takes them all), then checks every unit
-#   can still fit its stars; at level 2, while `budget` allows, the first tier-2 deduction in the
-#   Python ladder's own order (confinement, shared neighbour, crowding), then the basic rules again.
+# A trial asks, for one candidate after another, "does a star here lead to a contradiction?". The
+# compiled probe answers it, after placing the assumed star, with the basic rules to a fixed point
+# (stars clear what they attack, full units clear the rest, a unit with as many candidates as stars
+# still needed takes them all) and a check that every unit can still fit its stars; at level 2, while
+# `budget` allows, the first deduction of the ladder's tier 2 (the plan techniques.py passes, built
+# from its table: the same compiled finders the ladder runs), then the basic rules again.
 
 from libc.stdint cimport uint64_t
 
 from engine.games.starbattle._search cimport Search
 
 
-# The enumerations behind footprints and pressured pairs (techniques.py `_ways` and `_pair_crowders`),
-# compiled because they are where a 10x10 grade spends most of its time. Unlike the probe these are
-# not filters: their answers are used as they are, so each mirrors its Python twin step for step
-# (same order, same counts, same early stops) and a parity test compares them on random positions.
+# The enumerations behind footprints, crowded groups and pressured pairs. Each has a plain Python
+# oracle in tests/engine/test_engine_techniques_oracle.py that answers step for step as it does.
 
 cdef struct WaysRun:
     int size                  # cells of the area, ascending, in `cells`
@@ -50,7 +46,7 @@ cdef struct WaysRun:
     bint first_only, telling, too_many, hopeless
     bint collect              # list the ways (else only count them: `agreement`)
 
-cdef struct CountRun:
+cdef struct CountRun:          # a counting search (undercount, overcount, fish) on the loaded position
     unsigned char *cand
     unsigned char *elim       # the cells the group found clears
     unsigned char *picked     # per index 0..n-1 of the group's kind: in the group so far
@@ -84,6 +80,24 @@ cdef struct BlockRun:          # scratch for the block arguments (blocks._block_
     uint64_t *work            # 8 sets: seen, overlap, place, elim, common, union of the parts, mask, inside
 
 
+# The tier-2 finders a probe may run between its basic steps (codes of `Prober.find`, finding.py).
+cdef enum:
+    FIND_COUNTING = 0
+    FIND_SHARED_NEIGHBOUR = 1
+    FIND_CROWDING = 2
+    MAX_PLAN = 8              # tier-2 finders in a plan
+    MAX_PAIRS = 4             # (kind inside, kind around) pairs of one counting finder
+    MAX_SIZES = 16            # group sizes of one counting finder
+
+
+cdef struct PlanStep:          # one finder of a probe's plan, with its options
+    int code
+    int npairs
+    int pairs[2 * MAX_PAIRS]
+    int nsizes
+    int sizes[MAX_SIZES]
+
+
 # The geometry, the state and the basic rules (_enqueue, _eliminate, _place, _propagate) are the
 # search's own: a probe loads a position instead of starting empty, and never backtracks.
 cdef class Prober(Search):
@@ -105,15 +119,26 @@ cdef class Prober(Search):
     cdef int nwords
     cdef uint64_t *attack_bits
     cdef uint64_t *unit_bits
+    # what the last finder found: cells ruled out (flags), the units it reasons about, a detail
+    cdef unsigned char *found_elim
+    cdef int *found_units
+    cdef int found_nunits, found_need, found_count
+    cdef CountRun group           # the counting search's arrays, kept from one call to the next
 
     cdef bint _load(self) noexcept nogil
+    cdef void _set_position(self, cand, stars) except *
     cdef bint _closure(self) noexcept nogil
     cdef bint _fits(self, int *cells, int size, int want) noexcept nogil
-    cdef int _confinement(self) noexcept nogil
-    cdef int _shared_neighbour(self) noexcept nogil
-    cdef int _crowding(self) noexcept nogil
+    cdef bint _find(self, const PlanStep *step) noexcept nogil
+    cdef bint _counting(self, const PlanStep *step) noexcept nogil
+    cdef bint _group_search(self, int ykind, int xkind, int size) noexcept nogil
+    cdef bint _shared_neighbour(self) noexcept nogil
+    cdef bint _crowding(self) noexcept nogil
     cdef int _crowders(self, int *unit) noexcept nogil
-    cdef bint _probe(self, int cell, int level, int budget) noexcept nogil
+    cdef void _found_cells(self, int unit, const int *cells, int m) noexcept nogil
+    cdef bint _probe(self, int cell, int level, int budget, const PlanStep *plan, int nplan) noexcept nogil
+    cdef int _read_plan(self, plan, PlanStep *out) except -1
+    cdef void _read_step(self, int code, pairs, sizes, PlanStep *out) except *
     # the enumerations (below)
     cdef void _unpack(self, bytes bits, unsigned char *out) except *
     cdef object _pack(self, const unsigned char *flags, unsigned char *scratch)

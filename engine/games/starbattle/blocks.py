@@ -11,8 +11,7 @@ from functools import lru_cache, partial
 
 from engine.ladder import Step
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           cells_text, compiled_finders, regions_first, removal_sets,
-                                           stars_text, taking_any)
+                                           cells_text, regions_first, stars_text)
 
 
 
@@ -124,8 +123,7 @@ def _block_step(state, name, cost, area_units, need, result) -> Step:
 def find_2x2_bound(state: StarState, name: str, cost: int) -> Step | None:
     geo = state.geo
     needs = state.needs()
-    compiled = compiled_finders(geo)
-    if compiled and not compiled.blocks_give(state.cand, needs, "bound"):
+    if not geo.finders.blocks_give(state.cand, needs, "bound"):
         return None         # the usual answer, found in C; a step is found and worded below
     for u in regions_first(geo):
         need = needs[u]
@@ -141,8 +139,7 @@ def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
     geo = state.geo
     n = geo.n
     needs = state.needs()
-    compiled = compiled_finders(geo)
-    if compiled and not compiled.blocks_give(state.cand, needs, "squeeze"):
+    if not geo.finders.blocks_give(state.cand, needs, "squeeze"):
         return None
     for base in (0, n):
         for i in range(n - 1):
@@ -328,8 +325,7 @@ def _area_step(state: StarState, name: str, cost: int, area: Area, found: tuple[
 def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tuple[int, ...]) -> Step | None:
     """The remainder or excess of a window of adjacent lines, as an area with an exact need."""
     needs = state.needs()
-    compiled = compiled_finders(state.geo)
-    if compiled and not compiled.blocks_give(state.cand, needs, kind, sizes):
+    if not state.geo.finders.blocks_give(state.cand, needs, kind, sizes):
         return None
     for size in sizes:
         if size >= 4 and size > state.geo.n // 2:
@@ -402,7 +398,6 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
     of one or two lines, and what they spill outside them)."""
     geo, cand = state.geo, state.cand
     needs = state.needs()
-    removed = removal_sets(state, needs)
     candidates: list[Area] = []
     if areas == "lines":
         n = geo.n
@@ -416,16 +411,14 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
         for size in (1, 2):
             for kind in ("remainder", "excess"):
                 candidates.extend(a for a in window_areas(state, needs, size, kind) if a.need >= 1)
-    compiled = compiled_finders(geo)
     for area in candidates:
         cells = area.cells & cand
         m = area.need
         if m < 1 or cells.bit_count() > 4 * m + 4:
             continue
-        if compiled:
-            crowders = compiled.pressured_crowders(cells, m, needs, cand)
-        else:
-            crowders = _pressure_crowders(geo, cells, m, cand, removed)
+        # compiled: the candidates on which a star leaves the area too few cells, or a cover by fewer
+        # 2x2 blocks than the stars it still wants
+        crowders = geo.finders.pressured_crowders(cells, m, needs, cand)
         if crowders:
             found = cells_of(crowders)
             return Step(name, cost, (), found, geo.names(area.units),
@@ -433,24 +426,6 @@ def find_pressured(state: StarState, name: str, cost: int, *, areas: str) -> Ste
                         f"room for fewer (its free cells would fit in fewer 2x2 blocks), so "
                         + ("it is" if len(found) == 1 else "they are") + " empty")
     return None
-
-
-def _pressure_crowders(geo: Geometry, cells: int, m: int, cand: int, removed: list[int]) -> int:
-    """The candidates on which a star leaves `cells` (which must hold m more stars) too few cells or a
-    cover by fewer 2x2 blocks than the stars still wanted (compiled: Prober.pressured_crowders)."""
-    near = taking_any(removed, cells) & cand
-    crowders = 0
-    while near:
-        low = near & -near
-        cell = low.bit_length() - 1
-        near ^= low
-        want = m - 1 if low & cells else m
-        if want <= 0:
-            continue
-        rest = cells & ~removed[cell]
-        if rest.bit_count() < want or _cover(geo, rest, want - 1) is not None:
-            crowders |= low
-    return crowders
 
 
 # --------------------------------------------------------------------------------------------------
@@ -469,8 +444,7 @@ def find_differential(state: StarState, name: str, cost: int, *, sizes: tuple[in
     from itertools import combinations
     geo, cand, n = state.geo, state.cand, state.geo.n
     needs = state.needs()
-    compiled = compiled_finders(geo)
-    if compiled and not compiled.differential(cand, needs, sizes, DIFFERENTIAL_PARTS):
+    if not geo.finders.differential(cand, needs, sizes, DIFFERENTIAL_PARTS):
         return None         # the usual answer, found in C; a step is found and worded below
     regions = _region_candidates(state)
     for size in sizes:

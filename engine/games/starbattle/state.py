@@ -12,8 +12,15 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine.ladder import Step
+from engine.games.starbattle import _techniques
+from engine.games.starbattle._techniques import Prober
 from engine.games.starbattle.board import region_letter
+from engine.games.starbattle.built import source_digest
 from engine.games.starbattle.rules import Rules
+
+if _techniques.BUILT_FROM != source_digest():
+    raise ImportError(f"{_techniques.__file__} was built from other sources than those beside it: rebuild it "
+                      "(make build)")
 
 # --------------------------------------------------------------------------------------------------
 # geometry (fixed per board) and state (candidates and stars)
@@ -21,12 +28,13 @@ from engine.games.starbattle.rules import Rules
 
 class Geometry:
     """Everything about a board that never changes while it is solved: unit masks, attack masks,
-    2x2 blocks. Built once per board (cached) and shared by every state and probe; the parts that
-    depend only on the size and the diagonal rule come from one `Frame` shared by every board."""
+    2x2 blocks, and the compiled finders (`finders`). Built once per board (cached) and shared by every
+    state and probe; the parts that depend only on the size and the diagonal rule come from one `Frame`
+    shared by every board."""
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
                  "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "covers", "prober")
+                 "fits", "covers", "_finders")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -47,22 +55,17 @@ class Geometry:
         self.attack, self.hit, self.cell_blocks = frame.attack, frame.hit, frame.cell_blocks
         self.fits = frame.fits          # can_place answers, shared by every state of every board
         self.covers = frame.covers      # 2x2 covers (blocks.py), likewise
-        self.prober = None              # the compiled probe, made on first use
+        self._finders: Prober | None = None
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:
         return tuple(self.unit_name[u] for u in units)
 
-    def compiled(self):
-        """The board's compiled twin (`_techniques.Prober`), made on first use; False when the compiled
-        module is not built (it is an accelerator, never required)."""
-        if self.prober is None:
-            try:
-                from engine.games.starbattle._techniques import Prober
-            except ImportError:
-                self.prober = False
-            else:
-                self.prober = Prober(self.n, self.k, self.diagonals, list(self.regions))
-        return self.prober
+    @property
+    def finders(self) -> Prober:
+        """The board's compiled finders and probe (`_techniques.Prober`), made on first use."""
+        if self._finders is None:
+            self._finders = Prober(self.n, self.k, self.diagonals, list(self.regions))
+        return self._finders
 
 
 class Frame:
@@ -309,16 +312,6 @@ def _regions_first_order(n: int) -> tuple[int, ...]:
 def regions_first(geo: Geometry) -> tuple[int, ...]:
     """Every unit, regions first (a person looks at the coloured shapes before the lines)."""
     return _regions_first_order(geo.n)
-
-
-USE_COMPILED_FINDERS = True   # the compiled finders below (tests switch them off to compare)
-
-
-def compiled_finders(geo: Geometry):
-    """The compiled twin for crowding, counting, pressured areas and the footprint and pressured-pair
-    enumerations, or False when they run in Python. Each compiled finder answers step for step as its
-    Python twin (parity tests compare them)."""
-    return geo.compiled() if USE_COMPILED_FINDERS else False
 
 
 def taking_any(removed: list[int], cells: int) -> int:

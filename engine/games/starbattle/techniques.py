@@ -41,15 +41,20 @@ families, in the words of human Star Battle guides:
                        can hold its stars carried on as the long trial does). Trials come last and
                        only when nothing else moves.
 
-Speed: positions are Python ints used as bitsets; the probes of the trials, where much of the
-time goes, are screened by a compiled twin (_techniques.pyx) whose every "contradiction" is
-confirmed by the Python probe, so the recorded steps never depend on it. The same module runs what
-most grades spend their time in (crowding, the counting groups, pressured areas, and the
-enumerations: `_ways` and `_agreement` for footprints, the per-cell loops of crowded-group and
-pressured-footprint, the pair search of pressured-pair) step for step as the Python code does
-(`state.compiled_finders`), and screens the 2x2-block arguments and the
-set differentials (whether any argument holds; the Python finder then finds and words the first); the
-Python code stays as the fallback and as the reference parity tests hold the compiled one to.
+Where the work is done: positions are Python ints used as bitsets, and every technique has one
+finder. The compiled module (_techniques.pyx, `Geometry.finders`) finds for the techniques most
+grades spend their time in: tier 2 (confinement, shared neighbour, crowding) and the other counting
+groups run whole in C and return a `Finding` (finding.py) that the Python finder here only words;
+the footprint and pressured-cell finders run their enumerations there (`_ways`, `_agreement`, the
+per-cell loops of crowded-group and pressured-footprint, the pressured-pair search). The 2x2-block
+arguments and the set differentials (blocks.py) are found and worded in Python behind a compiled
+screen that says whether any argument holds (most positions have none); a test holds the screen to
+the finder. A trial runs the compiled probe, which carries a position on
+with the basic rules and, in a short trial, with the ladder's own tier-2 finders (TRIAL_PLAN, taken
+from the table below); the cell it stops at is probed once more here for the sentence. The compiled
+module is required, and a build older than its sources is refused on import (state.py). The plain
+Python versions of the compiled finders live in tests/engine/test_engine_techniques_oracle.py, as
+oracles only.
 """
 
 from __future__ import annotations
@@ -60,11 +65,12 @@ from functools import lru_cache, partial
 from typing import NamedTuple
 
 from engine.ladder import Ladder, Step, Technique, run
+from engine.games.starbattle._techniques import FINDERS
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
                                             find_window, window_areas)
 from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
                                            join_names, place_step, regions_first, removal_sets, taking_any,
-                                           compiled_finders, stars_text)
+                                           stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
@@ -123,129 +129,34 @@ def find_last_free_cells(state: StarState, name: str, cost: int) -> Step | None:
 ROW, COL, REG = 0, 1, 2
 
 
-def _span(geo: Geometry, mask: int, kind: int) -> int:
-    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch."""
-    n = geo.n
-    out = 0
-    if kind == ROW:
-        r = 0
-        bits = geo.rowbits
-        while mask:
-            if mask & bits:
-                out |= 1 << r
-            mask >>= n
-            r += 1
-    elif kind == COL:
-        bits = geo.rowbits
-        while mask:
-            out |= mask & bits
-            mask >>= n
+def find_counting(state: StarState, name: str, cost: int, *, pairs: Sequence[tuple[int, int]],
+                  sizes: Sequence[int]) -> Step | None:
+    """For each group size in turn and each (kind inside, kind around) pair of unit kinds: the first
+    group whose units around need exactly as many stars as it, with candidates outside it (compiled:
+    `Prober.find`; its Finding holds the group, then the units around it)."""
+    found = state.geo.finders.find(FINDERS["counting"], state.cand, state.stars, pairs, sizes)
+    if found is None:
+        return None
+    size = found.count
+    return _counting_step(state, name, cost, found.units[:size], found.units[size:], found.need, found.eliminate)
+
+
+def _counting_step(state: StarState, name: str, cost: int, chosen: Sequence[int], xs: Sequence[int],
+                   need_y: int, elim: int) -> Step:
+    geo = state.geo
+    ynames = geo.names(chosen)
+    xnames = geo.names(xs)
+    if geo.k == 1 and len(chosen) == 1 and len(xs) == 1:
+        why = (f"the free cells of {ynames[0]} all lie in {xnames[0]}, so the star of "
+               f"{xnames[0]} is in {ynames[0]}: the rest of {xnames[0]} is empty")
     else:
-        reg = geo.region_of
-        while mask:
-            low = mask & -mask
-            out |= 1 << reg[low.bit_length() - 1]
-            mask ^= low
-    return out
+        verb = "needs" if len(xs) == 1 else "need"
+        why = (f"{join_names(ynames)} must still place {stars_text(need_y)}, all within "
+               f"{join_names(xnames)}, which {verb} exactly that many: the rest of "
+               f"{join_names(xnames)} is empty")
+    return Step(name, cost, (), cells_of(elim), ynames + xnames, why)
 
 
-def _counting(state: StarState, name: str, cost: int, *, pairs: Sequence[tuple[int, int]],
-              sizes: Sequence[int]) -> Step | None:
-    geo, cand = state.geo, state.cand
-    n, k = geo.n, geo.k
-    needs = state.needs()
-    compiled = compiled_finders(geo)
-    for size in sizes:
-        if size >= 4 and size > n // 2:
-            break               # a larger group is the complement of a smaller one
-        for ykind, xkind in pairs:
-            xbase = xkind * n
-            if compiled:
-                found = compiled.counting_group(cand, needs, ykind, xkind, size)
-            else:
-                ys = _spans(state, needs, ykind, xkind)
-                if len(ys) < size:
-                    continue
-                xneeds = needs[xbase:xbase + n]
-                # most that the units still to be picked can add to need(Y), for pruning
-                top = sorted((y[2] for y in ys), reverse=True)
-                room = [sum(top[:i]) for i in range(size + 1)]
-                found = _group_dfs(ys, size, room, 0, 0, 0, 0, 0, 0, (), xneeds, xbase, geo, cand)
-            if found is not None:
-                chosen, span, elim, need_y = found
-                xs = tuple(xbase + i for i in range(n) if span >> i & 1)
-                ynames = geo.names(chosen)
-                xnames = geo.names(xs)
-                if k == 1 and size == 1 and len(xs) == 1:
-                    why = (f"the free cells of {ynames[0]} all lie in {xnames[0]}, so the star of "
-                           f"{xnames[0]} is in {ynames[0]}: the rest of {xnames[0]} is empty")
-                else:
-                    verb = "needs" if len(xs) == 1 else "need"
-                    why = (f"{join_names(ynames)} must still place {stars_text(need_y)}, all within "
-                           f"{join_names(xnames)}, which {verb} exactly that many: the rest of "
-                           f"{join_names(xnames)} is empty")
-                return Step(name, cost, (), cells_of(elim), ynames + xnames, why)
-    return None
-
-
-def _spans(state: StarState, needs: list[int], ykind: int, xkind: int) -> list:
-    """The units of `ykind` still needing stars, each as (unit, candidates, need, span over `xkind`);
-    kept on the state until it changes, since four techniques ask for the same lists."""
-    key = (ykind, xkind)
-    memo = state.memo
-    if memo is not None and key in memo:
-        return memo[key]
-    if memo is None:
-        memo = state.memo = {}
-    geo, cand, n = state.geo, state.cand, state.geo.n
-    ys = []
-    for i in range(n):
-        u = ykind * n + i
-        cm = cand & geo.unit_mask[u]
-        if cm and needs[u] > 0:
-            ys.append((u, cm, needs[u], _span(geo, cm, xkind)))
-    memo[key] = ys
-    return ys
-
-
-def _group_dfs(ys, size, room, start, depth, span, need_x, need_y, mask_y, chosen, xneeds, xbase, geo,
-               cand):
-    """Depth-first over groups of `size` (>= 1) units from `ys`: the first whose spanned units need
-    exactly as many stars as the group and have candidates outside it. Prunes when the spanned units
-    already need more than the group could ever reach."""
-    left = size - depth
-    unit_mask = geo.unit_mask
-    for j in range(start, len(ys) - left + 1):
-        u, cm, nd, sp = ys[j]
-        new = sp & ~span
-        nx = need_x
-        while new:
-            low = new & -new
-            nx += xneeds[low.bit_length() - 1]
-            new ^= low
-        if left == 1:
-            # the last unit of the group: the needs must match exactly
-            if nx == need_y + nd:
-                s = span | sp
-                xmask = 0
-                while s:
-                    low = s & -s
-                    xmask |= unit_mask[xbase + low.bit_length() - 1]
-                    s ^= low
-                elim = cand & xmask & ~(mask_y | unit_mask[u])
-                if elim:
-                    return chosen + (u,), span | sp, elim, need_y + nd
-            continue
-        if nx > need_y + nd + room[left - 1]:
-            continue
-        found = _group_dfs(ys, size, room, j + 1, depth + 1, span | sp, nx, need_y + nd,
-                           mask_y | unit_mask[u], chosen + (u,), xneeds, xbase, geo, cand)
-        if found is not None:
-            return found
-    return None
-
-
-_REGION_LINE = ((REG, ROW), (REG, COL), (ROW, REG), (COL, REG))
 _LINE_LINE = ((ROW, COL), (COL, ROW))
 
 
@@ -254,94 +165,26 @@ _LINE_LINE = ((ROW, COL), (COL, ROW))
 
 
 def find_shared_neighbour(state: StarState, name: str, cost: int) -> Step | None:
-    geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
-    attack = geo.attack
-    for u in regions_first(geo):
-        m = geo.unit_mask[u]
-        if k - (stars & m).bit_count() != 1:
-            continue
-        free = cand & m
-        if not free or free.bit_count() == 1:
-            continue
-        common = cand
-        f = free
-        while f and common:
-            low = f & -f
-            common &= attack[low.bit_length() - 1]
-            f ^= low
-        if common:
-            unit = geo.unit_name[u]
-            return Step(name, cost, (), cells_of(common), (unit,),
-                        f"{unit} needs one more star and every free cell of it "
-                        + ("attacks" if geo.diagonals else "touches") + f" {cells_text(cells_of(common), geo)}")
-    return None
+    """The first unit (regions, rows, columns) needing one more star whose free cells all attack some
+    candidates: those are empty (compiled: `Prober.find`)."""
+    found = state.geo.finders.find(FINDERS["shared-neighbour"], state.cand, state.stars)
+    return None if found is None else _shared_neighbour_step(state, name, cost, found.units[0], found.eliminate)
+
+
+def _shared_neighbour_step(state: StarState, name: str, cost: int, u: int, common: int) -> Step:
+    geo = state.geo
+    unit = geo.unit_name[u]
+    return Step(name, cost, (), cells_of(common), (unit,),
+                f"{unit} needs one more star and every free cell of it "
+                + ("attacks" if geo.diagonals else "touches") + f" {cells_text(cells_of(common), geo)}")
 
 
 def find_crowding(state: StarState, name: str, cost: int) -> Step | None:
     """A cell is empty if a star there (with the cells it rules out and the units it completes) would
-    leave some unit unable to fit the stars it still needs."""
-    geo, cand = state.geo, state.cand
-    compiled = compiled_finders(geo)
-    if compiled:
-        nbytes = (geo.n * geo.n + 7) // 8
-        found = compiled.crowding(cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little"))
-        return None if found is None else _crowding_step(state, name, cost, *found)
-    hit, unit_mask = geo.hit, geo.unit_mask
-    needs = state.needs()
-    removed = removal_sets(state, needs)
-    fits_memo = geo.fits
-    if len(fits_memo) > 200_000:
-        fits_memo.clear()
-    one_units = 0
-    for u in range(geo.nunits):
-        if needs[u] == 1:
-            one_units |= unit_mask[u]
-    for u in regions_first(geo):
-        need = needs[u]
-        if need <= 0:
-            continue
-        m = unit_mask[u]
-        free = cand & m
-        if not free:
-            continue
-        crowders = 0
-        if need == 1:
-            # the cells whose removal set swallows every free cell of the unit
-            common = cand & ~m
-            f = free
-            while f and common:
-                low = f & -f
-                common &= removed[low.bit_length() - 1]
-                f ^= low
-            crowders = common
-        else:
-            # a star takes at most 9 cells by touching, plus whole units that need one star; with
-            # more than 4(want - 1) cells left, `want` stars always fit
-            size = free.bit_count()
-            if size - 9 - (free & one_units).bit_count() > 4 * (need - 2):
-                continue
-            near = taking_any(removed, free) & cand
-            while near:
-                low = near & -near
-                cell = low.bit_length() - 1
-                near ^= low
-                want = need - 1 if low & m else need
-                if want <= 0:
-                    continue
-                rest = free & ~removed[cell]
-                size = rest.bit_count()
-                if size < want:
-                    crowders |= low
-                elif size <= 4 * want - 4:
-                    key = (rest, want)
-                    fits = fits_memo.get(key)
-                    if fits is None:
-                        fits = fits_memo[key] = can_place(rest, want, hit)
-                    if not fits:
-                        crowders |= low
-        if crowders:
-            return _crowding_step(state, name, cost, u, crowders)
-    return None
+    leave some unit unable to fit the stars it still needs: the first such unit, regions first
+    (compiled: `Prober.find`)."""
+    found = state.geo.finders.find(FINDERS["crowding"], state.cand, state.stars)
+    return None if found is None else _crowding_step(state, name, cost, found.units[0], found.eliminate)
 
 
 def _crowding_step(state: StarState, name: str, cost: int, u: int, crowders: int) -> Step:
@@ -355,74 +198,6 @@ def _crowding_step(state: StarState, name: str, cost: int, u: int, crowders: int
                 + ("its last star" if need == 1 else f"the {need} stars it still needs")
                 + f": {cells_text(cells, geo)} " + ("is" if len(cells) == 1 else "are") + " empty")
 
-
-
-def _pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int], cand: int,
-                   near: int, units: Sequence[int], removed: list[int]) -> int:
-    """The cells of `near` on which a star (with the cells it rules out, `removed`: removal_sets)
-    leaves units u and v (their candidates `fu`, `fv`) unable to hold their stars together, every unit
-    of `units` keeping room for what it needs; a bitset. find_pressured_pair's Python path; the
-    compiled search (Prober.pressured_pair) looks at each pair as Prober.pair_crowders does, which a
-    parity test holds to this."""
-    crowders = 0
-    while near:
-        low = near & -near
-        cell = low.bit_length() - 1
-        near ^= low
-        after = list(needs)
-        left = units
-        for w in geo.cell_units[cell]:
-            after[w] -= 1
-            if after[w] <= 0:           # a unit the star completes needs no more room
-                left = [x for x in units if after[x] > 0]
-        keep = ~removed[cell]
-        if not _pair_fits(geo, fu & keep, fv & keep, after[u], after[v], after, cand & keep, left):
-            crowders |= low
-    return crowders
-
-
-def _keeps_room(geo: Geometry, units: Sequence[int], needs: Sequence[int], cand: int, chosen: int,
-                gone: int) -> bool:
-    """Whether, with the stars `chosen` placed and the cells `gone` ruled out, every unit of `units`
-    keeps room among `cand` for the stars it still needs."""
-    unit_mask = geo.unit_mask
-    for v in units:
-        mask = unit_mask[v]
-        want = needs[v] - (chosen & mask).bit_count()
-        if want > 0 and (cand & mask & ~gone & ~chosen).bit_count() < want:
-            return False
-    return True
-
-
-def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[int], cand: int,
-               units: Sequence[int]) -> bool:
-    """Whether exactly `wa` more stars fit among the cells `a` and exactly `wb` among `b` (the sets may
-    share cells, a star there counting for both): no two stars attacking, no unit given more than
-    `needs` allows, and every unit of `units` left room among `cand` for what it needs."""
-    unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
-
-    # `chosen`: the stars picked so far; `blocked`: the cells they rule out. Each branch either
-    # stars the lowest open cell or drops it, so no state is reached twice.
-    def fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int) -> bool:
-        if wa < 0 or wb < 0:
-            return False
-        if wa == 0 and wb == 0:
-            return _keeps_room(geo, units, needs, cand, chosen, blocked)
-        if a.bit_count() < wa or b.bit_count() < wb:
-            return False
-        pick = a if wa else b
-        low = pick & -pick
-        cell = low.bit_length() - 1
-        gone = hit[cell]
-        now = chosen | low
-        for v in cell_units[cell]:
-            mask = unit_mask[v]
-            if (now & mask).bit_count() >= needs[v]:
-                gone |= mask
-        return (fits(a & ~gone, b & ~gone, wa - bool(a & low), wb - bool(b & low), now, blocked | gone)
-                or fits(a & ~low, b & ~low, wa, wb, chosen, blocked))
-
-    return fits(a, b, wa, wb, 0, 0)
 
 
 def _pairs_near(geo: Geometry) -> tuple[tuple[int, int], ...]:
@@ -449,30 +224,12 @@ def find_pressured_pair(state: StarState, name: str, cost: int) -> Step | None:
     """Crowding on two units at once: a cell is empty if a star there (with the cells it rules out and
     the units it completes) leaves two units that cross or touch unable to hold their stars together."""
     geo, cand = state.geo, state.cand
-    unit_mask = geo.unit_mask
     needs = state.needs()
     tight = _short_of_room(geo, cand, needs)
-    compiled = compiled_finders(geo)
-    if compiled:
-        found = compiled.pressured_pair(needs, cand, _pairs_near(geo), tight)
-        return None if found is None else _pressured_pair_step(state, name, cost, *found)
-    removed = removal_sets(state, needs)
-    for u, v in _pairs_near(geo):
-        nu, nv = needs[u], needs[v]
-        if nu <= 0 or nv <= 0:
-            continue
-        fu, fv = cand & unit_mask[u], cand & unit_mask[v]
-        if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
-            continue                    # neither is cramped: a person looks where room is short
-        # the cells whose star takes room from both (or sits in one and takes room from the other)
-        near = taking_any(removed, fu) & taking_any(removed, fv) & cand
-        if not near:
-            continue
-        crowders = _pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
-                                  removed)
-        if crowders:
-            return _pressured_pair_step(state, name, cost, u, v, crowders)
-    return None
+    # compiled: for each pair, one of them cramped (a person looks where room is short), the cells
+    # whose star takes room from both, each asked whether the two can still hold their stars
+    found = geo.finders.pressured_pair(needs, cand, _pairs_near(geo), tight)
+    return None if found is None else _pressured_pair_step(state, name, cost, *found)
 
 
 def _pressured_pair_step(state: StarState, name: str, cost: int, u: int, v: int, crowders: int) -> Step:
@@ -522,73 +279,7 @@ def _ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, 
     no ways as soon as those found agree on nothing."""
     if m < 0:                   # a unit with more stars than it may hold: no way at all
         return []
-    geo = state.geo
-    compiled = compiled_finders(geo)
-    if compiled:
-        return compiled.ways(area, m, needs, cand, first_only, limit, budget, telling, FOOTPRINT_SLACK)
-    cells = cells_of(area)
-    out: list[tuple[int, int]] = []
-    cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
-    tight = _short_of_room(geo, cand, needs)
-    # rest[i]: the area's cells from the i-th on, so a branch stops when too few of them are open
-    rest = [0] * (len(cells) + 1)
-    for i in range(len(cells) - 1, -1, -1):
-        rest[i] = rest[i + 1] | 1 << cells[i]
-    got = [0] * geo.nunits
-    placed: list[int] = []
-    too_many = hopeless = False
-    tried = 0
-    every, used, ruled = area, 0, cand & ~area
-
-    def extend(start: int, chosen: int, blocked: int, left: int) -> None:
-        nonlocal too_many, hopeless, tried, every, used, ruled
-        tried += 1
-        if budget and tried > budget:
-            too_many = True
-            return
-        if left == 0:
-            removed = blocked
-            for cell in placed:
-                for v in cell_units[cell]:
-                    if got[v] == needs[v]:
-                        removed |= unit_mask[v]
-            removed &= cand & ~chosen
-            for v in tight:
-                if unit_mask[v] & removed:
-                    want = needs[v] - got[v]
-                    if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
-                        return
-            out.append((chosen, removed))
-            too_many = bool(limit) and len(out) > limit
-            if telling:
-                every &= chosen
-                used |= chosen
-                ruled &= removed
-                hopeless = not every and used == area and not ruled
-            return
-        if (first_only and out) or too_many or hopeless or (rest[start] & ~blocked).bit_count() < left:
-            return
-        for i in range(start, len(cells) - left + 1):
-            cell = cells[i]
-            if blocked >> cell & 1:
-                continue
-            row, column, region = cell_units[cell]
-            if got[row] >= needs[row] or got[column] >= needs[column] or got[region] >= needs[region]:
-                continue
-            got[row] += 1
-            got[column] += 1
-            got[region] += 1
-            placed.append(cell)
-            extend(i + 1, chosen | 1 << cell, blocked | attack[cell], left - 1)
-            placed.pop()
-            got[row] -= 1
-            got[column] -= 1
-            got[region] -= 1
-            if too_many or hopeless:
-                return
-
-    extend(0, 0, 0, m)
-    return None if too_many else [] if hopeless else out
+    return state.geo.finders.ways(area, m, needs, cand, first_only, limit, budget, telling, FOOTPRINT_SLACK)
 
 
 class Agreement(NamedTuple):
@@ -603,19 +294,8 @@ def _agreement(state: StarState, area: int, m: int, needs: Sequence[int], cand: 
                budget: int = 0) -> Agreement | None:
     """What the ways to put m stars on `area` (as `_ways` finds them) agree on; None when there is no
     way, when those found already agree on nothing, or past `limit` ways or `budget` tries."""
-    compiled = compiled_finders(state.geo)
-    if compiled:
-        found = compiled.agreement(area, m, needs, cand, limit, budget, FOOTPRINT_SLACK)
-        return None if found is None else Agreement(*found)
-    ways = _ways(state, area, m, needs, cand, limit=limit, budget=budget, telling=True)
-    if not ways:
-        return None
-    every, used, ruled = state.geo.full, 0, cand
-    for stars, removed in ways:
-        every &= stars
-        used |= stars
-        ruled &= removed
-    return Agreement(len(ways), every, area & ~used, ruled & ~area)
+    found = state.geo.finders.agreement(area, m, needs, cand, limit, budget, FOOTPRINT_SLACK)
+    return None if found is None else Agreement(*found)
 
 
 def _footprint_parts(state: StarState, agreed: Agreement) -> list[str]:
@@ -702,45 +382,16 @@ def _crowded_groups(n: int, regions: tuple[int, ...]) -> tuple[tuple[int, ...], 
     return (*lines, *sorted(touching), *sorted(triples))
 
 
-def _stands(way: tuple[int, int], cell: int, area: int, removed: list[int], needs: Sequence[int], cand: int,
-            geo: Geometry, tight: Sequence[int]) -> bool:
-    """Whether a star on `cell` leaves this way of a group standing: the cell is one of its stars, or
-    lies outside the group, clear of what the way rules out and of its stars (removal sets are
-    symmetric), and every unit short of room keeps enough."""
-    stars, ruled = way
-    if stars >> cell & 1:
-        return True
-    if area >> cell & 1 or ruled >> cell & 1 or stars & removed[cell]:
-        return False
-    return _keeps_room(geo, tight, needs, cand, stars | 1 << cell, ruled | removed[cell])
-
-
 def _first_way_crowders(state: StarState, area: int, group: Sequence[int], needs: Sequence[int], cand: int,
-                        near: int, way: tuple[int, int] | None, tight: Sequence[int], budget: int,
-                        removed: list[int]) -> int:
-    """The cells of `near` on which a star (with the cells it rules out: `removed`, removal_sets)
-    leaves the units of `group` (their candidates `area`) no way to hold the stars they still need; a
-    search past `budget` partial placements (0: none) proves nothing. `way`: one way the group holds
-    them, or None; a star that leaves it standing (checked against the units of `tight`) needs no
-    search. Runs compiled when built (Prober.first_way_crowders, the same answer: a parity test)."""
-    geo = state.geo
-    compiled = compiled_finders(geo)
-    if compiled:
-        stars, ruled = way if way is not None else (-1, 0)
-        return compiled.first_way_crowders(area, group, needs, cand, near, stars, ruled,
-                                           tight if way is not None else (), budget, FOOTPRINT_SLACK)
-    crowders = 0
-    for cell in cells_of(near):
-        if way is not None and _stands(way, cell, area, removed, needs, cand, geo, tight):
-            continue                    # a star there leaves the known way standing
-        keep = cand & ~removed[cell]
-        after = list(needs)
-        for w in geo.cell_units[cell]:
-            after[w] -= 1
-        if _ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
-                 budget=budget) == []:  # None: gave up counting, which proves nothing
-            crowders |= 1 << cell
-    return crowders
+                        near: int, way: tuple[int, int] | None, tight: Sequence[int], budget: int) -> int:
+    """The cells of `near` on which a star (with the cells it rules out: itself, what it attacks, the
+    rest of its units that need one star) leaves the units of `group` (their candidates `area`) no way
+    to hold the stars they still need; a search past `budget` partial placements (0: none) proves
+    nothing. `way`: one way the group holds them, or None; a star that leaves it standing (checked
+    against the units of `tight`) needs no search. Compiled (`Prober.first_way_crowders`)."""
+    stars, ruled = way if way is not None else (-1, 0)
+    return state.geo.finders.first_way_crowders(area, group, needs, cand, near, stars, ruled,
+                                                tight if way is not None else (), budget, FOOTPRINT_SLACK)
 
 
 def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
@@ -767,7 +418,7 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
         if not found:                   # None: gave up counting; []: no way at all, a contradiction
             continue
         crowders = _first_way_crowders(state, area, group, needs, cand, taking_any(removed, area) & cand,
-                                       found[0], tight, GROUP_TRIES, removed)
+                                       found[0], tight, GROUP_TRIES)
         if crowders:
             cells = cells_of(crowders)
             return Step(name, cost, (), cells, geo.names(group),
@@ -789,7 +440,7 @@ def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | N
         if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
             continue
         crowders = _first_way_crowders(state, free, (u,), needs, cand, taking_any(removed, free) & cand & ~free,
-                                       None, (), 0, removed)
+                                       None, (), 0)
         if crowders:
             cells = cells_of(crowders)
             unit = geo.unit_name[u]
@@ -822,7 +473,6 @@ def _probe_order(state: StarState) -> list[int]:
 
 LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
-USE_COMPILED_PROBE = True  # the compiled filter (tests switch it off to compare)
 
 
 def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
@@ -862,30 +512,30 @@ def find_hypothesis(state: StarState, name: str, cost: int, *,
     """A candidate is empty if a star on it leads to a contradiction (see `probe`). Each level names
     the techniques a probe may use beyond the basic rules; every candidate is tried at the first
     level before any at the next (the short, plain contradiction is the one a person finds).
-    Levels 1 (basic rules only) and 2 (tier 2) are first screened by the compiled prober; its
-    answer is always confirmed here, and the Python probe's position gives the sentence."""
+    At levels 1 (basic rules only) and 2 (tier 2: TRIAL_PLAN, the ladder's own compiled finders) the
+    compiled probe runs every candidate; the one it stops at is probed again here, whose position
+    (which unit broke, how many deductions it took) gives the sentence."""
     geo = state.geo
     order = _probe_order(state)
     if not order:
         return None
     base = basic()
-    prober = geo.compiled() if USE_COMPILED_PROBE else False
     nbytes = (geo.n * geo.n + 7) // 8
     for level, extra_of in levels:
         extra = extra_of()
-        if prober and level <= 2:
+        if level <= 2:
             cand = state.cand.to_bytes(nbytes, "little")
             stars = state.stars.to_bytes(nbytes, "little")
             start = 0
             while start < len(order):
-                i = prober.first_contradiction(cand, stars, order[start:], level, budget)
+                i = geo.finders.first_contradiction(cand, stars, order[start:], level, budget, TRIAL_PLAN)
                 if i < 0:
                     break
                 cell = order[start + i]
                 found, reached, used = probe(state, cell, extra, base, budget)
                 if found:
                     return _hypothesis_step(state, name, cost, cell, reached, used)
-                start += i + 1          # the compiled probe saw more than the ladder: not expected
+                start += i + 1          # not expected (the tests hold the two probes together)
             continue
         depth_budget = budget if level < 4 else LONG_PROBE_BUDGET
         for cell in order:
@@ -982,38 +632,39 @@ _LINES_IN_REGIONS = ((ROW, REG), (COL, REG))
 _REGIONS_IN_LINES = ((REG, ROW), (REG, COL))
 _LARGE = tuple(range(4, 13))           # groups of 4 or more (at most n/2 are ever needed)
 
-# Tier 2 is what the compiled probe mirrors (level 2 of a trial): change it in both or in neither.
+# Tier 2 is what a short trial may use between its basic steps: each of its finders must be compiled
+# (TRIAL_PLAN), since the compiled probe runs them.
 _ENTRIES: tuple[Entry, ...] = (
     Entry("star-neighbours", 1, 1, find_star_neighbours),
     Entry("unit-full", 1, 1, find_unit_full),
     Entry("last-free-cells", 1, 2, find_last_free_cells),
-    Entry("region-in-line", 2, 6, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (1,)}),
-    Entry("line-in-region", 2, 8, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (1,)}),
+    Entry("region-in-line", 2, 6, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (1,)}),
+    Entry("line-in-region", 2, 8, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (1,)}),
     Entry("shared-neighbour", 2, 12, find_shared_neighbour),
     Entry("crowding", 2, 20, find_crowding),
     Entry("2x2-bound", 3, 30, find_2x2_bound),
-    Entry("undercount-2", 3, 40, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (2,)}),
-    Entry("overcount-2", 3, 45, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (2,)}),
+    Entry("undercount-2", 3, 40, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (2,)}),
+    Entry("overcount-2", 3, 45, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (2,)}),
     Entry("region-footprint", 3, 50, find_footprint, {"units": "regions"}, in_trials=False),
     Entry("squeeze", 3, 60, find_squeeze),
-    Entry("x-wing", 3, 60, _counting, {"pairs": _LINE_LINE, "sizes": (2,)}),
+    Entry("x-wing", 3, 60, find_counting, {"pairs": _LINE_LINE, "sizes": (2,)}),
     Entry("remainder-1", 3, 60, find_window, {"kind": "remainder", "sizes": (1,)}),
     Entry("line-footprint", 3, 70, find_footprint, {"units": "lines"}, in_trials=False),
     Entry("excess-1", 3, 70, find_window, {"kind": "excess", "sizes": (1,)}),
     Entry("region-pair", 3, 80, find_region_group, {"size": 2}, in_trials=False),
-    Entry("undercount-3", 3, 90, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": (3,)}),
-    Entry("overcount-3", 3, 100, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": (3,)}),
+    Entry("undercount-3", 3, 90, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (3,)}),
+    Entry("overcount-3", 3, 100, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (3,)}),
     Entry("remainder-2", 3, 120, find_window, {"kind": "remainder", "sizes": (2,)}, in_trials=False),
-    Entry("swordfish", 3, 120, _counting, {"pairs": _LINE_LINE, "sizes": (3,)}),
+    Entry("swordfish", 3, 120, find_counting, {"pairs": _LINE_LINE, "sizes": (3,)}),
     Entry("excess-2", 3, 140, find_window, {"kind": "excess", "sizes": (2,)}, in_trials=False),
     Entry("differential-1", 3, 150, find_differential, {"sizes": (1,)}, in_trials=False),
     Entry("pressured-lines", 3, 160, find_pressured, {"areas": "lines"}, in_trials=False),
     Entry("pressured-pair", 3, 200, find_pressured_pair, in_trials=False),
     Entry("pressured-footprint", 3, 220, find_pressured_footprint, in_trials=False),
     Entry("region-triple", 3, 180, find_region_group, {"size": 3}, in_trials=False),
-    Entry("undercount-large", 3, 200, _counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
-    Entry("overcount-large", 3, 220, _counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
-    Entry("fish-large", 3, 240, _counting, {"pairs": _LINE_LINE, "sizes": _LARGE}, in_trials=False),
+    Entry("undercount-large", 3, 200, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
+    Entry("overcount-large", 3, 220, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
+    Entry("fish-large", 3, 240, find_counting, {"pairs": _LINE_LINE, "sizes": _LARGE}, in_trials=False),
     Entry("remainder-3", 3, 240, find_window, {"kind": "remainder", "sizes": (3,)}, in_trials=False),
     Entry("excess-3", 3, 260, find_window, {"kind": "excess", "sizes": (3,)}, in_trials=False),
     Entry("differential-2", 3, 280, find_differential, {"sizes": (2,)}, in_trials=False),
@@ -1034,6 +685,23 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("trial-cases", 4, 3840, find_cases, {"level": "long"}),
 )
 
+_COMPILED = {find_counting: "counting", find_shared_neighbour: "shared-neighbour", find_crowding: "crowding"}
+
+
+def _trial_plan() -> tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """The tier-2 finders in ladder order, as the compiled probe takes them: (code, pairs, sizes)."""
+    plan = []
+    for entry in _ENTRIES:
+        if entry.tier != 2:
+            continue
+        if entry.finder not in _COMPILED:
+            raise ValueError(f"{entry.name}: a tier-2 technique needs a compiled finder (the probe runs it)")
+        plan.append((FINDERS[_COMPILED[entry.finder]], tuple(entry.options.get("pairs", ())),
+                     tuple(entry.options.get("sizes", ()))))
+    return tuple(plan)
+
+
+TRIAL_PLAN = _trial_plan()
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
 TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder in (find_hypothesis, find_cases))
 
@@ -1051,7 +719,7 @@ def ladder_for(stars: int) -> Ladder:
             holder["basic"] = Ladder(holder["ladder"].upto(1))
         return holder["basic"]
 
-    # what a probe may use beyond the basic rules, per trial level (1, 2: screened by the compiled probe)
+    # what a probe may use beyond the basic rules, per trial level (1, 2: run first by the compiled probe)
     levels = {
         "basic": (1, lambda: ()),
         "short": (2, lambda: tuple(x for x in holder["ladder"] if x.tier == 2)),

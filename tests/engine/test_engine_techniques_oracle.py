@@ -1,0 +1,438 @@
+"""The slow, obvious Python versions of the Star Battle finders the ladder runs compiled
+(engine/games/starbattle/_techniques.pyx): test oracles only, never used by the engine.
+
+Each is written the plain way (Python ints as bitsets, one loop per idea) and answers exactly as the
+compiled finder does: the same first unit, group or cell in the same order, the same cells, the same
+counts and early stops. `PlainFinders` puts them behind the compiled `Prober`'s methods, so a test can
+hand it to the ladder in place of the compiled one (`Geometry.finders`) and compare the steps;
+test_engine_techniques.py does, on the pool of positions. Brute force (the compiled search) stays the
+judge of soundness for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.games.starbattle import blocks as B
+from engine.games.starbattle import techniques as T
+from engine.games.starbattle._techniques import FINDERS
+from engine.games.starbattle.finding import Finding
+from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, regions_first,
+                                           removal_sets, taking_any)
+from engine.ladder import Ladder
+
+ROW, COL, REG = T.ROW, T.COL, T.REG
+
+# --------------------------------------------------------------------------------------------------
+# counting: units of one kind inside units of another
+
+
+def _span(geo: Geometry, mask: int, kind: int) -> int:
+    """The units of `kind` (as a bitset of indices 0..n-1) that the cells of `mask` touch."""
+    n = geo.n
+    out = 0
+    while mask:
+        low = mask & -mask
+        cell = low.bit_length() - 1
+        mask ^= low
+        out |= 1 << (geo.cell_units[cell][kind] - kind * n)
+    return out
+
+
+def counting(state: StarState, pairs: Sequence[tuple[int, int]], sizes: Sequence[int]) -> Finding | None:
+    geo, cand = state.geo, state.cand
+    n = geo.n
+    needs = state.needs()
+    for size in sizes:
+        if size >= 4 and size > n // 2:
+            break               # a larger group is the complement of a smaller one
+        for ykind, xkind in pairs:
+            xbase = xkind * n
+            ys = []
+            for i in range(n):
+                u = ykind * n + i
+                cm = cand & geo.unit_mask[u]
+                if cm and needs[u] > 0:
+                    ys.append((u, cm, needs[u], _span(geo, cm, xkind)))
+            if len(ys) < size:
+                continue
+            xneeds = needs[xbase:xbase + n]
+            top = sorted((y[2] for y in ys), reverse=True)
+            room = [sum(top[:i]) for i in range(size + 1)]
+            found = _group_dfs(ys, size, room, 0, 0, 0, 0, 0, 0, (), xneeds, xbase, geo, cand)
+            if found is not None:
+                chosen, span, elim, need_y = found
+                xs = tuple(xbase + i for i in range(n) if span >> i & 1)
+                return Finding(0, elim, chosen + xs, need_y, size)
+    return None
+
+
+def _group_dfs(ys, size, room, start, depth, span, need_x, need_y, mask_y, chosen, xneeds, xbase, geo, cand):
+    """Depth-first over groups of `size` units from `ys`: the first whose spanned units need exactly
+    as many stars as the group and have candidates outside it."""
+    left = size - depth
+    unit_mask = geo.unit_mask
+    for j in range(start, len(ys) - left + 1):
+        u, cm, nd, sp = ys[j]
+        new = sp & ~span
+        nx = need_x
+        while new:
+            low = new & -new
+            nx += xneeds[low.bit_length() - 1]
+            new ^= low
+        if left == 1:
+            if nx == need_y + nd:
+                s = span | sp
+                xmask = 0
+                while s:
+                    low = s & -s
+                    xmask |= unit_mask[xbase + low.bit_length() - 1]
+                    s ^= low
+                elim = cand & xmask & ~(mask_y | unit_mask[u])
+                if elim:
+                    return chosen + (u,), span | sp, elim, need_y + nd
+            continue
+        if nx > need_y + nd + room[left - 1]:
+            continue
+        found = _group_dfs(ys, size, room, j + 1, depth + 1, span | sp, nx, need_y + nd,
+                           mask_y | unit_mask[u], chosen + (u,), xneeds, xbase, geo, cand)
+        if found is not None:
+            return found
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# shared neighbour and crowding
+
+
+def shared_neighbour(state: StarState) -> Finding | None:
+    geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
+    for u in regions_first(geo):
+        m = geo.unit_mask[u]
+        if k - (stars & m).bit_count() != 1:
+            continue
+        free = cand & m
+        if not free or free.bit_count() == 1:
+            continue
+        common = cand
+        for cell in cells_of(free):
+            common &= geo.attack[cell]
+        if common:
+            return Finding(0, common, (u,))
+    return None
+
+
+def crowding(state: StarState) -> Finding | None:
+    geo, cand = state.geo, state.cand
+    hit, unit_mask = geo.hit, geo.unit_mask
+    needs = state.needs()
+    removed = removal_sets(state, needs)
+    one_units = 0
+    for u in range(geo.nunits):
+        if needs[u] == 1:
+            one_units |= unit_mask[u]
+    for u in regions_first(geo):
+        need = needs[u]
+        if need <= 0:
+            continue
+        m = unit_mask[u]
+        free = cand & m
+        if not free:
+            continue
+        crowders = 0
+        if need == 1:
+            common = cand & ~m
+            for cell in cells_of(free):
+                common &= removed[cell]
+            crowders = common
+        else:
+            if free.bit_count() - 9 - (free & one_units).bit_count() > 4 * (need - 2):
+                continue
+            for cell in cells_of(taking_any(removed, free) & cand):
+                low = 1 << cell
+                want = need - 1 if low & m else need
+                if want <= 0:
+                    continue
+                rest = free & ~removed[cell]
+                size = rest.bit_count()
+                if size < want or (size <= 4 * want - 4 and not can_place(rest, want, hit)):
+                    crowders |= low
+        if crowders:
+            return Finding(0, crowders, (u,), need)
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# pressured areas and pairs
+
+
+def pressure_crowders(geo: Geometry, cells: int, m: int, cand: int, removed: list[int]) -> int:
+    """The candidates on which a star leaves `cells` (which must hold m more stars) too few cells or a
+    cover by fewer 2x2 blocks than the stars still wanted."""
+    crowders = 0
+    for cell in cells_of(taking_any(removed, cells) & cand):
+        low = 1 << cell
+        want = m - 1 if low & cells else m
+        if want <= 0:
+            continue
+        rest = cells & ~removed[cell]
+        if rest.bit_count() < want or B._cover(geo, rest, want - 1) is not None:
+            crowders |= low
+    return crowders
+
+
+def _keeps_room(geo: Geometry, units: Sequence[int], needs: Sequence[int], cand: int, chosen: int,
+                gone: int) -> bool:
+    for v in units:
+        mask = geo.unit_mask[v]
+        want = needs[v] - (chosen & mask).bit_count()
+        if want > 0 and (cand & mask & ~gone & ~chosen).bit_count() < want:
+            return False
+    return True
+
+
+def _pair_fits(geo: Geometry, a: int, b: int, wa: int, wb: int, needs: Sequence[int], cand: int,
+               units: Sequence[int]) -> bool:
+    """Whether exactly `wa` more stars fit among `a` and `wb` among `b` (a shared cell counting for
+    both), no two attacking, no unit over its need, every unit of `units` keeping room."""
+    unit_mask, hit, cell_units = geo.unit_mask, geo.hit, geo.cell_units
+
+    def fits(a: int, b: int, wa: int, wb: int, chosen: int, blocked: int) -> bool:
+        if wa < 0 or wb < 0:
+            return False
+        if wa == 0 and wb == 0:
+            return _keeps_room(geo, units, needs, cand, chosen, blocked)
+        if a.bit_count() < wa or b.bit_count() < wb:
+            return False
+        pick = a if wa else b
+        low = pick & -pick
+        cell = low.bit_length() - 1
+        gone = hit[cell]
+        now = chosen | low
+        for v in cell_units[cell]:
+            if (now & unit_mask[v]).bit_count() >= needs[v]:
+                gone |= unit_mask[v]
+        return (fits(a & ~gone, b & ~gone, wa - bool(a & low), wb - bool(b & low), now, blocked | gone)
+                or fits(a & ~low, b & ~low, wa, wb, chosen, blocked))
+
+    return fits(a, b, wa, wb, 0, 0)
+
+
+def pair_crowders(geo: Geometry, fu: int, fv: int, u: int, v: int, needs: Sequence[int], cand: int,
+                  near: int, units: Sequence[int], removed: list[int]) -> int:
+    crowders = 0
+    for cell in cells_of(near):
+        after = list(needs)
+        left = units
+        for w in geo.cell_units[cell]:
+            after[w] -= 1
+            if after[w] <= 0:
+                left = [x for x in units if after[x] > 0]
+        keep = ~removed[cell]
+        if not _pair_fits(geo, fu & keep, fv & keep, after[u], after[v], after, cand & keep, left):
+            crowders |= 1 << cell
+    return crowders
+
+
+def pressured_pair(state: StarState, needs: Sequence[int], pairs: Sequence[tuple[int, int]],
+                   tight: Sequence[int]) -> tuple[int, int, int] | None:
+    geo, cand = state.geo, state.cand
+    unit_mask = geo.unit_mask
+    removed = removal_sets(state, needs)
+    for u, v in pairs:
+        nu, nv = needs[u], needs[v]
+        if nu <= 0 or nv <= 0:
+            continue
+        fu, fv = cand & unit_mask[u], cand & unit_mask[v]
+        if fu.bit_count() > 2 * nu + 2 and fv.bit_count() > 2 * nv + 2:
+            continue
+        near = taking_any(removed, fu) & taking_any(removed, fv) & cand
+        if not near:
+            continue
+        crowders = pair_crowders(geo, fu, fv, u, v, needs, cand, near, [w for w in tight if w != u and w != v],
+                                 removed)
+        if crowders:
+            return u, v, crowders
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# footprints: every way an area can hold its stars
+
+
+def _short_of_room(geo: Geometry, cand: int, needs: Sequence[int], slack: int) -> list[int]:
+    return [u for u in range(geo.nunits)
+            if needs[u] > 0 and (cand & geo.unit_mask[u]).bit_count() - needs[u] <= slack]
+
+
+def ways(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, first_only: bool = False,
+         limit: int = 0, budget: int = 0, telling: bool = False, slack: int = T.FOOTPRINT_SLACK
+         ) -> list[tuple[int, int]] | None:
+    """Every way to put m stars on `area` (Prober.ways)."""
+    if m < 0:
+        return []
+    geo = state.geo
+    cells = cells_of(area)
+    out: list[tuple[int, int]] = []
+    cell_units, attack, unit_mask = geo.cell_units, geo.attack, geo.unit_mask
+    tight = _short_of_room(geo, cand, needs, slack)
+    rest = [0] * (len(cells) + 1)
+    for i in range(len(cells) - 1, -1, -1):
+        rest[i] = rest[i + 1] | 1 << cells[i]
+    got = [0] * geo.nunits
+    placed: list[int] = []
+    too_many = hopeless = False
+    tried = 0
+    every, used, ruled = area, 0, cand & ~area
+
+    def extend(start: int, chosen: int, blocked: int, left: int) -> None:
+        nonlocal too_many, hopeless, tried, every, used, ruled
+        tried += 1
+        if budget and tried > budget:
+            too_many = True
+            return
+        if left == 0:
+            removed = blocked
+            for cell in placed:
+                for v in cell_units[cell]:
+                    if got[v] == needs[v]:
+                        removed |= unit_mask[v]
+            removed &= cand & ~chosen
+            for v in tight:
+                if unit_mask[v] & removed:
+                    want = needs[v] - got[v]
+                    if want > 0 and (cand & unit_mask[v] & ~removed & ~chosen).bit_count() < want:
+                        return
+            out.append((chosen, removed))
+            too_many = bool(limit) and len(out) > limit
+            if telling:
+                every &= chosen
+                used |= chosen
+                ruled &= removed
+                hopeless = not every and used == area and not ruled
+            return
+        if (first_only and out) or too_many or hopeless or (rest[start] & ~blocked).bit_count() < left:
+            return
+        for i in range(start, len(cells) - left + 1):
+            cell = cells[i]
+            if blocked >> cell & 1:
+                continue
+            row, column, region = cell_units[cell]
+            if got[row] >= needs[row] or got[column] >= needs[column] or got[region] >= needs[region]:
+                continue
+            got[row] += 1
+            got[column] += 1
+            got[region] += 1
+            placed.append(cell)
+            extend(i + 1, chosen | 1 << cell, blocked | attack[cell], left - 1)
+            placed.pop()
+            got[row] -= 1
+            got[column] -= 1
+            got[region] -= 1
+            if too_many or hopeless:
+                return
+
+    extend(0, 0, 0, m)
+    return None if too_many else [] if hopeless else out
+
+
+def agreement(state: StarState, area: int, m: int, needs: Sequence[int], cand: int, limit: int = 0,
+              budget: int = 0, slack: int = T.FOOTPRINT_SLACK) -> tuple[int, int, int, int] | None:
+    found = ways(state, area, m, needs, cand, limit=limit, budget=budget, telling=True, slack=slack)
+    if not found:
+        return None
+    every, used, ruled = state.geo.full, 0, cand
+    for stars, removed in found:
+        every &= stars
+        used |= stars
+        ruled &= removed
+    return len(found), every, area & ~used, ruled & ~area
+
+
+def _stands(way: tuple[int, int], cell: int, area: int, removed: list[int], needs: Sequence[int], cand: int,
+            geo: Geometry, tight: Sequence[int]) -> bool:
+    stars, ruled = way
+    if stars >> cell & 1:
+        return True
+    if area >> cell & 1 or ruled >> cell & 1 or stars & removed[cell]:
+        return False
+    return _keeps_room(geo, tight, needs, cand, stars | 1 << cell, ruled | removed[cell])
+
+
+def first_way_crowders(state: StarState, area: int, group: Sequence[int], needs: Sequence[int], cand: int,
+                       near: int, way: tuple[int, int] | None, tight: Sequence[int], budget: int,
+                       slack: int = T.FOOTPRINT_SLACK) -> int:
+    """Prober.first_way_crowders the plain way."""
+    geo = state.geo
+    removed = removal_sets(state, needs)
+    crowders = 0
+    for cell in cells_of(near):
+        if way is not None and _stands(way, cell, area, removed, needs, cand, geo, tight):
+            continue
+        keep = cand & ~removed[cell]
+        after = list(needs)
+        for w in geo.cell_units[cell]:
+            after[w] -= 1
+        if ways(state, area & keep, sum(after[u] for u in group), after, keep, first_only=True,
+                budget=budget, slack=slack) == []:
+            crowders |= 1 << cell
+    return crowders
+
+
+# --------------------------------------------------------------------------------------------------
+# the compiled Prober's methods, answered by the plain versions above
+
+
+class PlainFinders:
+    """Stands in for `_techniques.Prober` (`Geometry.finders`) with the plain versions: the same
+    methods, the same answers. The screens of the block arguments say "look" every time (the Python
+    finder behind them then decides alone), and the trial's probe is the Python probe."""
+
+    def __init__(self, geo: Geometry):
+        self.geo = geo
+
+    def _state(self, cand: int, stars: int = 0) -> StarState:
+        return StarState(self.geo, cand, stars)
+
+    def find(self, code: int, cand: int, stars: int, pairs=(), sizes=()) -> Finding | None:
+        state = self._state(cand, stars)
+        if code == FINDERS["counting"]:
+            return counting(state, pairs, sizes)
+        if code == FINDERS["shared-neighbour"]:
+            return shared_neighbour(state)
+        if code == FINDERS["crowding"]:
+            return crowding(state)
+        raise ValueError(f"unknown finder {code}")
+
+    def ways(self, area, m, needs, cand, first_only=False, limit=0, budget=0, telling=False, slack=5):
+        return ways(self._state(cand), area, m, needs, cand, first_only, limit, budget, telling, slack)
+
+    def agreement(self, area, m, needs, cand, limit=0, budget=0, slack=5):
+        return agreement(self._state(cand), area, m, needs, cand, limit, budget, slack)
+
+    def first_way_crowders(self, area, group, needs, cand, near, stars, ruled, tight, budget, slack=5):
+        way = (stars, ruled) if stars >= 0 else None
+        return first_way_crowders(self._state(cand), area, group, needs, cand, near, way, tight, budget, slack)
+
+    def pressured_pair(self, needs, cand, pairs, tight):
+        return pressured_pair(self._state(cand), needs, pairs, tight)
+
+    def pressured_crowders(self, cells, m, needs, cand):
+        state = self._state(cand)
+        return pressure_crowders(self.geo, cells, m, cand, removal_sets(state, needs))
+
+    def blocks_give(self, cand, needs, what, sizes=()) -> bool:
+        return True
+
+    def differential(self, cand, needs, sizes, parts) -> bool:
+        return True
+
+    def first_contradiction(self, cand: bytes, stars: bytes, cells, level, budget, plan=()) -> int:
+        state = self._state(int.from_bytes(cand, "little"), int.from_bytes(stars, "little"))
+        ladder = T.ladder_for(self.geo.k)
+        extra = tuple(t for t in ladder if t.tier == 2) if level >= 2 else ()
+        basic = Ladder(ladder.upto(1))
+        for i, cell in enumerate(cells):
+            if T.probe(state, cell, extra, basic, budget)[0]:
+                return i
+        return -1
