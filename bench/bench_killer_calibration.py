@@ -7,7 +7,8 @@ the repository; each line a board with "volume" and "book": within a volume, boo
 difficulty) and prints Markdown for BENCHMARKS.md:
 - how many boards are unique with the published solution, how many the ladder finishes by logic, and
   how many need a trial step;
-- Spearman's rank correlation of the score with the book number, over all boards and per volume;
+- Spearman's rank correlation of the score with the book number, over all boards, per volume, and over
+  volumes 1-3 (where the costs were fitted) and 4-5 (held out);
 - the band mix per tenth of the books, the median score per tenth, and the share of each hardest technique;
 - grading time (median and p90) and the counter's time per board.
 `--json OUT` also writes one line per board (id, volume, book, score, band, hardest, trial, seconds).
@@ -103,6 +104,11 @@ def main() -> None:
     for volume, group in sorted(by_volume.items()):
         rho = spearman([r["score"] for r in group], [r["book"] for r in group])
         print(f"  - volume {volume} ({len(group)} boards): {rho:.3f}")
+    for label, volumes in (("volumes 1-3 (the costs fitted here)", (1, 2, 3)), ("volumes 4-5 (held out)", (4, 5))):
+        group = [r for r in rows if r["volume"] in volumes]
+        if group:
+            rho = spearman([r["score"] for r in group], [r["book"] for r in group])
+            print(f"  - {label} ({len(group)} boards): {rho:.3f}")
     grades = sorted(r["seconds"] for r in rows)
     counts = sorted(r["count_seconds"] for r in rows)
     print(f"- grading: median {1000 * statistics.median(grades):.1f} ms, p90 {1000 * grades[int(0.9 * (n - 1))]:.1f} ms; "

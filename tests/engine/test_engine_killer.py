@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
+import math
 import random
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +25,8 @@ from engine.games.killer import GAME, board_of, count_solutions, grade
 from engine.games.killer._count import cage_support, combos
 from engine.games.killer.cages import group_support
 from engine.games.killer.reference import reference_solutions
-from engine.games.killer.techniques import TABLE, KillerState, finder
+from engine.games.killer.grade import OPENING_BIT_COST, opening_bits
+from engine.games.killer.techniques import COMBINATION_BIT_COST, LADDER, TABLE, KillerState, finder
 from engine.ladder import run
 from engine.ladder.table import Ladder
 
@@ -155,8 +157,7 @@ def test_signed_group_support_is_brute_force() -> None:
 def positions() -> list[tuple[KillerState, list[int]]]:
     """(position, truth: per cell the digits some solution uses) for many positions."""
     rng = random.Random(20261201)
-    ladder = Ladder([t for t in __import__("engine.games.killer.techniques", fromlist=["LADDER"]).LADDER
-                     if t.name != "trial-and-error"])
+    ladder = Ladder([t for t in LADDER if t.name != "trial-and-error"])
     out = []
     for data in published():
         for source in (data, merged(rng, data), merged(rng, data)):
@@ -218,6 +219,40 @@ def test_the_ladder_finishes_published_boards_by_logic() -> None:
         assert graded.solved and graded.values == data["solution"]
         assert "trial-and-error" not in {step.technique for step in graded.steps}
         assert graded.band in GAME.bands
+
+
+def test_a_cage_combinations_step_costs_more_with_more_ways_to_sift() -> None:
+    graded = grade(board(FIRST))
+    base = TABLE[[e.name for e in TABLE].index("cage-combinations")].cost
+    steps = [step for step in graded.steps if step.technique == "cage-combinations"]
+    assert steps and all(step.cost >= base for step in steps)
+    # replayed: each step's cost is the table's plus COMBINATION_BIT_COST per halving of the ways the open
+    # cells can make the cage's remaining sum (one way: the table's cost alone)
+    state = KillerState.start(board(FIRST))
+    by_name = {cage.name: cage for cage in state.cages}
+    seen = set()
+    for step in graded.steps:
+        if step.technique == "cage-combinations":
+            cage = by_name[step.units[0]]
+            open_cells = [c for c in cage.cells if state.values()[c] == "."]
+            rest = cage.total - sum(int(state.values()[c]) for c in cage.cells if state.values()[c] != ".")
+            ways = len(combos(len(open_cells), rest))
+            assert step.cost == base + round(COMBINATION_BIT_COST * math.log2(ways))
+            seen.add(ways)
+        state.apply(step)
+    assert 1 in seen and max(seen) >= 4
+
+
+def test_the_score_is_the_path_and_what_the_opening_cage_pass_leaves_to_find() -> None:
+    b = board(FIRST)
+    graded = grade(b)
+    # the opening pass: cage combinations alone, from the start, until they teach nothing more
+    state = KillerState.start(b)
+    run(state, Ladder([t for t in LADDER if t.name == "cage-combinations"]))
+    left = sum(math.log2(m.bit_count()) for m in state.masks())
+    assert opening_bits(KillerState.start(b)) == pytest.approx(left)
+    assert 0 < left < 81 * math.log2(9)
+    assert graded.score == sum(step.cost for step in graded.steps) + round(OPENING_BIT_COST * left)
 
 
 def test_the_steps_word_rows_columns_boxes_and_cages_from_one() -> None:

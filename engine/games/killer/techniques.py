@@ -18,6 +18,7 @@ deadly pattern of Sudoku need not be one of Killer, whose sums can tell its two 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,7 +26,7 @@ from typing import NamedTuple
 
 from engine.games.killer._count import Cages
 from engine.games.killer.board import Cage, KillerBoard, cell_name, unit_name
-from engine.games.killer.cages import bits, cage_support, digits_text, group_support
+from engine.games.killer.cages import COMBOS, bits, cage_support, digits_text, group_support
 from engine.games.killer.count import count_solutions
 from engine.games.sudoku._logic import Position
 from engine.games.sudoku.techniques import IDS as SUDOKU_IDS, SAY as SUDOKU_SAY, TABLE as SUDOKU_TABLE
@@ -227,6 +228,7 @@ class Found(NamedTuple):
     eliminate: tuple[int, ...]
     units: tuple[str, ...]
     why: str
+    cost: int | None = None      # this step's cost when it depends on the step (None: the table's)
 
 
 Finder = Callable[[KillerState], "Found | None"]
@@ -238,6 +240,21 @@ def _losses(cells: Sequence[int], old: Sequence[int], new: Sequence[int]) -> tup
 
 def _combos_text(live: Sequence[int]) -> str:
     return " or ".join(digits_text(m) for m in live)
+
+
+# A cage-combinations step costs its table cost (a cage with one way to make its sum) and this much more
+# per halving of the ways the solver sifts: the sets of distinct digits that make the cage's remaining
+# sum in its open cells (9 and 10 in two cells: four ways, two halvings). Fitted on the booklets' volumes
+# 1-3 (bench/bench_killer_calibration.py).
+COMBINATION_BIT_COST = 160
+
+
+def combinations_cost(cage: Cage, values: str) -> int:
+    """The cost of working `cage` out from its combinations in a position (`values`, '.' for open)."""
+    open_cells = sum(1 for c in cage.cells if values[c] == ".")
+    rest = cage.total - sum(int(values[c]) for c in cage.cells if values[c] != ".")
+    ways = len(COMBOS[open_cells][rest]) if 0 <= rest <= 45 else 1
+    return TABLE[IDS["cage-combinations"]].cost + round(COMBINATION_BIT_COST * math.log2(max(1, ways)))
 
 
 def cage_combinations(state: KillerState) -> Found | None:
@@ -252,7 +269,7 @@ def cage_combinations(state: KillerState) -> Found | None:
             gone = _losses(cage.cells, old, new)
             return Found((), gone, (cage.name,),
                          f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
-                         f" here, so not {_gone(gone)}")
+                         f" here, so not {_gone(gone)}", combinations_cost(cage, state.values()))
     return None
 
 
@@ -403,7 +420,8 @@ class Entry:
     name: str
     tier: int                   # 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond
     cost: int                   # per step, on HoDoKu's scale as Sudoku's table; the cage techniques' costs
-                                # are set so the score follows the booklets' order (bench_killer_calibration.py)
+                                # are set so the score follows the booklets' order (bench_killer_calibration.py);
+                                # cage-combinations' is its least: a step costs more with more ways to sift
     find: Finder | None = None  # a killer finder; None: Sudoku's compiled finder of the same name
 
 
@@ -456,7 +474,8 @@ def _killer_finder(entry: Entry) -> Callable[[KillerState], Step | None]:
         found = find(state)
         if found is None:
             return None
-        return Step(entry.name, entry.cost, found.place, found.eliminate, found.units, found.why)
+        return Step(entry.name, entry.cost if found.cost is None else found.cost, found.place, found.eliminate,
+                    found.units, found.why)
     return step
 
 
@@ -482,5 +501,5 @@ def finder(name: str) -> Callable[[KillerState], Step | None]:
 LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, finder(e.name)) for tid, e in enumerate(TABLE))
 
 
-__all__ = ["BANDS", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER", "Entry",
-           "Found", "KillerState", "Region", "cand_name", "finder"]
+__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER", "Entry",
+           "Found", "KillerState", "Region", "cand_name", "combinations_cost", "finder"]
