@@ -129,165 +129,33 @@ cdef class Search:
         self.qhead = 0
         self.qtail = 0
 
+    # The basic rules are module functions below, called directly in the search's own loop (a cdef
+    # method is called through the class's table of methods, which the C compiler cannot inline);
+    # these methods are the same rules for the Prober of _techniques.pyx, a subclass.
     cdef void _enqueue(self, int u) noexcept nogil:
-        if not self.queued[u]:
-            self.queued[u] = 1
-            self.queue[self.qtail] = u
-            self.qtail += 1
-            if self.qtail > self.nunits:       # a ring of nunits + 1 slots (no division: hot)
-                self.qtail = 0
+        _enqueue(self, u)
 
     cdef bint _eliminate(self, int cell) noexcept nogil:
-        cdef int j, u, need
-        cdef bint ok = True
-        if not self.cand[cell]:
-            return True
-        self.cand[cell] = 0
-        self.trail[self.trail_len] = cell * 2
-        self.trail_len += 1
-        for j in range(3):
-            u = self.cell_units[cell * 3 + j]
-            self.ucands[u] -= 1
-            need = self.k - self.ustars[u]
-            if self.ucands[u] < need:
-                ok = False
-            elif self.ucands[u] == need and need > 0:
-                self._enqueue(u)
-        return ok
+        return _eliminate(self, cell)
 
     cdef bint _place(self, int cell) noexcept nogil:
-        cdef int j, u, a
-        if not self.cand[cell]:
-            return False
-        self.cand[cell] = 0
-        self.star[cell] = 1
-        self.nstars += 1
-        self.trail[self.trail_len] = cell * 2 + 1
-        self.trail_len += 1
-        cdef bint ok = True
-        # update all three units before judging, so that _undo can reverse exactly what was done
-        for j in range(3):
-            u = self.cell_units[cell * 3 + j]
-            self.ucands[u] -= 1
-            self.ustars[u] += 1
-            if self.ustars[u] > self.k or self.ucands[u] < self.k - self.ustars[u]:
-                ok = False
-            elif self.ucands[u] > 0 and self.ucands[u] <= self.k - self.ustars[u] or (
-                    self.ustars[u] == self.k and self.ucands[u] > 0):
-                self._enqueue(u)
-        if not ok:
-            return False
-        for a in range(self.attack_start[cell], self.attack_start[cell + 1]):
-            if not self._eliminate(self.attack_cells[a]):
-                return False
-        return True
+        return _place(self, cell)
 
     cdef bint _propagate(self) noexcept nogil:
-        cdef int u, i, cell, need
-        while self.qhead != self.qtail:
-            u = self.queue[self.qhead]
-            self.qhead += 1
-            if self.qhead > self.nunits:
-                self.qhead = 0
-            self.queued[u] = 0
-            need = self.k - self.ustars[u]
-            if self.ucands[u] < need:
-                return False
-            if need == 0:
-                for i in range(self.unit_start[u], self.unit_start[u + 1]):
-                    cell = self.unit_cells[i]
-                    if self.cand[cell] and not self._eliminate(cell):
-                        return False
-            elif self.ucands[u] == need:
-                for i in range(self.unit_start[u], self.unit_start[u + 1]):
-                    cell = self.unit_cells[i]
-                    if self.cand[cell] and not self._place(cell):
-                        return False
-        return True
+        return _propagate(self)
 
     cdef void _undo(self, int mark) noexcept nogil:
-        cdef int entry, cell, j, u
-        while self.trail_len > mark:
-            self.trail_len -= 1
-            entry = self.trail[self.trail_len]
-            cell = entry >> 1
-            self.cand[cell] = 1
-            if entry & 1:
-                self.star[cell] = 0
-                self.nstars -= 1
-                for j in range(3):
-                    u = self.cell_units[cell * 3 + j]
-                    self.ucands[u] += 1
-                    self.ustars[u] -= 1
-            else:
-                for j in range(3):
-                    self.ucands[self.cell_units[cell * 3 + j] ] += 1
-        # a failed propagation leaves units queued; they belong to the abandoned branch
-        while self.qhead != self.qtail:
-            self.queued[self.queue[self.qhead]] = 0
-            self.qhead += 1
-            if self.qhead > self.nunits:
-                self.qhead = 0
+        _undo(self, mark)
 
     cdef int _choose_unit(self) noexcept nogil:
-        # Least slack first, fewer candidates on ties: the classic most-constrained heuristic.
-        cdef int u, need, slack, best = -1, best_slack = 1 << 30, best_cands = 1 << 30
-        for u in range(self.nunits):
-            need = self.k - self.ustars[u]
-            if need == 0:
-                continue
-            slack = self.ucands[u] - need
-            if slack < best_slack or (slack == best_slack and self.ucands[u] < best_cands):
-                best = u
-                best_slack = slack
-                best_cands = self.ucands[u]
-        return best
+        return _choose_unit(self)
 
     cdef int _choose_cell(self, int unit) noexcept nogil:
-        cdef int i, cell, pick
-        if self.randomize:
-            pick = <int> (splitmix(&self.rng) % <uint64_t> self.ucands[unit])
-        else:
-            pick = 0
-        for i in range(self.unit_start[unit], self.unit_start[unit + 1]):
-            cell = self.unit_cells[i]
-            if self.cand[cell]:
-                if pick == 0:
-                    return cell
-                pick -= 1
-        return -1
+        return _choose_cell(self, unit)
 
     cdef bint _search(self) noexcept nogil:
         """Returns True when the search must stop (limit reached or deadline passed)."""
-        cdef int unit, cell, mark, i, j
-        cdef bint stop = False
-        self.nodes += 1
-        if self.max_nodes and self.nodes > self.max_nodes:
-            self.timed_out = True
-            return True
-        if self.deadline > 0 and (self.nodes & 1023) == 0 and now() > self.deadline:
-            self.timed_out = True
-            return True
-        if self.nstars == self.n * self.k:
-            j = self.nsolutions * self.n * self.k
-            for i in range(self.ncells):
-                if self.star[i]:
-                    self.solutions[j] = i
-                    j += 1
-            self.nsolutions += 1
-            return self.nsolutions >= self.limit
-        unit = self._choose_unit()
-        cell = self._choose_cell(unit)
-        mark = self.trail_len
-        if self._place(cell) and self._propagate():
-            stop = self._search()
-        self._undo(mark)
-        if stop:
-            return True
-        if self._eliminate(cell) and self._propagate():
-            stop = self._search()
-        self._undo(mark)
-        return stop
+        return _search(self)
 
     cdef bint _start(self, stars, eliminated) except -1:
         """Reset and apply a partial position; False if it contradicts itself at once."""
@@ -362,3 +230,196 @@ cdef class Search:
     def node_count(self) -> int:
         """Search nodes visited by the last call."""
         return self.nodes
+
+
+# ---- the basic rules and the search, as functions the C compiler can inline ----------------------
+#
+# The arrays are read into local pointers first: a store through a byte pointer (cand, star, queued)
+# may alias anything, so a field read after one would otherwise be loaded from `self` again.
+
+cdef inline void _enqueue(Search self, int u) noexcept nogil:
+    if not self.queued[u]:
+        self.queued[u] = 1
+        self.queue[self.qtail] = u
+        self.qtail += 1
+        if self.qtail > self.nunits:       # a ring of nunits + 1 slots (no division: hot)
+            self.qtail = 0
+
+cdef inline bint _eliminate(Search self, int cell) noexcept nogil:
+    cdef int j, u, need, left
+    cdef bint ok = True
+    cdef unsigned char *cand = self.cand
+    cdef int *ucands = self.ucands
+    cdef int *ustars = self.ustars
+    cdef const int *units = self.cell_units + cell * 3
+    if not cand[cell]:
+        return True
+    cand[cell] = 0
+    self.trail[self.trail_len] = cell * 2
+    self.trail_len += 1
+    for j in range(3):
+        u = units[j]
+        left = ucands[u] - 1
+        ucands[u] = left
+        need = self.k - ustars[u]
+        if left < need:
+            ok = False
+        elif left == need and need > 0:
+            _enqueue(self, u)
+    return ok
+
+cdef inline bint _place(Search self, int cell) noexcept nogil:
+    cdef int j, u, a, k = self.k, cands, stars, end
+    cdef unsigned char *cand = self.cand
+    cdef int *ucands = self.ucands
+    cdef int *ustars = self.ustars
+    cdef const int *units = self.cell_units + cell * 3
+    cdef const int *attacks = self.attack_cells
+    if not cand[cell]:
+        return False
+    cand[cell] = 0
+    self.star[cell] = 1
+    self.nstars += 1
+    self.trail[self.trail_len] = cell * 2 + 1
+    self.trail_len += 1
+    cdef bint ok = True
+    # update all three units before judging, so that _undo can reverse exactly what was done
+    for j in range(3):
+        u = units[j]
+        cands = ucands[u] - 1
+        stars = ustars[u] + 1
+        ucands[u] = cands
+        ustars[u] = stars
+        if stars > k or cands < k - stars:
+            ok = False
+        elif cands > 0 and cands <= k - stars or (stars == k and cands > 0):
+            _enqueue(self, u)
+    if not ok:
+        return False
+    end = self.attack_start[cell + 1]
+    for a in range(self.attack_start[cell], end):
+        if cand[attacks[a]] and not _eliminate(self, attacks[a]):
+            return False
+    return True
+
+cdef bint _propagate(Search self) noexcept nogil:
+    cdef int u, i, cell, need, end
+    cdef unsigned char *cand = self.cand
+    cdef const int *unit_cells = self.unit_cells
+    cdef const int *unit_start = self.unit_start
+    while self.qhead != self.qtail:
+        u = self.queue[self.qhead]
+        self.qhead += 1
+        if self.qhead > self.nunits:
+            self.qhead = 0
+        self.queued[u] = 0
+        need = self.k - self.ustars[u]
+        if self.ucands[u] < need:
+            return False
+        end = unit_start[u + 1]
+        if need == 0:
+            for i in range(unit_start[u], end):
+                cell = unit_cells[i]
+                if cand[cell] and not _eliminate(self, cell):
+                    return False
+        elif self.ucands[u] == need:
+            for i in range(unit_start[u], end):
+                cell = unit_cells[i]
+                if cand[cell] and not _place(self, cell):
+                    return False
+    return True
+
+cdef inline void _undo(Search self, int mark) noexcept nogil:
+    cdef int entry, cell, j, u, top = self.trail_len
+    cdef unsigned char *cand = self.cand
+    cdef int *ucands = self.ucands
+    cdef int *ustars = self.ustars
+    cdef const int *trail = self.trail
+    cdef const int *units
+    while top > mark:
+        top -= 1
+        entry = trail[top]
+        cell = entry >> 1
+        cand[cell] = 1
+        units = self.cell_units + cell * 3
+        if entry & 1:
+            self.star[cell] = 0
+            self.nstars -= 1
+            for j in range(3):
+                u = units[j]
+                ucands[u] += 1
+                ustars[u] -= 1
+        else:
+            for j in range(3):
+                ucands[units[j]] += 1
+    self.trail_len = top
+    # a failed propagation leaves units queued; they belong to the abandoned branch
+    while self.qhead != self.qtail:
+        self.queued[self.queue[self.qhead]] = 0
+        self.qhead += 1
+        if self.qhead > self.nunits:
+            self.qhead = 0
+
+cdef inline int _choose_unit(Search self) noexcept nogil:
+    # Least slack first, fewer candidates on ties: the classic most-constrained heuristic. The pair
+    # (slack, candidates) is compared as one number, slack * 2^16 + candidates (fewer than 2^16 cells
+    # a unit), the first unit of the least kept as before.
+    cdef int u, need, key, best = -1, best_key = 1 << 30, k = self.k
+    cdef const int *ucands = self.ucands
+    cdef const int *ustars = self.ustars
+    for u in range(self.nunits):
+        need = k - ustars[u]
+        if need == 0:
+            continue
+        key = (ucands[u] - need) * 65536 + ucands[u]
+        if key < best_key:
+            best = u
+            best_key = key
+    return best
+
+cdef inline int _choose_cell(Search self, int unit) noexcept nogil:
+    cdef int i, cell, pick
+    cdef const unsigned char *cand = self.cand
+    if self.randomize:
+        pick = <int> (splitmix(&self.rng) % <uint64_t> self.ucands[unit])
+    else:
+        pick = 0
+    for i in range(self.unit_start[unit], self.unit_start[unit + 1]):
+        cell = self.unit_cells[i]
+        if cand[cell]:
+            if pick == 0:
+                return cell
+            pick -= 1
+    return -1
+
+cdef bint _search(Search self) noexcept nogil:
+    """Returns True when the search must stop (limit reached or deadline passed)."""
+    cdef int unit, cell, mark, i, j
+    cdef bint stop = False
+    self.nodes += 1
+    if self.max_nodes and self.nodes > self.max_nodes:
+        self.timed_out = True
+        return True
+    if self.deadline > 0 and (self.nodes & 1023) == 0 and now() > self.deadline:
+        self.timed_out = True
+        return True
+    if self.nstars == self.n * self.k:
+        j = self.nsolutions * self.n * self.k
+        for i in range(self.ncells):
+            if self.star[i]:
+                self.solutions[j] = i
+                j += 1
+        self.nsolutions += 1
+        return self.nsolutions >= self.limit
+    unit = _choose_unit(self)
+    cell = _choose_cell(self, unit)
+    mark = self.trail_len
+    if _place(self, cell) and _propagate(self):
+        stop = _search(self)
+    _undo(self, mark)
+    if stop:
+        return True
+    if _eliminate(self, cell) and _propagate(self):
+        stop = _search(self)
+    _undo(self, mark)
+    return stop
