@@ -10,6 +10,9 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
 
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
 from engine.core._clock cimport now, splitmix
 
 def monotonic() -> float:
@@ -77,18 +80,24 @@ cdef class Search:
 
     def set_regions(self, regions) -> None:
         """Replace the region map (the repair loop edits regions between counts)."""
-        cdef int i
+        cdef int i, label, used = 0
         if len(regions) != self.ncells:
             raise ValueError("regions must list n*n cells")
-        cdef int *buf = <int *> malloc(self.ncells * sizeof(int))
+        cdef int *buf = <int *> malloc((self.ncells + self.n) * sizeof(int))
         if not buf:
             raise MemoryError()
+        cdef int *seen = buf + self.ncells        # per region number: whether a cell has it
         try:
+            memset(seen, 0, self.n * sizeof(int))
             for i in range(self.ncells):
-                buf[i] = regions[i]
-                if buf[i] < 0 or buf[i] >= self.n:
+                label = regions[i]
+                if label < 0 or label >= self.n:
                     raise ValueError("region numbers must be 0..n-1")
-            if len(set(regions)) != self.n:
+                buf[i] = label
+                if not seen[label]:
+                    seen[label] = 1
+                    used += 1
+            if used != self.n:
                 raise ValueError("every region number 0..n-1 must be used")
             self._set_regions(buf)
         finally:
@@ -178,7 +187,17 @@ cdef class Search:
 
     cdef list _collect(self):
         cdef int s, i, per = self.n * self.k
-        return [tuple(self.solutions[s * per + i] for i in range(per)) for s in range(self.nsolutions)]
+        cdef list out = []
+        cdef tuple solution
+        for s in range(self.nsolutions):
+            # built item by item: a generator expression here cost more than a small count
+            solution = PyTuple_New(per)
+            for i in range(per):
+                value = self.solutions[s * per + i]
+                Py_INCREF(value)
+                PyTuple_SET_ITEM(solution, i, value)
+            out.append(solution)
+        return out
 
     cdef void _alloc_solutions(self, int limit) except *:
         free(self.solutions)
