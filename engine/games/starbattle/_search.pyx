@@ -189,6 +189,7 @@ cdef class Search:
         cdef int s, i, per = self.n * self.k
         cdef list out = []
         cdef tuple solution
+        cdef object value             # a new reference, which the tuple takes over (the INCREF)
         for s in range(self.nsolutions):
             # built item by item: a generator expression here cost more than a small count
             solution = PyTuple_New(per)
