@@ -175,6 +175,22 @@ def region_corners(int n, regions) -> dict:
         free(corners)
 
 
+cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil:
+    """local_look of a map held in a C array (n at most 64)."""
+    cdef int r = cell // n, c = cell % n, i, j, total = 0
+    cdef int window[9]               # the 3 x 3 cells around the cell's four lattice points
+    for i in range(3):
+        for j in range(3):
+            if 0 <= r - 1 + i < n and 0 <= c - 1 + j < n:
+                window[i * 3 + j] = regions[(r - 1 + i) * n + c - 1 + j]
+            else:
+                window[i * 3 + j] = -1            # off the grid
+    for i in range(2):
+        for j in range(2):
+            total += _corners_at(window, 3, i + 1, j + 1, NULL)
+    return _mirrored_bits(regions + r * n, n) - total
+
+
 def local_look(int n, list regions, int cell) -> int:
     """The look around `cell` of a whole map (labels 0..): minus the outline corners at its four
     lattice points, plus the mirrored boundary bits of its row (what one move of `cell` can change)."""
@@ -195,3 +211,74 @@ def local_look(int n, list regions, int cell) -> int:
         for j in range(2):
             total += _corners_at(window, 3, i + 1, j + 1, NULL)
     return _mirrored_bits(row, n) - total
+
+
+cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *stack,
+                          unsigned char *seen) noexcept nogil:
+    """Whether region `label` stays one piece without `cell` (given away yet or not): a walk from one
+    of the cell's neighbours in the region reaches the others (engine/core/regions.py,
+    one_piece_without). `stack` and `seen` are scratch of n * n each."""
+    cdef int around[4]
+    cdef int count = 0, i, x, nb, top, m
+    cdef int nbs[4]
+    # the neighbours in engine.core.grid's order: up, down, left, right
+    m = _neighbours_of(n, cell, nbs)
+    for i in range(m):
+        if regions[nbs[i]] == label:
+            around[count] = nbs[i]
+            count += 1
+    if count <= 1:
+        return True
+    for i in range(n * n):
+        seen[i] = 0
+    seen[around[0]] = 1
+    stack[0] = around[0]
+    top = 1
+    while top:
+        top -= 1
+        x = stack[top]
+        m = _neighbours_of(n, x, nbs)
+        for i in range(m):
+            nb = nbs[i]
+            if not seen[nb] and regions[nb] == label and nb != cell:
+                seen[nb] = 1
+                stack[top] = nb
+                top += 1
+    for i in range(count):
+        if not seen[around[i]]:
+            return False
+    return True
+
+
+cdef inline int _neighbours_of(int n, int cell, int *out) noexcept nogil:
+    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
+    cdef int r = cell // n, c = cell % n, count = 0
+    if r > 0:
+        out[count] = cell - n
+        count += 1
+    if r + 1 < n:
+        out[count] = cell + n
+        count += 1
+    if c > 0:
+        out[count] = cell - 1
+        count += 1
+    if c + 1 < n:
+        out[count] = cell + 1
+        count += 1
+    return count
+
+
+def one_piece_without(int n, regions, int cell, int label) -> bool:
+    """engine.core.regions.one_piece_without, compiled (any sequence of n * n labels)."""
+    cdef int i, cells = n * n
+    if len(regions) != cells or not 0 <= cell < cells:
+        raise ValueError("one_piece_without: a cell of a map of n * n labels")
+    cdef int *lab = <int *> malloc(cells * 2 * sizeof(int) + cells)
+    if not lab:
+        raise MemoryError()
+    try:
+        for i in range(cells):
+            lab[i] = regions[i]
+        return stays_one_piece(n, lab, cell, label, lab + cells, <unsigned char *> (lab + 2 * cells))
+    finally:
+        free(lab)
