@@ -6,6 +6,8 @@
 # per-region ratios in the same order of regions: first cell first), so the floats are the same bits
 # and the maps a style keeps are the same. Labels are any integers from 0; cells are r * n + c.
 
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdlib cimport malloc, calloc, free
 
 
@@ -282,3 +284,82 @@ def one_piece_without(int n, regions, int cell, int label) -> bool:
         return stays_one_piece(n, lab, cell, label, lab + cells, <unsigned char *> (lab + 2 * cells))
     finally:
         free(lab)
+
+
+def canonical_labels(int n, labels) -> tuple:
+    """engine.core.fingerprint.canonical_labels for labels that are whole numbers 0..65535: the least,
+    over the 8 symmetries of the square, of the grid relabelled by first appearance in row-major
+    order. (Each symmetry's inverse is one of the 8 too, so reading the grid through every symmetry
+    gives the same 8 forms as reading it through every inverse.)"""
+    cdef int cells = n * n, i, r, c, rr, cc, t, symmetry, label, top = -1, next_label, source
+    cdef bint better
+    cdef object value             # a new reference, which the tuple takes over (the INCREF)
+    cdef tuple out
+    if len(labels) != cells:
+        raise ValueError("labels must list n * n cells")
+    cdef int *lab = <int *> malloc(4 * cells * sizeof(int))
+    if not lab:
+        raise MemoryError()
+    cdef int *form = lab + cells
+    cdef int *best = lab + 2 * cells
+    cdef int *renumber = lab + 3 * cells       # per dense label: its number in this form, or -1
+    cdef int *index = NULL
+    try:
+        for i in range(cells):
+            label = labels[i]
+            if not 0 <= label <= 65535:
+                raise ValueError("labels must be whole numbers 0..65535")
+            lab[i] = label
+            if label > top:
+                top = label
+        # dense labels first (the forms do not depend on what the labels are called)
+        index = <int *> malloc((top + 1) * sizeof(int))
+        if not index:
+            raise MemoryError()
+        for i in range(top + 1):
+            index[i] = -1
+        next_label = 0
+        for i in range(cells):
+            if index[lab[i]] == -1:
+                index[lab[i]] = next_label
+                next_label += 1
+            lab[i] = index[lab[i]]
+        for symmetry in range(8):
+            for i in range(next_label):
+                renumber[i] = -1
+            t = 0
+            better = symmetry == 0
+            for r in range(n):
+                for c in range(n):
+                    if symmetry & 4:            # transposed
+                        rr = c
+                        cc = r
+                    else:
+                        rr = r
+                        cc = c
+                    if symmetry & 2:
+                        rr = n - 1 - rr
+                    if symmetry & 1:
+                        cc = n - 1 - cc
+                    source = lab[rr * n + cc]
+                    if renumber[source] == -1:
+                        renumber[source] = t
+                        t += 1
+                    form[r * n + c] = renumber[source]
+            if not better:
+                for i in range(cells):
+                    if form[i] != best[i]:
+                        better = form[i] < best[i]
+                        break
+            if better:
+                for i in range(cells):
+                    best[i] = form[i]
+        out = PyTuple_New(cells)
+        for i in range(cells):
+            value = best[i]
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(out, i, value)
+        return out
+    finally:
+        free(lab)
+        free(index)
