@@ -363,3 +363,44 @@ def canonical_labels(int n, labels) -> tuple:
     finally:
         free(lab)
         free(index)
+
+
+def label_in_one_piece(int n, regions, int label) -> bool:
+    """Whether the cells of `label` form one piece through shared edges (no cells: True, as
+    engine.core.regions.is_connected says of an empty set)."""
+    cdef int cells = n * n, cell, first = -1, total = 0, reached, top, x, i, nb
+    cdef int nbs[4]
+    if len(regions) != cells:
+        raise ValueError("regions must list n * n cells")
+    cdef int *lab = <int *> malloc(2 * cells * sizeof(int) + cells)
+    if not lab:
+        raise MemoryError()
+    cdef int *stack = lab + cells
+    cdef unsigned char *seen = <unsigned char *> (lab + 2 * cells)
+    try:
+        for cell in range(cells):
+            lab[cell] = regions[cell]
+            seen[cell] = 0
+            if lab[cell] == label:
+                total += 1
+                if first == -1:
+                    first = cell
+        if not total:
+            return True
+        seen[first] = 1
+        stack[0] = first
+        top = 1
+        reached = 1
+        while top:
+            top -= 1
+            x = stack[top]
+            for i in range(_neighbours_of(n, x, nbs)):
+                nb = nbs[i]
+                if not seen[nb] and lab[nb] == label:
+                    seen[nb] = 1
+                    stack[top] = nb
+                    top += 1
+                    reached += 1
+        return reached == total
+    finally:
+        free(lab)
