@@ -829,21 +829,28 @@ cdef inline int _choose_cell_bits(BitsetSearch s, int unit) noexcept nogil:
 
 
 cdef inline void _save(BitsetSearch s, int depth) noexcept nogil:
-    cdef uint64_t *bits = s.saved_bits + depth * 2 * s.nwords
-    cdef int *counts = s.saved_counts + depth * 2 * s.nunits
-    memcpy(bits, s.cand, s.nwords * sizeof(uint64_t))
-    memcpy(bits + s.nwords, s.star, s.nwords * sizeof(uint64_t))
-    memcpy(counts, s.ucands, s.nunits * sizeof(int))
-    memcpy(counts + s.nunits, s.ustars, s.nunits * sizeof(int))
+    # plain loops, not memcpy: a few dozen words, where a call into libc costs more than the copy
+    cdef int i, nwords = s.nwords, nunits = s.nunits
+    cdef uint64_t *bits = s.saved_bits + depth * 2 * nwords
+    cdef int *counts = s.saved_counts + depth * 2 * nunits
+    for i in range(nwords):
+        bits[i] = s.cand[i]
+        bits[nwords + i] = s.star[i]
+    for i in range(nunits):
+        counts[i] = s.ucands[i]
+        counts[nunits + i] = s.ustars[i]
 
 
 cdef inline void _restore(BitsetSearch s, int depth, int nstars) noexcept nogil:
-    cdef const uint64_t *bits = s.saved_bits + depth * 2 * s.nwords
-    cdef const int *counts = s.saved_counts + depth * 2 * s.nunits
-    memcpy(s.cand, bits, s.nwords * sizeof(uint64_t))
-    memcpy(s.star, bits + s.nwords, s.nwords * sizeof(uint64_t))
-    memcpy(s.ucands, counts, s.nunits * sizeof(int))
-    memcpy(s.ustars, counts + s.nunits, s.nunits * sizeof(int))
+    cdef int i, nwords = s.nwords, nunits = s.nunits
+    cdef const uint64_t *bits = s.saved_bits + depth * 2 * nwords
+    cdef const int *counts = s.saved_counts + depth * 2 * nunits
+    for i in range(nwords):
+        s.cand[i] = bits[i]
+        s.star[i] = bits[nwords + i]
+    for i in range(nunits):
+        s.ucands[i] = counts[i]
+        s.ustars[i] = counts[nunits + i]
     s.nstars = nstars
 
 
