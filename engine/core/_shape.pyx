@@ -5,6 +5,9 @@
 # Every ratio is computed as the Python code computed it (the same integer divisions, the same sums of
 # per-region ratios in the same order of regions: first cell first), so the floats are the same bits
 # and the maps a style keeps are the same. Labels are any integers from 0; cells are r * n + c.
+#
+# Also the walks the styles' tunings repeat thousands of times a board (`one_piece_without`,
+# `label_in_one_piece`; C entry points in _shape.pxd), and a board's canonical labels (its fingerprint).
 
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
