@@ -7,7 +7,9 @@ Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet ge
 [--stars K] --count C --seed 1`, one process, a fresh SQLite store in a temporary folder), alternating
 this checkout and `--before` for `--rounds` rounds so that both see the same load. `--jobs N` passes
 `--jobs N` to both (with `--cpu -1`, so that the processes have the machine's cores). Prints Markdown: wall
-seconds of the whole command per stored board, the best round of each.
+seconds of the whole command per stored board, the best round of each, and beside it the command's
+CPU seconds (user + system, the best round): on a machine shared with other work the wall time
+stretches with the load, the CPU time much less.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -37,17 +40,24 @@ def command(checkout: Path, rules: str, count: int, jobs: int = 1) -> list[str]:
             "--count", str(count), "--seed", "1", "--jobs", str(jobs)]
 
 
-def timed(checkout: Path, rules: str, count: int, cpu: int, jobs: int) -> float:
+def cpu_of_children() -> float:
+    """User + system seconds of the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(checkout: Path, rules: str, count: int, cpu: int, jobs: int) -> tuple[float, float]:
+    """Wall and CPU seconds of one command."""
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, PUZZLEFLEET_DB=f"sqlite:///{folder}/boards.db")
         pin = ["taskset", "-c", str(cpu)] if cpu >= 0 else []
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), cpu_of_children()
         done = subprocess.run(pin + command(checkout, rules, count, jobs), env=env, cwd=folder,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu_seconds = time.perf_counter() - started, cpu_of_children() - cpu_before
     if done.returncode != 0:
         raise SystemExit(f"{checkout}: generate {rules} failed: {done.stderr.strip().splitlines()[-1]}")
-    return elapsed
+    return elapsed, cpu_seconds
 
 
 def main() -> None:
@@ -62,16 +72,23 @@ def main() -> None:
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (commands pinned to CPU {args.cpu}), --jobs {args.jobs}, "
           f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
+    print(f"Load average {os.getloadavg()[0]:.1f} at the start.\n")
     print("| rules | boards | " + " | ".join(f"{side}: s / board (best of {args.rounds})" for side in sides)
-          + " | ratio |\n|---|---:|" + "---:|" * (len(sides) + 1))
+          + " | ratio | " + " | ".join(f"{side}: CPU s / board" for side in sides) + " | CPU ratio |\n|---|---:|"
+          + "---:|" * (2 * len(sides) + 2))
     for item in args.rules:
         rules, count = item.rsplit(":", 1)
         best = {side: float("inf") for side in sides}
+        best_cpu = {side: float("inf") for side in sides}
         for _ in range(args.rounds):
             for side, checkout in sides.items():
-                best[side] = min(best[side], timed(checkout, rules, int(count), args.cpu, args.jobs) / int(count))
+                wall, cpu_seconds = timed(checkout, rules, int(count), args.cpu, args.jobs)
+                best[side] = min(best[side], wall / int(count))
+                best_cpu[side] = min(best_cpu[side], cpu_seconds / int(count))
         now, before = best["this checkout"], best["before"]
-        print(f"| {rules} | {count} | {now * 1000:.1f} ms | {before * 1000:.1f} ms | {now / before:.2f} |", flush=True)
+        now_cpu, before_cpu = best_cpu["this checkout"], best_cpu["before"]
+        print(f"| {rules} | {count} | {now * 1000:.1f} ms | {before * 1000:.1f} ms | {now / before:.2f} | "
+              f"{now_cpu * 1000:.1f} ms | {before_cpu * 1000:.1f} ms | {now_cpu / before_cpu:.2f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,12 @@
 # Every ratio is computed as the Python code computed it (the same integer divisions, the same sums of
 # per-region ratios in the same order of regions: first cell first), so the floats are the same bits
 # and the maps a style keeps are the same. Labels are any integers from 0; cells are r * n + c.
+#
+# Also the walks the styles' tunings repeat thousands of times a board (`one_piece_without`,
+# `label_in_one_piece`; C entry points in _shape.pxd), and a board's canonical labels (its fingerprint).
 
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdlib cimport malloc, calloc, free
 
 
@@ -175,6 +180,22 @@ def region_corners(int n, regions) -> dict:
         free(corners)
 
 
+cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil:
+    """local_look of a map held in a C array (n at most 64)."""
+    cdef int r = cell // n, c = cell % n, i, j, total = 0
+    cdef int window[9]               # the 3 x 3 cells around the cell's four lattice points
+    for i in range(3):
+        for j in range(3):
+            if 0 <= r - 1 + i < n and 0 <= c - 1 + j < n:
+                window[i * 3 + j] = regions[(r - 1 + i) * n + c - 1 + j]
+            else:
+                window[i * 3 + j] = -1            # off the grid
+    for i in range(2):
+        for j in range(2):
+            total += _corners_at(window, 3, i + 1, j + 1, NULL)
+    return _mirrored_bits(regions + r * n, n) - total
+
+
 def local_look(int n, list regions, int cell) -> int:
     """The look around `cell` of a whole map (labels 0..): minus the outline corners at its four
     lattice points, plus the mirrored boundary bits of its row (what one move of `cell` can change)."""
@@ -195,3 +216,194 @@ def local_look(int n, list regions, int cell) -> int:
         for j in range(2):
             total += _corners_at(window, 3, i + 1, j + 1, NULL)
     return _mirrored_bits(row, n) - total
+
+
+cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *stack,
+                          unsigned char *seen) noexcept nogil:
+    """Whether region `label` stays one piece without `cell` (given away yet or not): a walk from one
+    of the cell's neighbours in the region reaches the others (engine/core/regions.py,
+    one_piece_without). `stack` and `seen` are scratch of n * n each."""
+    cdef int around[4]
+    cdef int count = 0, i, x, nb, top, m
+    cdef int nbs[4]
+    # the neighbours in engine.core.grid's order: up, down, left, right
+    m = _neighbours_of(n, cell, nbs)
+    for i in range(m):
+        if regions[nbs[i]] == label:
+            around[count] = nbs[i]
+            count += 1
+    if count <= 1:
+        return True
+    for i in range(n * n):
+        seen[i] = 0
+    seen[around[0]] = 1
+    stack[0] = around[0]
+    top = 1
+    while top:
+        top -= 1
+        x = stack[top]
+        m = _neighbours_of(n, x, nbs)
+        for i in range(m):
+            nb = nbs[i]
+            if not seen[nb] and regions[nb] == label and nb != cell:
+                seen[nb] = 1
+                stack[top] = nb
+                top += 1
+    for i in range(count):
+        if not seen[around[i]]:
+            return False
+    return True
+
+
+cdef inline int _neighbours_of(int n, int cell, int *out) noexcept nogil:
+    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
+    cdef int r = cell // n, c = cell % n, count = 0
+    if r > 0:
+        out[count] = cell - n
+        count += 1
+    if r + 1 < n:
+        out[count] = cell + n
+        count += 1
+    if c > 0:
+        out[count] = cell - 1
+        count += 1
+    if c + 1 < n:
+        out[count] = cell + 1
+        count += 1
+    return count
+
+
+def one_piece_without(int n, regions, int cell, int label) -> bool:
+    """engine.core.regions.one_piece_without, compiled (any sequence of n * n labels)."""
+    cdef int i, cells = n * n
+    if len(regions) != cells or not 0 <= cell < cells:
+        raise ValueError("one_piece_without: a cell of a map of n * n labels")
+    cdef int *lab = <int *> malloc(cells * 2 * sizeof(int) + cells)
+    if not lab:
+        raise MemoryError()
+    try:
+        for i in range(cells):
+            lab[i] = regions[i]
+        return stays_one_piece(n, lab, cell, label, lab + cells, <unsigned char *> (lab + 2 * cells))
+    finally:
+        free(lab)
+
+
+def canonical_labels(int n, labels) -> tuple:
+    """engine.core.fingerprint.canonical_labels for labels that are whole numbers 0..65535: the least,
+    over the 8 symmetries of the square, of the grid relabelled by first appearance in row-major
+    order. (Each symmetry's inverse is one of the 8 too, so reading the grid through every symmetry
+    gives the same 8 forms as reading it through every inverse.)"""
+    cdef int cells = n * n, i, r, c, rr, cc, t, symmetry, label, top = -1, next_label, source
+    cdef bint better
+    cdef object value             # a new reference, which the tuple takes over (the INCREF)
+    cdef tuple out
+    if len(labels) != cells:
+        raise ValueError("labels must list n * n cells")
+    cdef int *lab = <int *> malloc(4 * cells * sizeof(int))
+    if not lab:
+        raise MemoryError()
+    cdef int *form = lab + cells
+    cdef int *best = lab + 2 * cells
+    cdef int *renumber = lab + 3 * cells       # per dense label: its number in this form, or -1
+    cdef int *index = NULL
+    try:
+        for i in range(cells):
+            label = labels[i]
+            if not 0 <= label <= 65535:
+                raise ValueError("labels must be whole numbers 0..65535")
+            lab[i] = label
+            if label > top:
+                top = label
+        # dense labels first (the forms do not depend on what the labels are called)
+        index = <int *> malloc((top + 1) * sizeof(int))
+        if not index:
+            raise MemoryError()
+        for i in range(top + 1):
+            index[i] = -1
+        next_label = 0
+        for i in range(cells):
+            if index[lab[i]] == -1:
+                index[lab[i]] = next_label
+                next_label += 1
+            lab[i] = index[lab[i]]
+        for symmetry in range(8):
+            for i in range(next_label):
+                renumber[i] = -1
+            t = 0
+            better = symmetry == 0
+            for r in range(n):
+                for c in range(n):
+                    if symmetry & 4:            # transposed
+                        rr = c
+                        cc = r
+                    else:
+                        rr = r
+                        cc = c
+                    if symmetry & 2:
+                        rr = n - 1 - rr
+                    if symmetry & 1:
+                        cc = n - 1 - cc
+                    source = lab[rr * n + cc]
+                    if renumber[source] == -1:
+                        renumber[source] = t
+                        t += 1
+                    form[r * n + c] = renumber[source]
+            if not better:
+                for i in range(cells):
+                    if form[i] != best[i]:
+                        better = form[i] < best[i]
+                        break
+            if better:
+                for i in range(cells):
+                    best[i] = form[i]
+        out = PyTuple_New(cells)
+        for i in range(cells):
+            value = best[i]
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(out, i, value)
+        return out
+    finally:
+        free(lab)
+        free(index)
+
+
+def label_in_one_piece(int n, regions, int label) -> bool:
+    """Whether the cells of `label` form one piece through shared edges (no cells: True, as
+    engine.core.regions.is_connected says of an empty set)."""
+    cdef int cells = n * n, cell, first = -1, total = 0, reached, top, x, i, nb
+    cdef int nbs[4]
+    if len(regions) != cells:
+        raise ValueError("regions must list n * n cells")
+    cdef int *lab = <int *> malloc(2 * cells * sizeof(int) + cells)
+    if not lab:
+        raise MemoryError()
+    cdef int *stack = lab + cells
+    cdef unsigned char *seen = <unsigned char *> (lab + 2 * cells)
+    try:
+        for cell in range(cells):
+            lab[cell] = regions[cell]
+            seen[cell] = 0
+            if lab[cell] == label:
+                total += 1
+                if first == -1:
+                    first = cell
+        if not total:
+            return True
+        seen[first] = 1
+        stack[0] = first
+        top = 1
+        reached = 1
+        while top:
+            top -= 1
+            x = stack[top]
+            for i in range(_neighbours_of(n, x, nbs)):
+                nb = nbs[i]
+                if not seen[nb] and lab[nb] == label:
+                    seen[nb] = 1
+                    stack[top] = nb
+                    top += 1
+                    reached += 1
+        return reached == total
+    finally:
+        free(lab)

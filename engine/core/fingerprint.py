@@ -7,11 +7,20 @@ import hashlib
 from collections.abc import Sequence
 from functools import cache
 
+from engine.core import _shape
 from engine.core.grid import symmetries
 
 
 def canonical_labels(n: int, labels: Sequence[int]) -> tuple[int, ...]:
-    """The least, over the 8 symmetries, of the grid relabelled by first appearance in row-major order."""
+    """The least, over the 8 symmetries, of the grid relabelled by first appearance in row-major order
+    (compiled for labels 0..65535, every board's; other labels take the Python walk below)."""
+    try:
+        return _shape.canonical_labels(n, labels)
+    except (TypeError, ValueError, OverflowError):
+        return _canonical_labels_walk(n, labels)
+
+
+def _canonical_labels_walk(n: int, labels: Sequence[int]) -> tuple[int, ...]:
     best: tuple[int, ...] | None = None
     for source in _sources(n):
         renumber: dict[int, int] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
+from engine.core import _shape
 from engine.core.grid import orthogonal_neighbours
 
 UNASSIGNED = -1
@@ -66,19 +67,9 @@ def stays_connected_without(n: int, regions: Sequence[int], cells: Iterable[int]
 def one_piece_without(n: int, regions: Sequence[int], cell: int, label: int) -> bool:
     """Whether region `label` stays one piece without `cell` (whether or not `cell` has been given
     away yet): a walk from one of the cell's neighbours in the region reaches the others. Local and
-    cheap, for moves of one boundary cell."""
-    neighbours = orthogonal_neighbours(n)
-    around = [nb for nb in neighbours[cell] if regions[nb] == label]
-    if len(around) <= 1:
-        return True
-    seen = {around[0]}
-    stack = [around[0]]
-    while stack:
-        for nb in neighbours[stack.pop()]:
-            if nb not in seen and regions[nb] == label and nb != cell:
-                seen.add(nb)
-                stack.append(nb)
-    return all(nb in seen for nb in around)
+    cheap, for moves of one boundary cell (compiled: the styles' tunings ask it thousands of times a
+    board)."""
+    return _shape.one_piece_without(n, regions, cell, label)
 
 
 def region_sizes(regions: Sequence[int], n: int) -> list[int]:

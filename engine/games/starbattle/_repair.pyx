@@ -156,24 +156,59 @@ def best_move(int n, int k, int keep, regions, answer, others, rng):
     legal move that leaves its region more than `keep` cells is taken, else the first that leaves more
     than 2k - 1, else one that leaves a gift."""
     cdef _Board board = _Board(n, regions, answer)
-    cdef int cell, rank, left, best_rank = 3, best_shared = 0
-    shared = {}                                     # impostor -> alternatives holding it, first met first
-    for solution in others:
-        for cell in solution:
-            if not board.answer[cell]:
-                shared[cell] = shared.get(cell, 0) + 1
-    ranked = sorted([(-count, rng.random(), i, cell) for i, (cell, count) in enumerate(shared.items())])
+    cdef int ncells = n * n, cell, rank, left, best_rank = 3, best_shared = 0, met = 0, i, j, x
+    cdef int *shared = <int *> calloc(3 * ncells, sizeof(int))   # per cell: alternatives holding it
+    cdef double *tie = <double *> malloc(ncells * sizeof(double))
+    if not shared or not tie:
+        free(shared)
+        free(tie)
+        raise MemoryError()
+    cdef int *first_met = shared + ncells         # the impostors, in the order first met
+    cdef int *ranked = shared + 2 * ncells        # their indices in first_met, best first
     best = None
-    for _, _, _, cell in ranked:
-        if best_rank < 2 and shared[cell] < best_shared:
-            break
-        move = board.move_out(cell, rng)
-        if move is None:
-            continue
-        left = board.sizes[board.regions[cell]] - len(move[0])
-        rank = 0 if left > keep else 1 if left > 2 * k - 1 else 2
-        if rank < best_rank:
-            best, best_rank, best_shared = move, rank, shared[cell]
-            if rank == 0:
+    try:
+        for solution in others:
+            for value in solution:
+                cell = value
+                if not board.answer[cell]:
+                    if not shared[cell]:
+                        first_met[met] = cell
+                        met += 1
+                    shared[cell] += 1
+        # sorted by (-shared, a random() each drawn in the order first met, the order first met)
+        for i in range(met):
+            tie[i] = rng.random()
+            j = i
+            while j > 0 and _ranks_before(shared, first_met, tie, i, ranked[j - 1]):
+                ranked[j] = ranked[j - 1]
+                j -= 1
+            ranked[j] = i
+        for i in range(met):
+            cell = first_met[ranked[i]]
+            if best_rank < 2 and shared[cell] < best_shared:
                 break
-    return best
+            move = board.move_out(cell, rng)
+            if move is None:
+                continue
+            left = board.sizes[board.regions[cell]] - len(move[0])
+            rank = 0 if left > keep else 1 if left > 2 * k - 1 else 2
+            if rank < best_rank:
+                best, best_rank, best_shared = move, rank, shared[cell]
+                if rank == 0:
+                    break
+        return best
+    finally:
+        free(shared)
+        free(tie)
+
+
+cdef inline bint _ranks_before(const int *shared, const int *first_met, const double *tie, int a,
+                               int b) noexcept:
+    """Whether impostor a (an index in first_met) ranks before b: shared by more alternatives, else
+    the smaller random tie, else met first."""
+    cdef int count_a = shared[first_met[a]], count_b = shared[first_met[b]]
+    if count_a != count_b:
+        return count_a > count_b
+    if tie[a] != tie[b]:
+        return tie[a] < tie[b]
+    return a < b

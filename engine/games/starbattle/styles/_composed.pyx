@@ -8,7 +8,9 @@
 
 cimport cython
 from libc.math cimport pow, rint
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
+
+from engine.core._shape cimport look_around_cell, stays_one_piece
 
 DEF UNASSIGNED = -1
 
@@ -120,3 +122,334 @@ def place(int n, list regions, int star, int label, int size, stars, object rng,
         return []
     finally:
         free(cells)
+
+
+# ---- finishing and tuning (styles/composed.py: _absorb, _carve, tune and _regrow) -----------------
+#
+# The same walks as the Python they replaced, on C arrays, with the same draws in the same order:
+# shuffle is CPython's (a _randbelow(i + 1) for i from the last index down to 1), choices with
+# weights bisects `random() * total` in the running sums of the weights, computed as Python adds them.
+
+cdef inline int _neighbours(int n, int cell, int *out) noexcept nogil:
+    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
+    cdef int r = cell // n, c = cell % n, count = 0
+    if r > 0:
+        out[count] = cell - n
+        count += 1
+    if r + 1 < n:
+        out[count] = cell + n
+        count += 1
+    if c > 0:
+        out[count] = cell - 1
+        count += 1
+    if c + 1 < n:
+        out[count] = cell + 1
+        count += 1
+    return count
+
+
+cdef int _shuffle(object rng, int *items, int count) except -1:
+    """rng.shuffle of a list holding these items."""
+    cdef int i, j, t
+    for i in range(count - 1, 0, -1):
+        j = _below(rng, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+    return 0
+
+
+@cython.final
+cdef class _Map:
+    """A map as a C array beside the Python list it mirrors, with scratch for the walks."""
+    cdef int n, cells
+    cdef int *labels
+    cdef int *sizes             # per label 0..n-1, unassigned cells not counted
+    cdef int *scratch           # 3 * cells ints
+    cdef unsigned char *star    # the answer's cells
+    cdef unsigned char *seen    # cells flags for the walks
+    cdef list regions
+
+    def __cinit__(self, int n, list regions, answer):
+        cdef int cell, label
+        self.n = n
+        self.cells = n * n
+        if len(regions) != self.cells:
+            raise ValueError("regions must list n * n cells")
+        self.regions = regions
+        self.labels = <int *> malloc(self.cells * sizeof(int))
+        self.sizes = <int *> calloc(n, sizeof(int))
+        self.scratch = <int *> malloc(3 * self.cells * sizeof(int))
+        self.star = <unsigned char *> calloc(self.cells, 1)
+        self.seen = <unsigned char *> calloc(self.cells, 1)
+        if not self.labels or not self.sizes or not self.scratch or not self.star or not self.seen:
+            raise MemoryError()
+        for cell in range(self.cells):
+            label = regions[cell]
+            if not (label == UNASSIGNED or 0 <= label < n):
+                raise ValueError("region labels must be 0..n-1 or unassigned")
+            self.labels[cell] = label
+            if label != UNASSIGNED:
+                self.sizes[label] += 1
+        for cell in answer:
+            self.star[cell] = 1
+
+    def __dealloc__(self):
+        free(self.labels); free(self.sizes); free(self.scratch); free(self.star); free(self.seen)
+
+    cdef inline void set(self, int cell, int label):
+        self.labels[cell] = label
+        self.regions[cell] = label
+
+    cdef bint one_piece_without(self, int cell, int label) noexcept:
+        return stays_one_piece(self.n, self.labels, cell, label, self.scratch, self.seen)
+
+    cdef bint connected(self, int label) noexcept:
+        """Whether region `label` (with at least one cell) is one piece."""
+        cdef int cell, first = -1, total = 0, reached = 1, top = 1, x, i, m
+        cdef int nbs[4]
+        cdef int *stack = self.scratch
+        for cell in range(self.cells):
+            self.seen[cell] = 0
+            if self.labels[cell] == label:
+                total += 1
+                if first == -1:
+                    first = cell
+        self.seen[first] = 1
+        stack[0] = first
+        while top:
+            top -= 1
+            x = stack[top]
+            m = _neighbours(self.n, x, nbs)
+            for i in range(m):
+                if not self.seen[nbs[i]] and self.labels[nbs[i]] == label:
+                    self.seen[nbs[i]] = 1
+                    stack[top] = nbs[i]
+                    top += 1
+                    reached += 1
+        return reached == total
+
+
+def absorb(int n, list regions, object rng, double power) -> None:
+    """composed._absorb: the free cells go pocket by pocket to a neighbouring region, a tiny one
+    (3 cells or fewer, the least label) first, else one drawn with odds of its size to `power`."""
+    cdef _Map m = _Map(n, regions, ())
+    cdef int *left = m.scratch
+    cdef int *still = m.scratch + m.cells
+    cdef int *swap
+    cdef int nleft = 0, nstill, index, cell, i, count, best, lo, hi, mid
+    cdef int nbs[4]
+    cdef int labels[4]
+    cdef double cum[4]
+    cdef double total, x
+    for cell in range(m.cells):
+        if m.labels[cell] == UNASSIGNED:
+            left[nleft] = cell
+            nleft += 1
+    _shuffle(rng, left, nleft)
+    while nleft:
+        nstill = 0
+        for index in range(nleft):
+            cell = left[index]
+            count = 0
+            for i in range(_neighbours(n, cell, nbs)):
+                if m.labels[nbs[i]] != UNASSIGNED:
+                    labels[count] = m.labels[nbs[i]]
+                    count += 1
+            if not count:
+                still[nstill] = cell
+                nstill += 1
+                continue
+            best = -1
+            for i in range(count):
+                if m.sizes[labels[i]] <= 3 and (best == -1 or labels[i] < best):
+                    best = labels[i]
+            if best == -1:
+                # rng.choices(labels, [size ** power ...])[0]
+                total = 0.0
+                for i in range(count):
+                    total = pow(<double> m.sizes[labels[i]], power) if i == 0 else total + pow(
+                        <double> m.sizes[labels[i]], power)
+                    cum[i] = total
+                x = rng.random() * (total + 0.0)
+                lo = 0
+                hi = count - 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if x < cum[mid]:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                best = labels[lo]
+            m.set(cell, best)
+            m.sizes[best] += 1
+        if nstill == nleft:
+            return
+        swap = left
+        left = still
+        still = swap
+        nleft = nstill
+
+
+def carve(int n, list regions, answer, object rng) -> None:
+    """composed._carve on a map with every cell assigned: corridors cut into the largest region."""
+    cdef _Map m = _Map(n, regions, answer)
+    cdef int *inner = m.scratch + m.cells
+    cdef int *run = m.scratch + 2 * m.cells
+    cdef int label, largest = 0, cell, ninner, nrun, r, c, dr, dc, i, taker, step, direction
+    cdef bint starred
+    cdef double target
+    for label in range(n):
+        if m.sizes[label] >= m.sizes[largest]:       # max by (count, label)
+            largest = label
+    target = (0.0 + (0.2 - 0.0) * rng.random()) * m.sizes[largest]   # rng.uniform(0.0, 0.2) * count
+    for step in range(3 * n):
+        ninner = 0
+        for cell in range(m.cells):
+            r = cell // n
+            c = cell % n
+            if (m.labels[cell] == largest and not m.star[cell] and 0 < r < n - 1 and 0 < c < n - 1
+                    and m.labels[cell - n] == largest and m.labels[cell + n] == largest
+                    and m.labels[cell - 1] == largest and m.labels[cell + 1] == largest):
+                inner[ninner] = cell
+                ninner += 1
+        if ninner <= target:
+            return
+        cell = inner[_below(rng, ninner)]
+        r = cell // n
+        c = cell % n
+        direction = _below(rng, 4)               # ((0, 1), (0, -1), (1, 0), (-1, 0))
+        dr = 0 if direction < 2 else (1 if direction == 2 else -1)
+        dc = 0 if direction >= 2 else (1 if direction == 0 else -1)
+        nrun = 0
+        starred = False
+        while 0 <= r < n and 0 <= c < n and m.labels[r * n + c] == largest:
+            run[nrun] = r * n + c
+            starred = starred or m.star[r * n + c]
+            nrun += 1
+            r += dr
+            c += dc
+        if not (0 <= r < n and 0 <= c < n) or starred:
+            continue
+        taker = m.labels[r * n + c]
+        for i in range(nrun):
+            m.set(run[i], taker)
+        if not m.connected(largest):
+            for i in range(nrun):
+                m.set(run[i], largest)
+
+
+def tune_moves(int n, list regions, answer, object rng, int steps, object search, double regrow) -> None:
+    """composed.tune after its set-up: _regrow, then `steps` boundary nudges, on `regions` in place
+    (`search` holds the map; a move is kept only while `answer` stays the only solution)."""
+    cdef _Map m = _Map(n, regions, answer)
+    cdef int *order = m.scratch + m.cells        # labels by size, stable
+    cdef int *offers = m.scratch + 2 * m.cells
+    cdef int *members_rows
+    cdef int label, i, j, t, cell, attempt, nmembers, nrows, ncols, noffers, donor, nb, own, target
+    cdef int ntargets, before, grown, step
+    cdef int nbs[4]
+    cdef int targets[4]
+    cdef unsigned char rows[64]
+    cdef unsigned char cols[64]
+    cdef bint moved
+    if n > 64:
+        raise ValueError("tune_moves: maps of at most 64 x 64")
+    expected = [tuple(answer)]
+
+    def only_solution() -> bool:
+        search.set_regions(regions)
+        return search.solve(2)[0] == expected
+
+    # _regrow: sorted(range(n), key=size), stable
+    for label in range(n):
+        order[label] = label
+    for i in range(1, n):
+        t = order[i]
+        j = i
+        while j > 0 and m.sizes[order[j - 1]] > m.sizes[t]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = t
+    for i in range(n):
+        label = order[i]
+        if rng.random() >= regrow:
+            continue
+        for attempt in range(4):
+            nmembers = nrows = ncols = 0
+            for t in range(n):
+                rows[t] = 0
+                cols[t] = 0
+            for cell in range(m.cells):
+                m.seen[cell] = 0
+            for cell in range(m.cells):
+                if m.labels[cell] == label:
+                    nmembers += 1
+                    if not rows[cell // n]:
+                        rows[cell // n] = 1
+                        nrows += 1
+                    if not cols[cell % n]:
+                        cols[cell % n] = 1
+                        ncols += 1
+            if nmembers > 3 and nrows > 1 and ncols > 1:
+                break
+            # the free cells beside the region in a neighbour of 6+ cells, sorted, then shuffled
+            for cell in range(m.cells):
+                if m.labels[cell] == label:
+                    for j in range(_neighbours(n, cell, nbs)):
+                        nb = nbs[j]
+                        if m.labels[nb] != label and not m.star[nb] and m.sizes[m.labels[nb]] >= 6:
+                            m.seen[nb] = 1
+            noffers = 0
+            for cell in range(m.cells):
+                if m.seen[cell]:
+                    offers[noffers] = cell
+                    noffers += 1
+            _shuffle(rng, offers, noffers)
+            moved = False
+            for j in range(noffers):
+                cell = offers[j]
+                donor = m.labels[cell]
+                m.set(cell, label)
+                if m.one_piece_without(cell, donor) and only_solution():
+                    m.sizes[donor] -= 1
+                    m.sizes[label] += 1
+                    moved = True
+                    break
+                m.set(cell, donor)
+            if not moved:
+                break
+    # the nudges
+    for step in range(steps):
+        cell = _below(rng, m.cells)
+        own = m.labels[cell]
+        ntargets = 0
+        for j in range(_neighbours(n, cell, nbs)):
+            label = m.labels[nbs[j]]
+            if label == own:
+                continue
+            for t in range(ntargets):
+                if targets[t] == label:
+                    break
+            else:
+                t = ntargets                     # sorted insert
+                while t > 0 and targets[t - 1] > label:
+                    targets[t] = targets[t - 1]
+                    t -= 1
+                targets[t] = label
+                ntargets += 1
+        if m.star[cell] or not ntargets or m.sizes[own] <= 2:
+            continue
+        target = targets[_below(rng, ntargets)]
+        before = look_around_cell(n, m.labels, cell)
+        # growing a tiny region out of a large one counts as much as tidying
+        grown = 4 * ((m.sizes[target] <= 3 and m.sizes[own] >= 5) - (m.sizes[own] <= 4))
+        m.set(cell, target)
+        if look_around_cell(n, m.labels, cell) + grown <= before or not m.one_piece_without(cell, own):
+            m.set(cell, own)
+            continue
+        if not only_solution():
+            m.set(cell, own)
+            continue
+        m.sizes[own] -= 1
+        m.sizes[target] += 1

@@ -15,14 +15,13 @@ import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED, one_piece_without, reachable, region_sizes
+from engine.core.regions import UNASSIGNED, region_sizes
 from engine.core import likeness
-from engine.core._shape import local_look
 from engine.core.shape import measure
 from engine.games.base import Gates
-from engine.games.starbattle.count import Search, new_search, only_solution
+from engine.games.starbattle.count import new_search
 from engine.games.starbattle.rules import Rules
-from engine.games.starbattle.styles._composed import place
+from engine.games.starbattle.styles._composed import absorb, carve, place, tune_moves
 from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
@@ -206,59 +205,20 @@ def _cut_paths(n: int, regions: list[int], answer: tuple[int, ...], paths: Seque
 
 def _absorb(n: int, regions: list[int], rng: random.Random) -> None:
     """Give the free cells to the background (the largest neighbouring region) pocket by pocket, so
-    what is left between the pieces becomes background, not ragged growth."""
-    neighbours = orthogonal_neighbours(n)
-    sizes = region_sizes(regions, n)
-    left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
-    rng.shuffle(left)
-    while left:
-        still = []
-        for cell in left:
-            labels = [regions[nb] for nb in neighbours[cell] if regions[nb] != UNASSIGNED]
-            if not labels:
-                still.append(cell)
-                continue
-            # a tiny region first (published boards have few), else the largest: the background
-            tiny = [lab for lab in labels if sizes[lab] <= 3]
-            best = min(tiny) if tiny else rng.choices(labels, [sizes[lab] ** ABSORB for lab in labels])[0]
-            regions[cell] = best
-            sizes[best] += 1
-        if len(still) == len(left):
-            return
-        left = still
+    what is left between the pieces becomes background, not ragged growth: each free cell beside a
+    region goes to a tiny one (published boards have few), else to one drawn with odds of its size to
+    the power ABSORB (compiled)."""
+    absorb(n, regions, rng, ABSORB)
 
 
 def _carve(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
     """Cut corridors into the largest region: hand a straight run of its cells, from its edge to one
     of its interior cells, to the region beyond that edge, until its interior is down to what the
-    corpus shows (about a tenth of its cells; a drawn background is a blob, a hand-drawn one a web)."""
+    corpus shows (about a tenth of its cells; a drawn background is a blob, a hand-drawn one a web).
+    Compiled; a map with free cells left is not carved."""
     if UNASSIGNED in regions:
         return
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
-    largest = max(range(n), key=lambda label: (regions.count(label), label))
-    target = rng.uniform(0.0, 0.2) * regions.count(largest)
-    for _ in range(3 * n):
-        inner = [cell for cell in range(n * n) if regions[cell] == largest and cell not in stars
-                 and len(neighbours[cell]) == 4 and all(regions[nb] == largest for nb in neighbours[cell])]
-        if len(inner) <= target:
-            return
-        cell = rng.choice(inner)
-        r, c = divmod(cell, n)
-        dr, dc = rng.choice(((0, 1), (0, -1), (1, 0), (-1, 0)))
-        run = []
-        while 0 <= r < n and 0 <= c < n and regions[r * n + c] == largest:
-            run.append(r * n + c)
-            r, c = r + dr, c + dc
-        if not (0 <= r < n and 0 <= c < n) or stars & set(run):
-            continue
-        taker = regions[r * n + c]
-        for moved in run:
-            regions[moved] = taker
-        rest = [x for x in range(n * n) if regions[x] == largest]
-        if len(reachable(n, set(rest), rest[0])) != len(rest):
-            for moved in run:
-                regions[moved] = largest
+    carve(n, regions, answer, rng)
 
 
 
@@ -317,68 +277,15 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     cell moves into a neighbouring region when that removes outline corners, mirrors a boundary or
     grows a tiny region out of a large one, the region it leaves stays one piece, and the board stays
     unique. Returns the tuned regions. (`drawn` is not read: the composed look is the same whatever
-    the drawing was.)"""
-    n = rules.size
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
+    the drawing was.)
+
+    First each region repair left tiny (3 cells or fewer) or straight is grown back to a piece, with
+    odds REGROW, a cell at a time from a neighbour of 6+ cells that stays one piece, while the board
+    stays unique (hand-drawn boards have about half as many tiny regions and bars as repair leaves).
+    Compiled (styles/_composed.pyx, tune_moves), one search serving every check."""
     regions = list(regions)
-    sizes = region_sizes(regions, n)
-    search = new_search(rules, regions)
-    _regrow(rules, regions, answer, rng, sizes, search)
-    for _ in range(steps):
-        cell = rng.randrange(n * n)
-        own = regions[cell]
-        targets = {regions[nb] for nb in neighbours[cell]} - {own}
-        if cell in stars or not targets or sizes[own] <= 2:
-            continue
-        target = rng.choice(sorted(targets))
-        before = local_look(n, regions, cell)   # corners and mirrored bits around it
-        # growing a tiny region (repair whittles pieces) out of a large one counts as much as tidying
-        grown = 4 * ((sizes[target] <= 3 and sizes[own] >= 5) - (sizes[own] <= 4))
-        regions[cell] = target
-        if (local_look(n, regions, cell) + grown <= before
-                or not one_piece_without(n, regions, cell, own)):
-            regions[cell] = own
-            continue
-        if not only_solution(search, regions, answer):
-            regions[cell] = own
-            continue
-        sizes[own] -= 1
-        sizes[target] += 1
+    tune_moves(rules.size, regions, answer, rng, steps, new_search(rules, regions), REGROW)
     return regions
-
-
-def _regrow(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-            sizes: list[int], search: Search) -> None:
-    """Grow each region repair left tiny (3 cells or fewer) or straight back to a piece, a cell at a
-    time from a neighbour of 6+ cells that stays one piece, while the board stays unique (hand-drawn
-    boards have about half as many tiny regions and bars as repair leaves)."""
-    n = rules.size
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
-    for label in sorted(range(n), key=lambda lab: sizes[lab]):
-        if rng.random() >= REGROW:
-            continue
-        for _ in range(4):
-            members = [cell for cell in range(n * n) if regions[cell] == label]
-            rows = {cell // n for cell in members}
-            cols = {cell % n for cell in members}
-            if len(members) > 3 and len(rows) > 1 and len(cols) > 1:
-                break
-            offers = sorted({nb for cell in members for nb in neighbours[cell]
-                             if regions[nb] != label and nb not in stars and sizes[regions[nb]] >= 6})
-            rng.shuffle(offers)
-            for cell in offers:
-                donor = regions[cell]
-                regions[cell] = label
-                if (one_piece_without(n, regions, cell, donor)
-                        and only_solution(search, regions, answer)):
-                    sizes[donor] -= 1
-                    sizes[label] += 1
-                    break
-                regions[cell] = donor
-            else:
-                break
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:

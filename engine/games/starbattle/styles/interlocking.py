@@ -18,7 +18,8 @@ import random
 from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import UNASSIGNED, is_connected, one_piece_without, region_sizes, target_sizes
+from engine.core.regions import UNASSIGNED, one_piece_without, region_sizes, target_sizes
+from engine.core._shape import label_in_one_piece
 from engine.core import likeness
 from engine.core.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
@@ -334,9 +335,8 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
             continue
         for moved in run:
             regions[moved] = target
-        rest = [i for i, lab in enumerate(regions) if lab == own]
         better = quality(regions)
-        if (better <= current or not is_connected(n, rest)
+        if (better <= current or not label_in_one_piece(n, regions, own)
                 or not only_solution(search, regions, answer)):
             for moved in run:
                 regions[moved] = own

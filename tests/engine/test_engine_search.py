@@ -1,0 +1,64 @@
+"""The bitset search visits Search's tree node for node: the same solutions in the same order, the
+same node counts and the same random answers, on random maps of every star count, with and without
+the diagonal rule, givens, node budgets and random branching (engine/games/starbattle/_search.pyx)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core.regions import UNASSIGNED, grow
+from engine.games.starbattle._search import BitsetSearch, Search
+
+
+def random_map(n: int, rng: random.Random) -> list[int]:
+    """Regions grown from random seeds toward lognormal sizes (even to very uneven maps)."""
+    regions = [UNASSIGNED] * (n * n)
+    for label, cell in enumerate(rng.sample(range(n * n), n)):
+        regions[cell] = label
+    spread = rng.choice([0.1, 0.5, 1.0])
+    targets = [max(1, int(rng.lognormvariate(0, spread) * n)) for _ in range(n)]
+    return grow(n, regions, targets, rng)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bitset_search_visits_the_same_tree(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(40):
+        k = rng.choice([1, 1, 2, 2, 3])
+        n = rng.randint(max(4, 4 * k - 2), 12 if k < 3 else 14) if rng.random() < 0.9 else rng.randint(4 * k, 20 if k == 1 else 16)
+        diagonals = k == 1 and rng.random() < 0.3
+        regions = random_map(n, rng)
+        old, new = Search(n, k, diagonals, regions), BitsetSearch(n, k, diagonals, regions)
+        for turn in range(3):
+            if turn and rng.random() < 0.5:
+                regions = random_map(n, rng)
+                old.set_regions(regions)
+                new.set_regions(regions)
+            limit = rng.choice([1, 2, 9, 50])
+            branching = rng.choice([0, rng.getrandbits(64) | 1])
+            budget = rng.choice([200, 5000, 50000])
+            stars = tuple(rng.sample(range(n * n), rng.choice([1, 2]))) if rng.random() < 0.3 else ()
+            ruled_out = tuple(rng.sample(range(n * n), rng.choice([3, 10]))) if rng.random() < 0.3 else ()
+            expected = old.solve(limit, stars, ruled_out, 0.0, branching, budget)
+            assert new.solve(limit, stars, ruled_out, 0.0, branching, budget) == expected
+            assert new.node_count == old.node_count
+            answer_seed = rng.getrandbits(64)
+            assert new.random_solution(answer_seed, 0.0, 20000) == old.random_solution(answer_seed, 0.0, 20000)
+            assert new.node_count == old.node_count
+
+
+def test_bitset_search_refuses_what_search_refuses() -> None:
+    good = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
+    for cls in (Search, BitsetSearch):
+        search = cls(4, 1, False, good)
+        for bad in ([0] * 16, good[:-1] + [4], good[:-1]):
+            with pytest.raises(ValueError):
+                search.set_regions(bad)
+        with pytest.raises(ValueError):
+            search.solve(1, (16,))
+        with pytest.raises(ValueError):
+            search.solve(0)
+        # a refused map leaves the one before
+        assert search.solve(5) == ([(1, 7, 8, 14), (2, 4, 11, 13)], True)
