@@ -402,9 +402,10 @@ def test_compiled_pressured_crowders_match_the_oracle():
 
 
 def test_compiled_block_arguments_match_the_oracles():
-    """`Prober.block_argument` and `Prober.differential` give exactly the oracle's Finding (or None) for
-    every kind and window size the ladder uses: the 2x2 bound, the squeeze, the windows' remainders and
-    excesses, and the set differentials."""
+    """`Prober.block_argument`, `Prober.differential` and `Prober.cover_argument` give exactly the
+    oracle's Finding (or None) for every kind and window size the ladder uses: the 2x2 bound, the
+    squeeze, the windows' remainders and excesses, the set differentials, and the cover of a region or
+    two."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
     found = Counter()
@@ -426,7 +427,17 @@ def test_compiled_block_arguments_match_the_oracles():
             fast = geo.finders.differential(cand, needs, sizes, B.DIFFERENTIAL_PARTS)
             assert fast == oracle.differential(cand, needs, sizes, B.DIFFERENTIAL_PARTS), (sizes, describe(case, None))
             found["differential", sizes] += fast is not None
-    assert len(found) == 14 and min(found.values()) > 500 and blocks_used > 2_000, (found, blocks_used)
+        n = geo.n
+        for r in range(n - 1):          # one region, and two regions together (as region-pair asks)
+            for units in ((2 * n + r,), (2 * n + r, 2 * n + r + 1)):
+                area = 0
+                for u in units:
+                    area |= geo.unit_mask[u]
+                need = sum(needs[u] for u in units)
+                fast = geo.finders.cover_argument(area, need, needs, cand)
+                assert fast == oracle.cover_argument(area, need, needs, cand), (units, describe(case, None))
+                found["cover", len(units)] += fast is not None
+    assert len(found) == 16 and min(found.values()) > 500 and blocks_used > 2_000, (found, blocks_used)
 
 
 def test_compiled_first_way_crowders_match_the_oracle():
@@ -469,7 +480,7 @@ def test_compiled_first_way_crowders_match_the_oracle():
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
                                   "differential-1", "differential-2", "differential-large", "2x2-bound", "squeeze",
                                   "remainder-1", "excess-1", "remainder-2", "excess-2", "remainder-large",
-                                  "excess-large", "region-pair", "crowded-group"])
+                                  "excess-large", "region-pair", "region-triple", "crowded-group"])
 def test_steps_match_the_plain_finders(name, plain):
     """The whole step (cells, units, sentence) is the one the ladder words from the plain oracles."""
     steps = 0
@@ -514,6 +525,8 @@ def test_compiled_finders_refuse_bad_arguments():
         finders.block_argument(cand, needs, "remainders", (1,))
     with pytest.raises(ValueError, match="needs must list"):
         finders.block_argument(cand, needs[:-1], "bound")
+    with pytest.raises(ValueError, match="needs must list"):
+        finders.cover_argument(cand, 2, needs[:-1], cand)
     with pytest.raises(ValueError, match="units off the board"):
         finders.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
     with pytest.raises(ValueError, match="units off the board"):

@@ -1362,6 +1362,47 @@ cdef class Prober(Search):
             free(words)
             free(windows)
 
+    def cover_argument(self, area, int need, needs, cand):
+        """The block argument on one area (blocks.find_region_group's, on a group of regions): its
+        candidates (of `cand`), which must hold `need` more stars, covered by `need` 2x2 blocks, each
+        of which then holds one. A Finding (the cells placed and ruled out; need and blocks: `need`),
+        or None when there is no such cover or it shows nothing."""
+        cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords, u, i
+        cdef BlockRun b
+        cdef bytes data
+        cdef bint gives
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int *ints = <int *> calloc(nu + nc, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 2) * nw, sizeof(uint64_t))
+        if not ints or not words:
+            free(ints); free(words)
+            raise MemoryError()
+        cdef int *need_of = ints
+        b.anchors = ints + nu                   # a cover has at most one block per cell
+        b.parts = words
+        b.blocks = words + nc * nw
+        b.work = words + 2 * nc * nw
+        cdef uint64_t *wcand = b.work + 8 * nw
+        cdef uint64_t *cells = wcand + nw
+        try:
+            for u in range(nu):
+                need_of[u] = needs[u]
+            data = cand.to_bytes(8 * nw, "little")
+            memcpy(wcand, <const char *> data, 8 * nw)
+            data = area.to_bytes(8 * nw, "little")
+            memcpy(cells, <const char *> data, 8 * nw)
+            for i in range(nw):
+                cells[i] &= wcand[i]
+            with nogil:
+                gives = self._block_gives(cells, need, need_of, wcand, &b)
+            if not gives:
+                return None
+            return Finding(self._words_int(b.work + 2 * nw), self._words_int(b.work + 3 * nw), (), need, 0, need)
+        finally:
+            free(ints)
+            free(words)
+
     cdef object _words_int(self, const uint64_t *words):
         """A set of cells as words, as a Python int (bit r * n + c)."""
         return int.from_bytes((<const char *> words)[:8 * self.nwords], "little")

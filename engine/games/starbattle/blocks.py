@@ -12,101 +12,8 @@ from functools import lru_cache, partial
 from engine.ladder import Step
 from engine.games.starbattle.finding import Finding
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           cells_text, regions_first, stars_text)
+                                           cells_text, stars_text)
 
-
-
-def _cover(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    """Up to m 2x2 blocks covering the cells of `mask`, or None. Remembered per board, since the same
-    areas come back position after position."""
-    if not mask:
-        return []
-    if m == 0 or mask.bit_count() > 4 * m:
-        return None
-    memo = geo.covers
-    key = (mask, m)
-    if key in memo:
-        return memo[key]
-    # cells no two of which share a block each need a block of their own: a quick lower bound
-    apart = 0
-    rest = mask
-    spread = 0
-    while rest:
-        low = rest & -rest
-        cell = low.bit_length() - 1
-        rest ^= low
-        if not spread & low:
-            apart += 1
-            spread |= geo.hit[cell]
-    found = None if apart > m else _cover_search(geo, mask, m)
-    if len(memo) > 100_000:
-        memo.clear()
-    memo[key] = found
-    return found
-
-
-def _cover_search(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    if not mask:
-        return []
-    if m == 0 or mask.bit_count() > 4 * m:
-        return None
-    low = mask & -mask
-    for block in geo.cell_blocks[low.bit_length() - 1]:
-        rest = _cover_search(geo, mask & ~block, m - 1)
-        if rest is not None:
-            return [block] + rest
-    return None
-
-
-def _block_deductions(state: StarState, area: int, need: int, needs: list[int]):
-    """Placements and eliminations from covering the candidates of `area` (needing `need` more stars)
-    with `need` 2x2 blocks; None when no such cover exists or it shows nothing."""
-    geo, cand = state.geo, state.cand
-    free = cand & area
-    blocks = _cover(geo, free, need)
-    if blocks is None or len(blocks) < need:
-        return None
-    seen = overlap = 0
-    for b in blocks:
-        part = b & free
-        overlap |= seen & part
-        seen |= part
-    parts = [b & free & ~overlap for b in blocks]
-    if not all(parts):
-        return None
-    place = 0
-    elim = overlap & cand
-    attack = geo.attack
-    for b, part in zip(blocks, parts):
-        elim |= b & cand & ~part
-        if part.bit_count() == 1:
-            place |= part
-        common = cand
-        p = part
-        while p and common:
-            low = p & -p
-            common &= attack[low.bit_length() - 1]
-            p ^= low
-        elim |= common
-    # units holding whole parts get a star from each: when that is all they need, the rest is empty
-    union_parts = 0
-    for p in parts:
-        union_parts |= p
-    for u, m in enumerate(geo.unit_mask):
-        if needs[u] <= 0 or not m & union_parts:
-            continue
-        inside = 0
-        count = 0
-        for p in parts:
-            if p & m == p:
-                count += 1
-                inside |= p
-        if count and count == needs[u]:
-            elim |= cand & m & ~inside
-    elim &= ~place
-    if not (place or elim):
-        return None
-    return blocks, place, elim
 
 
 def _finding_step(state: StarState, name: str, cost: int, found: Finding, units: tuple[int, ...], why: str) -> Step:
@@ -318,14 +225,13 @@ def find_region_group(state: StarState, name: str, cost: int, *, size: int) -> S
             need += needs[2 * n + r]
         if cells.bit_count() > 4 * need:
             continue
-        result = _block_deductions(state, cells, need, needs)
-        if result is not None:
-            blocks, place, elim = result
+        found = geo.finders.cover_argument(cells, need, needs, state.cand)
+        if found is not None:
             units = tuple(2 * n + r for r in group)
             regs = join_names(geo.names(units))
             why = (f"{regs} must still hold {stars_text(need)} together, and their free cells fit in "
-                   f"{len(blocks)} 2x2 blocks, so each block holds exactly one")
-            return _finding_step(state, name, cost, Finding(place, elim, units), units, why)
+                   f"{found.blocks} 2x2 blocks, so each block holds exactly one")
+            return _finding_step(state, name, cost, found, units, why)
     return None
 
 
