@@ -4,7 +4,7 @@
 # empty. `find` runs one technique's finder on a position as given and returns a Finding; the probe
 # of a trial runs the basic rules and, at level 2, the same finders (`_find`) in the ladder's order.
 # After them: the enumerations behind footprints, crowded groups and pressured cells and pairs, and
-# the screens of the 2x2-block arguments and the set differentials (whether any argument holds).
+# the finders of the 2x2-block arguments and the set differentials (blocks.py words what they find).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
@@ -508,7 +508,7 @@ cdef class Prober(Search):
         finally:
             free(order)
 
-    # -- the enumerations and screens (sets of cells are Python ints on the Python side, byte flags or
+    # -- the enumerations and the block finders (sets of cells are Python ints on the Python side, byte flags or
     # 64-bit words here; the oracles in tests/engine/test_engine_techniques_oracle.py answer the same)
 
     cdef void _unpack(self, bytes bits, unsigned char *out) except *:

@@ -2,6 +2,12 @@
 covering the candidates of an area bound its stars by m. When the area must still hold exactly m stars,
 each block holds exactly one of them: no star sits where two blocks overlap, a block's cells outside the
 area are empty, and the cells every candidate of a block's part attacks are empty.
+
+The compiled finders (`Geometry.finders`: `block_argument`, `differential`, `cover_argument`) find
+these arguments and return a `Finding`; the finders here word it. Region-pair and -triple list their
+groups of touching regions here and ask the compiled cover for each. The windows' areas
+(`window_areas`, `Area`) are also listed here for the pressured-remainder and composite-footprint
+finders, which judge them with compiled enumerations.
 """
 
 from __future__ import annotations
