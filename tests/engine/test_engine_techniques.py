@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from engine.games.starbattle import Rules
 from engine.games.starbattle import state as S
 from engine.games.starbattle import techniques as T
-from engine.games.starbattle._techniques import FINDERS, Prober
+from engine.games.starbattle._techniques import FINDERS
 from engine.games.starbattle.generator import GENERATION_CAP
 from engine.games.starbattle.reference import reference_solutions
 from engine.ladder import Ladder
@@ -401,35 +401,43 @@ def test_compiled_pressured_crowders_match_the_oracle():
     assert compared > 5_000 and crowders > 500
 
 
-def test_compiled_screens_answer_as_the_python_finders(plain):
-    """A screen is trusted when it says no step, so it must say yes exactly when its finder, left to
-    look on its own (the oracles' screens always say "look"), finds one: the set differentials, the
-    2x2 bound, the squeeze, and the windows' remainders and excesses."""
+def test_compiled_block_arguments_match_the_oracles():
+    """`Prober.block_argument`, `Prober.differential` and `Prober.cover_argument` give exactly the
+    oracle's Finding (or None) for every kind and window size the ladder uses: the 2x2 bound, the
+    squeeze, the windows' remainders and excesses, the set differentials, and the cover of a region or
+    two."""
     from engine.games.starbattle import blocks as B
     from engine.games.starbattle.techniques import _LARGE
-    cases = pool()
-    plain(True)
-    fired = Counter()
-    for i, case in enumerate(cases):
+    found = Counter()
+    blocks_used = 0
+    for i, case in enumerate(pool()):
         if i % 2:
             continue
-        state = case.state
-        needs = state.needs()
-        finders = Prober(state.geo.n, state.geo.k, state.geo.diagonals, list(state.geo.regions))
+        state, geo = case.state, case.state.geo
+        oracle = PlainFinders(geo)
+        needs, cand = state.needs(), state.cand
+        asked = [("bound", ()), ("squeeze", ())]
+        asked += [(kind, sizes) for kind in ("remainder", "excess") for sizes in ((1,), (2,), (3,), _LARGE)]
+        for what, sizes in asked:
+            fast = geo.finders.block_argument(cand, needs, what, sizes)
+            assert fast == oracle.block_argument(cand, needs, what, sizes), (what, sizes, describe(case, None))
+            found[what, sizes] += fast is not None
+            blocks_used += fast is not None and fast.blocks > 0
         for sizes in ((1,), (2,), (3,), _LARGE):
-            step = B.find_differential(state, "x", 1, sizes=sizes)
-            screen = finders.differential(state.cand, needs, sizes, B.DIFFERENTIAL_PARTS)
-            assert screen == (step is not None), ("differential", sizes, describe(case, step))
-            fired["differential", sizes] += screen
-        found = [("bound", (), B.find_2x2_bound(state, "x", 1)), ("squeeze", (), B.find_squeeze(state, "x", 1))]
-        for kind in ("remainder", "excess"):
-            for sizes in ((1,), (2,), (3,), _LARGE):
-                found.append((kind, sizes, B.find_window(state, "x", 1, kind=kind, sizes=sizes)))
-        for what, sizes, step in found:
-            screen = finders.blocks_give(state.cand, needs, what, sizes)
-            assert screen == (step is not None), (what, sizes, describe(case, step))
-            fired[what, sizes] += screen
-    assert len(fired) == 14 and min(fired.values()) > 500, fired
+            fast = geo.finders.differential(cand, needs, sizes, B.DIFFERENTIAL_PARTS)
+            assert fast == oracle.differential(cand, needs, sizes, B.DIFFERENTIAL_PARTS), (sizes, describe(case, None))
+            found["differential", sizes] += fast is not None
+        n = geo.n
+        for r in range(n - 1):          # one region, and two regions together (as region-pair asks)
+            for units in ((2 * n + r,), (2 * n + r, 2 * n + r + 1)):
+                area = 0
+                for u in units:
+                    area |= geo.unit_mask[u]
+                need = sum(needs[u] for u in units)
+                fast = geo.finders.cover_argument(area, need, needs, cand)
+                assert fast == oracle.cover_argument(area, need, needs, cand), (units, describe(case, None))
+                found["cover", len(units)] += fast is not None
+    assert len(found) == 16 and min(found.values()) > 500 and blocks_used > 2_000, (found, blocks_used)
 
 
 def test_compiled_first_way_crowders_match_the_oracle():
@@ -470,8 +478,9 @@ def test_compiled_first_way_crowders_match_the_oracle():
                                   "undercount-large", "overcount-large", "fish-large", "shared-neighbour",
                                   "crowding", "pressured-lines", "pressured-remainder", "region-footprint", "line-footprint", "pressured-pair", "pressured-footprint",
                                   "composite-footprint-1", "composite-footprint-2", "composite-footprint-large",
-                                  "differential-1", "differential-large", "2x2-bound", "squeeze", "remainder-1",
-                                  "excess-2", "remainder-large", "crowded-group"])
+                                  "differential-1", "differential-2", "differential-large", "2x2-bound", "squeeze",
+                                  "remainder-1", "excess-1", "remainder-2", "excess-2", "remainder-large",
+                                  "excess-large", "region-pair", "region-triple", "crowded-group"])
 def test_steps_match_the_plain_finders(name, plain):
     """The whole step (cells, units, sentence) is the one the ladder words from the plain oracles."""
     steps = 0
@@ -513,9 +522,11 @@ def test_compiled_finders_refuse_bad_arguments():
     with pytest.raises(ValueError, match="needs must list"):
         finders.differential(cand, needs[:-1], (1,), 2)
     with pytest.raises(ValueError, match="unknown block argument"):
-        finders.blocks_give(cand, needs, "remainders", (1,))
+        finders.block_argument(cand, needs, "remainders", (1,))
     with pytest.raises(ValueError, match="needs must list"):
-        finders.blocks_give(cand, needs[:-1], "bound")
+        finders.block_argument(cand, needs[:-1], "bound")
+    with pytest.raises(ValueError, match="needs must list"):
+        finders.cover_argument(cand, 2, needs[:-1], cand)
     with pytest.raises(ValueError, match="units off the board"):
         finders.first_way_crowders(cand, (geo.nunits,), needs, cand, cand, -1, 0, (), 0)
     with pytest.raises(ValueError, match="units off the board"):
@@ -524,7 +535,7 @@ def test_compiled_finders_refuse_bad_arguments():
         finders.pressured_pair(needs, cand, (), (-1,))
     with pytest.raises(ValueError, match="needs must list"):
         finders.first_way_crowders(cand, (0,), needs[:-1], cand, cand, -1, 0, (), 0)
-    assert finders.differential(0, needs, (1, 2, 3), 2) is False       # no candidates, no argument
+    assert finders.differential(0, needs, (1, 2, 3), 2) is None        # no candidates, no argument
     assert finders.ways(cand, -1, needs, cand) == [] and finders.agreement(cand, -1, needs, cand) is None
 
 

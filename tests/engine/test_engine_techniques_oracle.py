@@ -12,6 +12,8 @@ judge of soundness for both.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
 
 from engine.games.starbattle import blocks as B
 from engine.games.starbattle import techniques as T
@@ -176,7 +178,7 @@ def pressure_crowders(geo: Geometry, cells: int, m: int, cand: int, removed: lis
         if want <= 0:
             continue
         rest = cells & ~removed[cell]
-        if rest.bit_count() < want or B._cover(geo, rest, want - 1) is not None:
+        if rest.bit_count() < want or _cover(geo, rest, want - 1) is not None:
             crowders |= low
     return crowders
 
@@ -380,13 +382,229 @@ def first_way_crowders(state: StarState, area: int, group: Sequence[int], needs:
 
 
 # --------------------------------------------------------------------------------------------------
+# 2x2 blocks: the bound, the squeeze, windows' remainders and excesses, set differentials
+
+
+_COVERS: dict[tuple[int, int, int], list[int] | None] = {}
+
+
+@lru_cache(maxsize=32)
+def _cell_blocks(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell, the 2x2 blocks (as bitsets) that hold it with it in their top row, or in their
+    bottom row on the last row (a cover of cells taken lowest first needs no others)."""
+    out = []
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        ar = r if r < n - 1 else r - 1
+        anchors = [ar * n + cc for cc in (c - 1, c) if 0 <= cc <= n - 2]
+        out.append(tuple((1 << a) | (1 << (a + 1)) | (1 << (a + n)) | (1 << (a + n + 1)) for a in anchors))
+    return tuple(out)
+
+
+def _cover(geo: Geometry, mask: int, m: int) -> list[int] | None:
+    """Up to m 2x2 blocks covering the cells of `mask`, or None (remembered: the same areas come back
+    position after position)."""
+    if not mask:
+        return []
+    if m == 0 or mask.bit_count() > 4 * m:
+        return None
+    memo = _COVERS
+    key = (geo.n, mask, m)
+    if key in memo:
+        return memo[key]
+    # cells no two of which share a block each need a block of their own: a quick lower bound
+    apart = 0
+    rest = mask
+    spread = 0
+    while rest:
+        low = rest & -rest
+        cell = low.bit_length() - 1
+        rest ^= low
+        if not spread & low:
+            apart += 1
+            spread |= geo.hit[cell]
+    found = None if apart > m else _cover_search(geo, mask, m)
+    if len(memo) > 100_000:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+def _cover_search(geo: Geometry, mask: int, m: int) -> list[int] | None:
+    if not mask:
+        return []
+    if m == 0 or mask.bit_count() > 4 * m:
+        return None
+    low = mask & -mask
+    for block in _cell_blocks(geo.n)[low.bit_length() - 1]:
+        rest = _cover_search(geo, mask & ~block, m - 1)
+        if rest is not None:
+            return [block] + rest
+    return None
+
+
+def _block_deductions(state: StarState, area: int, need: int, needs: Sequence[int]):
+    """Placements and eliminations from covering the candidates of `area` (needing `need` more stars)
+    with `need` 2x2 blocks; None when no such cover exists or it shows nothing."""
+    geo, cand = state.geo, state.cand
+    free = cand & area
+    blocks = _cover(geo, free, need)
+    if blocks is None or len(blocks) < need:
+        return None
+    seen = overlap = 0
+    for b in blocks:
+        part = b & free
+        overlap |= seen & part
+        seen |= part
+    parts = [b & free & ~overlap for b in blocks]
+    if not all(parts):
+        return None
+    place = 0
+    elim = overlap & cand
+    attack = geo.attack
+    for b, part in zip(blocks, parts):
+        elim |= b & cand & ~part
+        if part.bit_count() == 1:
+            place |= part
+        common = cand
+        p = part
+        while p and common:
+            low = p & -p
+            common &= attack[low.bit_length() - 1]
+            p ^= low
+        elim |= common
+    # units holding whole parts get a star from each: when that is all they need, the rest is empty
+    union_parts = 0
+    for p in parts:
+        union_parts |= p
+    for u, m in enumerate(geo.unit_mask):
+        if needs[u] <= 0 or not m & union_parts:
+            continue
+        inside = 0
+        count = 0
+        for p in parts:
+            if p & m == p:
+                count += 1
+                inside |= p
+        if count and count == needs[u]:
+            elim |= cand & m & ~inside
+    elim &= ~place
+    if not (place or elim):
+        return None
+    return blocks, place, elim
+
+
+def _area_deductions(state: StarState, area: B.Area, needs: Sequence[int]) -> tuple[int, int, int] | None:
+    """(placements, eliminations, 2x2 blocks used) from an area with an exact need."""
+    geo, cand = state.geo, state.cand
+    cells = area.cells & cand
+    if not cells:
+        return None
+    if area.need == 0:
+        return 0, cells, 0
+    if area.need == 1:
+        common = cand & ~cells
+        for cell in cells_of(cells):
+            common &= geo.attack[cell]
+        if common:
+            return 0, common, 0
+    result = _block_deductions(state, cells, area.need, needs)
+    if result is None:
+        return None
+    blocks, place, elim = result
+    return place, elim, len(blocks)
+
+
+def block_argument(state: StarState, needs: Sequence[int], what: str, sizes: Sequence[int] = ()) -> Finding | None:
+    geo, n = state.geo, state.geo.n
+    if what == "bound":
+        for u in regions_first(geo):
+            if needs[u] < 2:
+                continue
+            result = _block_deductions(state, geo.unit_mask[u], needs[u], needs)
+            if result is not None:
+                blocks, place, elim = result
+                return Finding(place, elim, (u,), needs[u], 0, len(blocks))
+        return None
+    if what == "squeeze":
+        for base in (0, n):
+            for i in range(n - 1):
+                a, b = base + i, base + i + 1
+                if needs[a] <= 0 or needs[b] <= 0:
+                    continue
+                result = _block_deductions(state, geo.unit_mask[a] | geo.unit_mask[b], needs[a] + needs[b], needs)
+                if result is not None:
+                    blocks, place, elim = result
+                    return Finding(place, elim, (a, b), needs[a] + needs[b], 0, len(blocks))
+        return None
+    for size in sizes:
+        if size >= 4 and size > n // 2:
+            break
+        for area in B.window_areas(state, list(needs), size, what):
+            found = _area_deductions(state, area, needs)
+            if found is not None:
+                place, elim, blocks = found
+                return Finding(place, elim, area.units, sum(needs[u] for u in area.units[:size]), area.need, blocks)
+    return None
+
+
+def differential(state: StarState, needs: Sequence[int], sizes: Sequence[int], parts: int) -> Finding | None:
+    geo, cand, n = state.geo, state.cand, state.geo.n
+    regions = [cand & geo.unit_mask[2 * n + r] for r in range(n)]
+    for size in sizes:
+        if size >= 4 and size > n // 2:
+            break
+        for base in (0, n):
+            for start in range(n - size + 1):
+                lines = tuple(range(base + start, base + start + size))
+                window = 0
+                need_w = 0
+                for u in lines:
+                    window |= geo.unit_mask[u]
+                    need_w += needs[u]
+                if need_w <= 0 or not cand & window:
+                    continue
+                inside, partly = [], []
+                for r, rc in enumerate(regions):
+                    if rc & window:
+                        (partly if rc & ~window else inside).append(r)
+                for count in range(1, min(parts, len(partly) - 1) + 1):
+                    for part in combinations(partly, count):
+                        group = inside + list(part)
+                        g_cells = 0
+                        need_g = 0
+                        for r in group:
+                            g_cells |= regions[r]
+                            need_g += needs[2 * n + r]
+                        diff = need_w - need_g
+                        w_only = cand & window & ~g_cells
+                        g_only = g_cells & ~window
+                        for more, fewer, m in ((w_only, g_only, diff), (g_only, w_only, -diff)):
+                            if m < 0 or not fewer or more.bit_count() > 4 * m:
+                                continue
+                            if m == 0:
+                                if more:
+                                    continue
+                                result = ([], 0, 0)
+                            else:
+                                cover = _cover(geo, more, m)
+                                if cover is None:
+                                    continue
+                                result = _block_deductions(state, more, m, needs) or (cover, 0, 0)
+                            blocks, place, elim = result
+                            units = tuple(2 * n + r for r in group)
+                            units = lines + units if more is w_only else units + lines
+                            return Finding(place, elim | fewer, units, need_w, need_g, len(blocks))
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
 # the compiled Prober's methods, answered by the plain versions above
 
 
 class PlainFinders:
     """Stands in for `_techniques.Prober` (`Geometry.finders`) with the plain versions: the same
-    methods, the same answers. The screens of the block arguments say "look" every time (the Python
-    finder behind them then decides alone), and the trial's probe is the Python probe."""
+    methods, the same answers; the trial's probe is the Python probe."""
 
     def __init__(self, geo: Geometry):
         self.geo = geo
@@ -421,11 +639,18 @@ class PlainFinders:
         state = self._state(cand)
         return pressure_crowders(self.geo, cells, m, cand, removal_sets(state, needs))
 
-    def blocks_give(self, cand, needs, what, sizes=()) -> bool:
-        return True
+    def block_argument(self, cand, needs, what, sizes=()) -> Finding | None:
+        return block_argument(self._state(cand), needs, what, sizes)
 
-    def differential(self, cand, needs, sizes, parts) -> bool:
-        return True
+    def differential(self, cand, needs, sizes, parts) -> Finding | None:
+        return differential(self._state(cand), needs, sizes, parts)
+
+    def cover_argument(self, area, need, needs, cand) -> Finding | None:
+        found = _block_deductions(self._state(cand), area, need, needs)
+        if found is None:
+            return None
+        blocks, place, elim = found
+        return Finding(place, elim, (), need, 0, len(blocks))
 
     def first_contradiction(self, cand: bytes, stars: bytes, cells, level, budget, plan=()) -> int:
         state = self._state(int.from_bytes(cand, "little"), int.from_bytes(stars, "little"))

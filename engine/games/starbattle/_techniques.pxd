@@ -73,7 +73,7 @@ cdef struct PairRun:
     int count_a, count_b      # cells of a and of b still open
 
 
-cdef struct BlockRun:          # scratch for the block arguments (blocks._block_deductions)
+cdef struct BlockRun:          # scratch for the block arguments (_block_gives)
     int *anchors              # the cover's blocks, by their top-left cells
     uint64_t *blocks          # per block: its four cells
     uint64_t *parts           # per block: its cells of the area no other block shares
@@ -163,6 +163,7 @@ cdef class Prober(Search):
     cdef bint _window_words(self, int first, int size, const int *needs, const uint64_t *wcand,
                             uint64_t *window, int *need) noexcept nogil
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil
+    cdef object _words_int(self, const uint64_t *words)
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
                            BlockRun *b) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil

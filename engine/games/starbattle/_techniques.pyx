@@ -4,7 +4,7 @@
 # empty. `find` runs one technique's finder on a position as given and returns a Finding; the probe
 # of a trial runs the basic rules and, at level 2, the same finders (`_find`) in the ladder's order.
 # After them: the enumerations behind footprints, crowded groups and pressured cells and pairs, and
-# the screens of the 2x2-block arguments and the set differentials (whether any argument holds).
+# the finders of the 2x2-block arguments and the set differentials (blocks.py words what they find).
 
 from libc.stdlib cimport calloc, malloc, free
 from libc.stdint cimport uint64_t
@@ -508,7 +508,7 @@ cdef class Prober(Search):
         finally:
             free(order)
 
-    # -- the enumerations and screens (sets of cells are Python ints on the Python side, byte flags or
+    # -- the enumerations and the block finders (sets of cells are Python ints on the Python side, byte flags or
     # 64-bit words here; the oracles in tests/engine/test_engine_techniques_oracle.py answer the same)
 
     cdef void _unpack(self, bytes bits, unsigned char *out) except *:
@@ -1084,12 +1084,18 @@ cdef class Prober(Search):
             free(base_needs)
 
     def differential(self, cand, needs, sizes, int parts):
-        """blocks.find_differential's search without its sentences: whether some window of `sizes`
-        adjacent lines, against the regions inside it and up to `parts` of those only partly inside,
-        gives a step. Only the answer is used: the Python finder runs (and words the first argument)
-        when it is True, and is skipped when it is False."""
+        """blocks.find_differential's finder: the first window of `sizes` adjacent lines (in _windows'
+        order) that, against a group of regions (those inside it and 1, 2 .. `parts` of those only
+        partly inside, each size's combinations in lexicographic order), bounds one side by 2x2 blocks
+        and so empties the other side: a Finding, or None.
+
+        Its units: the bounded side first (the window's lines, or the group's regions), then the other
+        (the sentence names them in that order); need: the lines' need; count: the group's need;
+        blocks: the 2x2 blocks covering the bounded side (0 when it is empty and may hold no star);
+        eliminate: the other side's candidates, with what the blocks show (place, eliminate) when a
+        cover by exactly as many blocks as the side's stars shows something."""
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
-        cdef int k, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side
+        cdef int k, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side, nb
         cdef int more_n, fewer_n
         cdef bint any_cand, touching, outside
         cdef int *need
@@ -1102,21 +1108,30 @@ cdef class Prober(Search):
         cdef uint64_t *w_only
         cdef uint64_t *g_only
         cdef uint64_t *more
+        cdef uint64_t *fewer
+        cdef uint64_t *place
+        cdef uint64_t *elim
         cdef uint64_t *region
+        cdef BlockRun b
         cdef bytes data
         if len(needs) != nu:
             raise ValueError(f"needs must list {nu} units")
-        cdef int *ints = <int *> calloc(nu + 3 * n + 4, sizeof(int))
-        cdef uint64_t *words = <uint64_t *> calloc((n + 6) * nw, sizeof(uint64_t))
+        cdef int *ints = <int *> calloc(nu + 3 * n + 4 + nc, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((n + 9) * nw + (2 * nc + 8) * nw, sizeof(uint64_t))
         cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
         if not ints or not words or not windows:
             free(ints); free(words); free(windows)
             raise MemoryError()
         try:
             need, inside, partial, pick = ints, ints + nu, ints + nu + n, ints + nu + 2 * n
+            b.anchors = ints + nu + 3 * n + 4       # a cover has at most one block per cell
             wcand, window, group, w_only, g_only, more = (words, words + nw, words + 2 * nw, words + 3 * nw,
                                                           words + 4 * nw, words + 5 * nw)
-            region = words + 6 * nw          # each region's candidates
+            fewer, place, elim = words + 6 * nw, words + 7 * nw, words + 8 * nw
+            region = words + 9 * nw          # each region's candidates
+            b.parts = region + n * nw
+            b.blocks = b.parts + nc * nw
+            b.work = b.blocks + nc * nw
             for u in range(nu):
                 need[u] = needs[u]
             data = cand.to_bytes(8 * nw, "little")
@@ -1160,16 +1175,33 @@ cdef class Prober(Search):
                             more_n = fewer_n = 0
                             for i in range(nw):
                                 more[i] = w_only[i] if side == 0 else g_only[i]
+                                fewer[i] = g_only[i] if side == 0 else w_only[i]
                                 more_n += __builtin_popcountll(more[i])
-                                fewer_n += __builtin_popcountll(g_only[i] if side == 0 else w_only[i])
+                                fewer_n += __builtin_popcountll(fewer[i])
                             if m < 0 or fewer_n == 0 or more_n > 4 * m:
                                 continue
                             if m == 0:
-                                if more_n == 0:
-                                    return True
-                                continue
-                            if self._cover_into(more, more_n, m, self.cover_anchors) >= 0:
-                                return True
+                                if more_n:
+                                    continue        # the remainder and excess arguments say this
+                                nb = 0
+                            else:
+                                # the cover alone bounds `more` by m and so empties `fewer`; what the
+                                # blocks themselves show comes on top
+                                nb = self._cover_into(more, more_n, m, self.cover_anchors)
+                                if nb < 0:
+                                    continue
+                            memset(place, 0, 2 * nw * sizeof(uint64_t))
+                            if m > 0 and self._block_gives(more, m, need, wcand, &b):
+                                memcpy(place, b.work + 2 * nw, 2 * nw * sizeof(uint64_t))   # place, elim
+                            for i in range(nw):
+                                elim[i] |= fewer[i]
+                            lines = tuple(range(windows[2 * k], windows[2 * k] + windows[2 * k + 1]))
+                            regions = []
+                            for j in range(ninside + count):
+                                regions.append(2 * n + (inside[j] if j < ninside else partial[pick[j - ninside]]))
+                            regions = tuple(regions)
+                            return Finding(self._words_int(place), self._words_int(elim),
+                                           lines + regions if side == 0 else regions + lines, need_w, need_g, nb)
                         # the next combination in lexicographic order
                         j = count - 1
                         while j >= 0 and pick[j] == npartial - count + j:
@@ -1179,19 +1211,27 @@ cdef class Prober(Search):
                         pick[j] += 1
                         for i in range(j + 1, count):
                             pick[i] = pick[i - 1] + 1
-            return False
+            return None
         finally:
             free(ints)
             free(words)
             free(windows)
 
-    def blocks_give(self, cand, needs, str what, sizes=()):
-        """Whether a block argument of blocks.py finds a step, without its sentences (the Python
-        finder then finds and words the first one): `what` is "bound" (find_2x2_bound: a unit needing
-        2 or more stars), "squeeze" (two adjacent lines), or "remainder" / "excess" (find_window over
-        windows of `sizes` adjacent lines, as area_deductions reads them)."""
+    def block_argument(self, cand, needs, str what, sizes=()):
+        """The first block argument of blocks.py's kind `what` on the position: a Finding, or None.
+
+        "bound" (find_2x2_bound): a unit needing 2 or more stars, regions first; units: (the unit,).
+        "squeeze" (find_squeeze): two adjacent lines that both need stars, rows first; units: the two.
+        For both, need: the stars the units still need, and blocks: as many 2x2 blocks, covering their
+        candidates, each holding one of them.
+        "remainder" / "excess" (find_window): what the regions leave of a window of `sizes` adjacent
+        lines (in _windows' order), or spill outside it, as an area with an exact need; units: the
+        window's lines, then the regions inside it (remainder) or touching it (excess); need: the
+        lines' need; count: the area's exact need m; blocks: m when a cover by m 2x2 blocks shows
+        something, else 0 (m = 0: the area is empty; m = 1: its candidates all attack the cells ruled
+        out)."""
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
-        cdef int k, u, r, i, base, start, need, inner, m, count, ninside, ntouching, cell
+        cdef int k, u, r, i, j, base, start, need, inner, m, count, ninside, ntouching, cell
         cdef bint excess, any_cand, gives, is_touching, is_inside
         cdef BlockRun b
         cdef bytes data
@@ -1217,19 +1257,23 @@ cdef class Prober(Search):
         cdef uint64_t *window = region + n * nw
         cdef uint64_t *cells = window + nw
         cdef uint64_t *common = cells + nw
+        cdef uint64_t *found_place = b.work + 2 * nw     # what _block_gives found
+        cdef uint64_t *found_elim = b.work + 3 * nw
         try:
             for u in range(nu):
                 need_of[u] = needs[u]
             data = cand.to_bytes(8 * nw, "little")
             memcpy(wcand, <const char *> data, 8 * nw)
             if what == "bound":
-                for u in range(nu):
+                for j in range(nu):
+                    u = 2 * n + j if j < n else j - n           # regions first
                     if need_of[u] >= 2:
                         for i in range(nw):
                             cells[i] = wcand[i] & self.unit_bits[u * nw + i]
                         if self._block_gives(cells, need_of[u], need_of, wcand, &b):
-                            return True
-                return False
+                            return Finding(self._words_int(found_place), self._words_int(found_elim), (u,),
+                                           need_of[u], 0, need_of[u])
+                return None
             if what == "squeeze":
                 for base in (0, n):
                     for start in range(n - 1):
@@ -1238,9 +1282,11 @@ cdef class Prober(Search):
                             continue
                         for i in range(nw):
                             cells[i] = wcand[i] & (self.unit_bits[u * nw + i] | self.unit_bits[(u + 1) * nw + i])
-                        if self._block_gives(cells, need_of[u] + need_of[u + 1], need_of, wcand, &b):
-                            return True
-                return False
+                        need = need_of[u] + need_of[u + 1]
+                        if self._block_gives(cells, need, need_of, wcand, &b):
+                            return Finding(self._words_int(found_place), self._words_int(found_elim), (u, u + 1),
+                                           need, 0, need)
+                return None
             excess = what == "excess"
             self._region_words(wcand, region)
             for k in range(self._windows(sizes, windows)):
@@ -1260,7 +1306,7 @@ cdef class Prober(Search):
                         if is_inside:
                             inside[ninside] = r
                             ninside += 1
-                # the area (_window_areas) and its need m
+                # the area (blocks.window_areas) and its need m
                 if not excess:
                     if not ninside:
                         continue
@@ -1287,11 +1333,9 @@ cdef class Prober(Search):
                     count += __builtin_popcountll(cells[i])
                 if not count or m < 0:
                     continue
-                # what it shows (area_deductions)
-                if m == 0:
-                    return True
+                # what it shows
+                gives = m == 0
                 if m == 1:
-                    gives = False
                     for i in range(nw):
                         common[i] = wcand[i] & ~cells[i]
                     for cell in range(nc):
@@ -1300,15 +1344,68 @@ cdef class Prober(Search):
                                 common[i] &= self.attack_bits[cell * nw + i]
                     for i in range(nw):
                         gives = gives or common[i] != 0
+                if gives or self._block_gives(cells, m, need_of, wcand, &b):
+                    lines = tuple(range(windows[2 * k], windows[2 * k] + windows[2 * k + 1]))
+                    regions = []
+                    for r in range(ntouching if excess else ninside):
+                        regions.append(2 * n + (touching[r] if excess else inside[r]))
+                    regions = tuple(regions)
+                    if m == 0:
+                        return Finding(0, self._words_int(cells), lines + regions, need, m, 0)
                     if gives:
-                        return True
-                if self._block_gives(cells, m, need_of, wcand, &b):
-                    return True
-            return False
+                        return Finding(0, self._words_int(common), lines + regions, need, m, 0)
+                    return Finding(self._words_int(found_place), self._words_int(found_elim), lines + regions,
+                                   need, m, m)
+            return None
         finally:
             free(ints)
             free(words)
             free(windows)
+
+    def cover_argument(self, area, int need, needs, cand):
+        """The block argument on one area (blocks.find_region_group's, on a group of regions): its
+        candidates (of `cand`), which must hold `need` more stars, covered by `need` 2x2 blocks, each
+        of which then holds one. A Finding (the cells placed and ruled out; need and blocks: `need`),
+        or None when there is no such cover or it shows nothing."""
+        cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords, u, i
+        cdef BlockRun b
+        cdef bytes data
+        cdef bint gives
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int *ints = <int *> calloc(nu + nc, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 2) * nw, sizeof(uint64_t))
+        if not ints or not words:
+            free(ints); free(words)
+            raise MemoryError()
+        cdef int *need_of = ints
+        b.anchors = ints + nu                   # a cover has at most one block per cell
+        b.parts = words
+        b.blocks = words + nc * nw
+        b.work = words + 2 * nc * nw
+        cdef uint64_t *wcand = b.work + 8 * nw
+        cdef uint64_t *cells = wcand + nw
+        try:
+            for u in range(nu):
+                need_of[u] = needs[u]
+            data = cand.to_bytes(8 * nw, "little")
+            memcpy(wcand, <const char *> data, 8 * nw)
+            data = area.to_bytes(8 * nw, "little")
+            memcpy(cells, <const char *> data, 8 * nw)
+            for i in range(nw):
+                cells[i] &= wcand[i]
+            with nogil:
+                gives = self._block_gives(cells, need, need_of, wcand, &b)
+            if not gives:
+                return None
+            return Finding(self._words_int(b.work + 2 * nw), self._words_int(b.work + 3 * nw), (), need, 0, need)
+        finally:
+            free(ints)
+            free(words)
+
+    cdef object _words_int(self, const uint64_t *words):
+        """A set of cells as words, as a Python int (bit r * n + c)."""
+        return int.from_bytes((<const char *> words)[:8 * self.nwords], "little")
 
     cdef int _windows(self, sizes, int *windows) except -1:
         """The windows of `sizes` adjacent lines a finder looks at, in its order (rows, then columns,
@@ -1389,8 +1486,9 @@ cdef class Prober(Search):
 
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
                            BlockRun *b) noexcept nogil:
-        """Whether blocks._block_deductions finds something: the candidates `free_cells`, which must hold
-        `need` more stars, covered by `need` 2x2 blocks, place or rule out some cell."""
+        """Whether the candidates `free_cells`, which must hold `need` more stars, covered by `need` 2x2
+        blocks (each then holds one), place or rule out some cell: the cells placed and (not those)
+        ruled out are left in b.work[2 * nwords ...] and b.work[3 * nwords ...]."""
         cdef int nw = self.nwords, n = self.n
         cdef int i, j, nb, size = 0, cell, count, u
         cdef bint whole, empty, found
@@ -1473,7 +1571,8 @@ cdef class Prober(Search):
                     elim[i] |= cand[i] & self.unit_bits[u * nw + i] & ~inside[i]
         found = False
         for i in range(nw):
-            found = found or (place[i] | (elim[i] & ~place[i])) != 0
+            elim[i] &= ~place[i]
+            found = found or (place[i] | elim[i]) != 0
         return found
 
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil:

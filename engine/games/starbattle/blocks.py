@@ -2,6 +2,12 @@
 covering the candidates of an area bound its stars by m. When the area must still hold exactly m stars,
 each block holds exactly one of them: no star sits where two blocks overlap, a block's cells outside the
 area are empty, and the cells every candidate of a block's part attacks are empty.
+
+The compiled finders (`Geometry.finders`: `block_argument`, `differential`, `cover_argument`) find
+these arguments and return a `Finding`; the finders here word it. Region-pair and -triple list their
+groups of touching regions here and ask the compiled cover for each. The windows' areas
+(`window_areas`, `Area`) are also listed here for the pressured-remainder and composite-footprint
+finders, which judge them with compiled enumerations.
 """
 
 from __future__ import annotations
@@ -10,148 +16,39 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from engine.ladder import Step
+from engine.games.starbattle.finding import Finding
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, join_names, place_step,
-                                           cells_text, regions_first, stars_text)
+                                           cells_text, stars_text)
 
 
 
-def _cover(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    """Up to m 2x2 blocks covering the cells of `mask`, or None. Remembered per board, since the same
-    areas come back position after position."""
-    if not mask:
-        return []
-    if m == 0 or mask.bit_count() > 4 * m:
-        return None
-    memo = geo.covers
-    key = (mask, m)
-    if key in memo:
-        return memo[key]
-    # cells no two of which share a block each need a block of their own: a quick lower bound
-    apart = 0
-    rest = mask
-    spread = 0
-    while rest:
-        low = rest & -rest
-        cell = low.bit_length() - 1
-        rest ^= low
-        if not spread & low:
-            apart += 1
-            spread |= geo.hit[cell]
-    found = None if apart > m else _cover_search(geo, mask, m)
-    if len(memo) > 100_000:
-        memo.clear()
-    memo[key] = found
-    return found
+def _finding_step(state: StarState, name: str, cost: int, found: Finding, units: tuple[int, ...], why: str) -> Step:
+    """A block argument's step: its stars (with what they rule out) or the cells it rules out."""
+    if found.place:
+        return place_step(state, name, cost, found.place, found.eliminate, units, why)
+    return Step(name, cost, (), cells_of(found.eliminate & state.cand), state.geo.names(units), why)
 
 
-def _cover_search(geo: Geometry, mask: int, m: int) -> list[int] | None:
-    if not mask:
-        return []
-    if m == 0 or mask.bit_count() > 4 * m:
-        return None
-    low = mask & -mask
-    for block in geo.cell_blocks[low.bit_length() - 1]:
-        rest = _cover_search(geo, mask & ~block, m - 1)
-        if rest is not None:
-            return [block] + rest
-    return None
-
-
-def _block_deductions(state: StarState, area: int, need: int, needs: list[int]):
-    """Placements and eliminations from covering the candidates of `area` (needing `need` more stars)
-    with `need` 2x2 blocks; None when no such cover exists or it shows nothing."""
-    geo, cand = state.geo, state.cand
-    free = cand & area
-    blocks = _cover(geo, free, need)
-    if blocks is None or len(blocks) < need:
-        return None
-    seen = overlap = 0
-    for b in blocks:
-        part = b & free
-        overlap |= seen & part
-        seen |= part
-    parts = [b & free & ~overlap for b in blocks]
-    if not all(parts):
-        return None
-    place = 0
-    elim = overlap & cand
-    attack = geo.attack
-    for b, part in zip(blocks, parts):
-        elim |= b & cand & ~part
-        if part.bit_count() == 1:
-            place |= part
-        common = cand
-        p = part
-        while p and common:
-            low = p & -p
-            common &= attack[low.bit_length() - 1]
-            p ^= low
-        elim |= common
-    # units holding whole parts get a star from each: when that is all they need, the rest is empty
-    union_parts = 0
-    for p in parts:
-        union_parts |= p
-    for u, m in enumerate(geo.unit_mask):
-        if needs[u] <= 0 or not m & union_parts:
-            continue
-        inside = 0
-        count = 0
-        for p in parts:
-            if p & m == p:
-                count += 1
-                inside |= p
-        if count and count == needs[u]:
-            elim |= cand & m & ~inside
-    elim &= ~place
-    if not (place or elim):
-        return None
-    return blocks, place, elim
-
-
-def _block_step(state, name, cost, area_units, need, result) -> Step:
-    geo = state.geo
-    blocks, place, elim = result
-    names = geo.names(area_units)
+def _block_step(state: StarState, name: str, cost: int, found: Finding) -> Step:
+    names = state.geo.names(found.units)
     what = join_names(names) if len(names) > 1 else names[0]
-    why = (f"the free cells of {what} fit in {len(blocks)} 2x2 blocks and {what} "
-           f"{'need' if len(names) > 1 else 'needs'} {stars_text(need)}, so each block holds exactly one")
-    if place:
-        return place_step(state, name, cost, place, elim, area_units, why)
-    return Step(name, cost, (), cells_of(elim & state.cand), names, why)
+    why = (f"the free cells of {what} fit in {found.blocks} 2x2 blocks and {what} "
+           f"{'need' if len(names) > 1 else 'needs'} {stars_text(found.need)}, so each block holds exactly one")
+    return _finding_step(state, name, cost, found, found.units, why)
 
 
 def find_2x2_bound(state: StarState, name: str, cost: int) -> Step | None:
-    geo = state.geo
-    needs = state.needs()
-    if not geo.finders.blocks_give(state.cand, needs, "bound"):
-        return None         # the usual answer, found in C; a step is found and worded below
-    for u in regions_first(geo):
-        need = needs[u]
-        if need < 2:
-            continue
-        result = _block_deductions(state, geo.unit_mask[u], need, needs)
-        if result is not None:
-            return _block_step(state, name, cost, (u,), need, result)
-    return None
+    """The first unit (regions first) needing 2 or more stars whose candidates fit in as many 2x2 blocks
+    (compiled: `Prober.block_argument`)."""
+    found = state.geo.finders.block_argument(state.cand, state.needs(), "bound")
+    return None if found is None else _block_step(state, name, cost, found)
 
 
 def find_squeeze(state: StarState, name: str, cost: int) -> Step | None:
-    geo = state.geo
-    n = geo.n
-    needs = state.needs()
-    if not geo.finders.blocks_give(state.cand, needs, "squeeze"):
-        return None
-    for base in (0, n):
-        for i in range(n - 1):
-            a, b = base + i, base + i + 1
-            need = needs[a] + needs[b]
-            if needs[a] <= 0 or needs[b] <= 0:
-                continue
-            result = _block_deductions(state, geo.unit_mask[a] | geo.unit_mask[b], need, needs)
-            if result is not None:
-                return _block_step(state, name, cost, (a, b), need, result)
-    return None
-
+    """The first two adjacent lines (rows first) whose candidates fit in as many 2x2 blocks as the
+    stars they still need (compiled: `Prober.block_argument`)."""
+    found = state.geo.finders.block_argument(state.cand, state.needs(), "squeeze")
+    return None if found is None else _block_step(state, name, cost, found)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -286,55 +183,32 @@ def _window_areas(state: StarState, needs: list[int], size: int, kind: str) -> l
     return out
 
 
-def area_deductions(state: StarState, area: Area, needs: list[int]) -> tuple[int, int, str] | None:
-    """(placements, eliminations, the argument's last words) from an area with an exact need."""
-    geo, cand = state.geo, state.cand
-    cells = area.cells & cand
-    if not cells:
-        return None
-    if area.need == 0:
-        return 0, cells, f"so {area.what} hold no star"
-    if area.need == 1:
-        common = cand & ~cells
-        f = cells
-        while f and common:
-            low = f & -f
-            common &= geo.attack[low.bit_length() - 1]
-            f ^= low
-        if common:
-            verb = "attacks" if geo.diagonals else "touches"
-            return 0, common, (f"so {area.what} hold exactly one star, and each of them {verb} "
-                               f"{cells_text(cells_of(common), geo)}")
-    result = _block_deductions(state, cells, area.need, needs)
-    if result is None:
-        return None
-    blocks, place, elim = result
-    return place, elim, (f"so {area.what} hold exactly {stars_text(area.need)}; they fit in "
-                         f"{len(blocks)} 2x2 blocks, so each block holds exactly one")
-
-
-def _area_step(state: StarState, name: str, cost: int, area: Area, found: tuple[int, int, str]) -> Step:
-    place, elim, tail = found
-    why = f"{area.because}, {tail}"
-    units = area.units
-    if place:
-        return place_step(state, name, cost, place, elim, units, why)
-    return Step(name, cost, (), cells_of(elim & state.cand), state.geo.names(units), why)
-
-
 def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tuple[int, ...]) -> Step | None:
-    """The remainder or excess of a window of adjacent lines, as an area with an exact need."""
-    needs = state.needs()
-    if not state.geo.finders.blocks_give(state.cand, needs, kind, sizes):
+    """The remainder or excess of a window of adjacent lines, as an area with an exact need: the first
+    window (by size, rows then columns) whose area shows something (compiled: `Prober.block_argument`;
+    its Finding holds the lines, then the regions, the lines' need and the area's)."""
+    geo = state.geo
+    n = geo.n
+    found = geo.finders.block_argument(state.cand, state.needs(), kind, sizes)
+    if found is None:
         return None
-    for size in sizes:
-        if size >= 4 and size > state.geo.n // 2:
-            break
-        for area in window_areas(state, needs, size, kind):
-            found = area_deductions(state, area, needs)
-            if found is not None:
-                return _area_step(state, name, cost, area, found)
-    return None
+    lines = tuple(u for u in found.units if u < 2 * n)
+    regions = tuple(u - 2 * n for u in found.units if u >= 2 * n)
+    need, m = found.need, found.count
+    if kind == "remainder":
+        what, because = _remainder_words(geo, lines, regions, need, need - m)
+    else:
+        what, because = _excess_words(geo, lines, regions, need, need + m)
+    if m == 0:
+        tail = f"so {what} hold no star"
+    elif not found.blocks:
+        verb = "attacks" if geo.diagonals else "touches"
+        tail = (f"so {what} hold exactly one star, and each of them {verb} "
+                f"{cells_text(cells_of(found.eliminate), geo)}")
+    else:
+        tail = (f"so {what} hold exactly {stars_text(m)}; they fit in "
+                f"{found.blocks} 2x2 blocks, so each block holds exactly one")
+    return _finding_step(state, name, cost, found, found.units, f"{because}, {tail}")
 
 
 def find_region_group(state: StarState, name: str, cost: int, *, size: int) -> Step | None:
@@ -357,14 +231,13 @@ def find_region_group(state: StarState, name: str, cost: int, *, size: int) -> S
             need += needs[2 * n + r]
         if cells.bit_count() > 4 * need:
             continue
-        units = tuple(2 * n + r for r in group)
-        regs = join_names(geo.names(units))
-        area = Area(cells, need, units, (f"the free cells of {regs}", f"{regs} must still hold {stars_text(need)} together"))
-        result = _block_deductions(state, cells, need, needs)
-        if result is not None:
-            blocks, place, elim = result
-            return _area_step(state, name, cost, area, (place, elim, (
-                f"and their free cells fit in {len(blocks)} 2x2 blocks, so each block holds exactly one")))
+        found = geo.finders.cover_argument(cells, need, needs, state.cand)
+        if found is not None:
+            units = tuple(2 * n + r for r in group)
+            regs = join_names(geo.names(units))
+            why = (f"{regs} must still hold {stars_text(need)} together, and their free cells fit in "
+                   f"{found.blocks} 2x2 blocks, so each block holds exactly one")
+            return _finding_step(state, name, cost, found, units, why)
     return None
 
 
@@ -441,68 +314,24 @@ DIFFERENTIAL_PARTS = 2      # regions only partly inside the window that one arg
 
 
 def find_differential(state: StarState, name: str, cost: int, *, sizes: tuple[int, ...]) -> Step | None:
-    from itertools import combinations
-    geo, cand, n = state.geo, state.cand, state.geo.n
-    needs = state.needs()
-    if not geo.finders.differential(cand, needs, sizes, DIFFERENTIAL_PARTS):
-        return None         # the usual answer, found in C; a step is found and worded below
-    regions = _region_candidates(state)
-    for size in sizes:
-        if size >= 4 and size > n // 2:
-            break
-        for base in (0, n):
-            for start in range(n - size + 1):
-                lines = tuple(range(base + start, base + start + size))
-                window = 0
-                need_w = 0
-                for u in lines:
-                    window |= geo.unit_mask[u]
-                    need_w += needs[u]
-                if need_w <= 0 or not cand & window:
-                    continue
-                inside, partial = [], []
-                for r, rc in enumerate(regions):
-                    if rc & window:
-                        (partial if rc & ~window else inside).append(r)
-                for count in range(1, min(DIFFERENTIAL_PARTS, len(partial) - 1) + 1):
-                    for part in combinations(partial, count):
-                        group = inside + list(part)
-                        g_cells = 0
-                        need_g = 0
-                        for r in group:
-                            g_cells |= regions[r]
-                            need_g += needs[2 * n + r]
-                        diff = need_w - need_g
-                        w_only = cand & window & ~g_cells
-                        g_only = g_cells & ~window
-                        for more, fewer, m in ((w_only, g_only, diff), (g_only, w_only, -diff)):
-                            if m < 0 or not fewer or more.bit_count() > 4 * m:
-                                continue
-                            if m == 0:
-                                if more:
-                                    continue        # the remainder and excess arguments say this
-                                result = ([], 0, 0)
-                            else:
-                                # the cover alone bounds `more` by m and so empties `fewer`; what the
-                                # blocks themselves show comes on top
-                                cover = _cover(geo, more, m)
-                                if cover is None:
-                                    continue
-                                result = _block_deductions(state, more, m, needs) or (cover, 0, 0)
-                            blocks, place, elim = result
-                            elim |= fewer
-                            names = join_names(geo.names(lines))
-                            regs = join_names(geo.names(2 * n + r for r in group))
-                            if more is w_only:
-                                why = (f"{names} need {need_w} more stars and {regs} need {need_g}: the cells "
-                                       f"of {names} outside {regs} fit in {len(blocks)} 2x2 blocks, so they "
-                                       f"hold at most {m}, and the cells of {regs} outside {names} hold none")
-                            else:
-                                why = (f"{regs} need {need_g} more stars and {names} need {need_w}: the cells "
-                                       f"of {regs} outside {names} fit in {len(blocks)} 2x2 blocks, so they "
-                                       f"hold at most {m}, and the cells of {names} outside {regs} hold none")
-                            units = lines + tuple(2 * n + r for r in group)
-                            if place:
-                                return place_step(state, name, cost, place, elim, units, why)
-                            return Step(name, cost, (), cells_of(elim & cand), geo.names(units), why)
-    return None
+    """The first window of `sizes` adjacent lines whose set differential against a group of regions
+    empties one side (compiled: `Prober.differential`; its Finding names the side the blocks bound
+    first, and holds the lines' need and the group's)."""
+    geo, n = state.geo, state.geo.n
+    found = geo.finders.differential(state.cand, state.needs(), sizes, DIFFERENTIAL_PARTS)
+    if found is None:
+        return None
+    lines = tuple(u for u in found.units if u < 2 * n)
+    group = tuple(u for u in found.units if u >= 2 * n)
+    need_w, need_g = found.need, found.count
+    names = join_names(geo.names(lines))
+    regs = join_names(geo.names(group))
+    if found.units[0] < 2 * n:          # the window's cells outside the group are bounded
+        why = (f"{names} need {need_w} more stars and {regs} need {need_g}: the cells "
+               f"of {names} outside {regs} fit in {found.blocks} 2x2 blocks, so they "
+               f"hold at most {need_w - need_g}, and the cells of {regs} outside {names} hold none")
+    else:
+        why = (f"{regs} need {need_g} more stars and {names} need {need_w}: the cells "
+               f"of {regs} outside {names} fit in {found.blocks} 2x2 blocks, so they "
+               f"hold at most {need_g - need_w}, and the cells of {names} outside {regs} hold none")
+    return _finding_step(state, name, cost, found, lines + group, why)

@@ -1,5 +1,5 @@
-"""What a compiled Star Battle finder found (`_techniques.Prober.find` returns one): a step before
-it is worded. This module imports nothing, so the compiled module can import it at load time.
+"""What a compiled Star Battle finder found (`_techniques.Prober.find`, `.block_argument` and
+`.differential` return one): a step before it is worded. This module imports nothing, so the compiled module can import it at load time.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ class Finding(NamedTuple):
     eliminate: int              # cells no solution uses
     units: tuple[int, ...]      # the units the deduction reasons about, in the order the sentence names them
     need: int = 0               # the stars the units (or an area) still need
-    count: int = 0              # a count of the technique's: a counting group's size
+    count: int = 0              # a count of the technique's: a counting group's size, an area's exact need
+    blocks: int = 0             # the 2x2 blocks a block argument covers its area with
 
 
 __all__ = ["Finding"]

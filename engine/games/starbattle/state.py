@@ -28,13 +28,13 @@ if _techniques.BUILT_FROM != source_digest():
 
 class Geometry:
     """Everything about a board that never changes while it is solved: unit masks, attack masks,
-    2x2 blocks, and the compiled finders (`finders`). Built once per board (cached) and shared by every
+    and the compiled finders (`finders`). Built once per board (cached) and shared by every
     state and probe; the parts that depend only on the size and the diagonal rule come from one `Frame`
     shared by every board."""
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
-                 "cell_units", "attack", "hit", "region_of", "cell_blocks", "nunits", "cell_name",
-                 "fits", "covers", "_finders")
+                 "cell_units", "attack", "hit", "region_of", "nunits", "cell_name",
+                 "fits", "_finders")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -52,9 +52,8 @@ class Geometry:
         self.region_of = self.regions
         self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
         self.cell_name = frame.cell_name
-        self.attack, self.hit, self.cell_blocks = frame.attack, frame.hit, frame.cell_blocks
+        self.attack, self.hit = frame.attack, frame.hit
         self.fits = frame.fits          # can_place answers, shared by every state of every board
-        self.covers = frame.covers      # 2x2 covers (blocks.py), likewise
         self._finders: Prober | None = None
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:
@@ -95,20 +94,7 @@ class Frame:
             attack.append(m & ~(1 << cell))
         self.attack = tuple(attack)
         self.hit = tuple(a | (1 << cell) for cell, a in enumerate(attack))
-        blocks = {}
-        for r in range(n - 1):
-            for c in range(n - 1):
-                a = r * n + c
-                blocks[a] = (1 << a) | (1 << (a + 1)) | (1 << (a + n)) | (1 << (a + n + 1))
-        cell_blocks = []
-        for cell in range(n * n):
-            r, c = divmod(cell, n)
-            ar = r if r < n - 1 else r - 1
-            anchors = [ar * n + cc for cc in (c - 1, c) if 0 <= cc <= n - 2]
-            cell_blocks.append(tuple(blocks[a] for a in anchors))
-        self.cell_blocks = tuple(cell_blocks)
         self.fits: dict[tuple[int, int], bool] = {}
-        self.covers: dict[tuple[int, int], list[int] | None] = {}
 
 
 @lru_cache(maxsize=32)

@@ -43,18 +43,19 @@ families, in the words of human Star Battle guides:
 
 Where the work is done: positions are Python ints used as bitsets, and every technique has one
 finder. The compiled module (_techniques.pyx, `Geometry.finders`) finds for the techniques most
-grades spend their time in: tier 2 (confinement, shared neighbour, crowding) and the other counting
-groups run whole in C and return a `Finding` (finding.py) that the Python finder here only words;
-the footprint and pressured-cell finders run their enumerations there (`_ways`, `_agreement`, the
-per-cell loops of crowded-group and pressured-footprint, the pressured-pair search). The 2x2-block
-arguments and the set differentials (blocks.py) are found and worded in Python behind a compiled
-screen that says whether any argument holds (most positions have none); a test holds the screen to
-the finder. A trial runs the compiled probe, which carries a position on
-with the basic rules and, in a short trial, with the ladder's own tier-2 finders (TRIAL_PLAN, taken
-from the table below); the cell it stops at is probed once more here for the sentence. The compiled
-module is required, and a build older than its sources is refused on import (state.py). The plain
-Python versions of the compiled finders live in tests/engine/test_engine_techniques_oracle.py, as
-oracles only.
+grades spend their time in, and returns a `Finding` (finding.py) that the Python finder here or in
+blocks.py only words: tier 2 (confinement, shared neighbour, crowding) and the other counting groups
+(`Prober.find`), the 2x2 bound, the squeeze, the windows' remainders and excesses
+(`Prober.block_argument`), the set differentials (`Prober.differential`) and the block argument on
+a group of touching regions (`Prober.cover_argument`, for region-pair and -triple, whose groups are
+listed here). The footprint and pressured-cell finders choose their areas in Python and run their
+enumerations there (`_ways`, `_agreement`, the per-cell loops of crowded-group, pressured-footprint
+and pressured-lines / -remainder, the pressured-pair search). A trial runs the compiled probe,
+which carries a position on with the basic rules and, in a short trial, with the ladder's own
+tier-2 finders (TRIAL_PLAN, taken from the table below); the cell it stops at is probed once more
+here for the sentence. The compiled module is required, and a build older than its sources is
+refused on import (state.py). The plain Python versions of the compiled finders live in
+tests/engine/test_engine_techniques_oracle.py, as oracles only.
 """
 
 from __future__ import annotations
