@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,6 +197,29 @@ def test_grade_is_deterministic_and_replays_to_the_answer():
     assert sum(s["cost"] for s in steps_json(first.steps, n)) == first.score
     assert first.difficulty_json() == {"band": first.band, "score": first.score, "hardest": first.hardest}
     assert len(first.tiers) == len(first.steps) and max(first.tiers) == first.hardest_tier
+
+
+def test_threads_grading_one_board_get_the_grade_one_thread_gets():
+    """Boards of the same regions share one cached geometry, and its compiled finders hold the position
+    they work on and release the GIL: each thread needs its own (a shared one crashed the process)."""
+    boards = [generate(Rules(10, 2), seed)[0] for seed in (3, 4)]
+    expected = [grade(board) for board in boards]
+    results: list[list[Grade]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            results.append([grade(board) for _ in range(4) for board in boards])
+        except BaseException as exc:    # reported below, with the other threads' results
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert results == [expected * 4] * 4
 
 
 def test_grade_with_a_cap():

@@ -8,6 +8,7 @@ cells *attack* each other when they touch (and, in classic-diagonal Queens, when
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -54,17 +55,20 @@ class Geometry:
         self.cell_name = frame.cell_name
         self.attack, self.hit = frame.attack, frame.hit
         self.fits = frame.fits          # can_place answers, shared by every state of every board
-        self._finders: Prober | None = None
+        # A Prober per thread: it holds the position it works on in its own buffers and releases the GIL
+        # while it searches, so two threads grading one board (the same cached Geometry) must not share one.
+        self._finders = threading.local()
 
     def names(self, units: Iterable[int]) -> tuple[str, ...]:
         return tuple(self.unit_name[u] for u in units)
 
     @property
     def finders(self) -> Prober:
-        """The board's compiled finders and probe (`_techniques.Prober`), made on first use."""
-        if self._finders is None:
-            self._finders = Prober(self.n, self.k, self.diagonals, list(self.regions))
-        return self._finders
+        """The board's compiled finders and probe (`_techniques.Prober`), made on first use in each thread."""
+        prober = getattr(self._finders, "prober", None)
+        if prober is None:
+            prober = self._finders.prober = Prober(self.n, self.k, self.diagonals, list(self.regions))
+        return prober
 
 
 class Frame:
