@@ -36,9 +36,12 @@ def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_pat
                           PUZZLEFLEET_STALL_SECONDS="10")
     first = fleet.worker("w1")
     fleet.beat()
-    n = 300
-    # 12x12 boards: the job must outlast enqueue's own second (its check for a consuming worker).
-    job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(n), "--seed", "5")["job"]
+    n = 200
+    # Star Battle 10x10 2-star boards (tens of ms each): the job must outlast enqueue's own second (its
+    # check for a consuming worker) and the poll below by seconds, so the kill finds tasks in hand;
+    # with 300 Queens 12x12 boards the kill once found no task in hand on a loaded machine.
+    job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(n),
+                           "--seed", "5")["job"]
     wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
     first.kill()                                  # SIGKILL: main process and pool, nothing acknowledged
     held = redis_client(fleet.broker).hlen("unacked")
