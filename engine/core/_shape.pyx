@@ -13,6 +13,8 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdlib cimport malloc, calloc, free
 
+from engine.core._grid cimport edge_neighbours
+
 
 cdef inline int _corners_at(const int *lab, int n, int i, int j, int *per_label) noexcept nogil:
     """The outline corners at lattice point (i, j) (0..n each way), added to per_label[label] when
@@ -227,7 +229,7 @@ cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *s
     cdef int count = 0, i, x, nb, top, m
     cdef int nbs[4]
     # the neighbours in engine.core.grid's order: up, down, left, right
-    m = _neighbours_of(n, cell, nbs)
+    m = edge_neighbours(n, cell, nbs)
     for i in range(m):
         if regions[nbs[i]] == label:
             around[count] = nbs[i]
@@ -242,7 +244,7 @@ cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *s
     while top:
         top -= 1
         x = stack[top]
-        m = _neighbours_of(n, x, nbs)
+        m = edge_neighbours(n, x, nbs)
         for i in range(m):
             nb = nbs[i]
             if not seen[nb] and regions[nb] == label and nb != cell:
@@ -253,24 +255,6 @@ cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *s
         if not seen[around[i]]:
             return False
     return True
-
-
-cdef inline int _neighbours_of(int n, int cell, int *out) noexcept nogil:
-    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
-    cdef int r = cell // n, c = cell % n, count = 0
-    if r > 0:
-        out[count] = cell - n
-        count += 1
-    if r + 1 < n:
-        out[count] = cell + n
-        count += 1
-    if c > 0:
-        out[count] = cell - 1
-        count += 1
-    if c + 1 < n:
-        out[count] = cell + 1
-        count += 1
-    return count
 
 
 def one_piece_without(int n, regions, int cell, int label) -> bool:
@@ -397,7 +381,7 @@ def label_in_one_piece(int n, regions, int label) -> bool:
         while top:
             top -= 1
             x = stack[top]
-            for i in range(_neighbours_of(n, x, nbs)):
+            for i in range(edge_neighbours(n, x, nbs)):
                 nb = nbs[i]
                 if not seen[nb] and lab[nb] == label:
                     seen[nb] = 1

@@ -9,23 +9,7 @@
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 
-
-cdef int _neighbours(int n, int cell, int *out) noexcept nogil:
-    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
-    cdef int r = cell // n, c = cell % n, count = 0
-    if r > 0:
-        out[count] = cell - n
-        count += 1
-    if r + 1 < n:
-        out[count] = cell + n
-        count += 1
-    if c > 0:
-        out[count] = cell - 1
-        count += 1
-    if c + 1 < n:
-        out[count] = cell + 1
-        count += 1
-    return count
+from engine.core._grid cimport edge_neighbours
 
 
 cdef class _Board:
@@ -87,7 +71,7 @@ cdef class _Board:
         while top:
             top -= 1
             x = self.stack[top]
-            for i in range(_neighbours(self.n, x, nbs)):
+            for i in range(edge_neighbours(self.n, x, nbs)):
                 if self.regions[nbs[i]] == own and self.mark[nbs[i]] == 0:
                     self.mark[nbs[i]] = 2
                     self.stack[top] = nbs[i]
@@ -115,7 +99,7 @@ cdef class _Board:
         while head < tail:
             here = self.queue[head]
             head += 1
-            nb_count = _neighbours(n, here, nbs)
+            nb_count = edge_neighbours(n, here, nbs)
             for i in range(nb_count):
                 x = nbs[i]
                 if self.parent[x] == -2 and self.regions[x] == own and not self.answer[x]:

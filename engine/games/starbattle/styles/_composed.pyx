@@ -10,6 +10,7 @@ cimport cython
 from libc.math cimport pow, rint
 from libc.stdlib cimport calloc, free, malloc
 
+from engine.core._grid cimport edge_neighbours
 from engine.core._shape cimport look_around_cell, stays_one_piece
 
 DEF UNASSIGNED = -1
@@ -130,24 +131,6 @@ def place(int n, list regions, int star, int label, int size, stars, object rng,
 # shuffle is CPython's (a _randbelow(i + 1) for i from the last index down to 1), choices with
 # weights bisects `random() * total` in the running sums of the weights, computed as Python adds them.
 
-cdef inline int _neighbours(int n, int cell, int *out) noexcept nogil:
-    """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order)."""
-    cdef int r = cell // n, c = cell % n, count = 0
-    if r > 0:
-        out[count] = cell - n
-        count += 1
-    if r + 1 < n:
-        out[count] = cell + n
-        count += 1
-    if c > 0:
-        out[count] = cell - 1
-        count += 1
-    if c + 1 < n:
-        out[count] = cell + 1
-        count += 1
-    return count
-
-
 cdef int _shuffle(object rng, int *items, int count) except -1:
     """rng.shuffle of a list holding these items."""
     cdef int i, j, t
@@ -220,7 +203,7 @@ cdef class _Map:
         while top:
             top -= 1
             x = stack[top]
-            m = _neighbours(self.n, x, nbs)
+            m = edge_neighbours(self.n, x, nbs)
             for i in range(m):
                 if not self.seen[nbs[i]] and self.labels[nbs[i]] == label:
                     self.seen[nbs[i]] = 1
@@ -252,7 +235,7 @@ def absorb(int n, list regions, object rng, double power) -> None:
         for index in range(nleft):
             cell = left[index]
             count = 0
-            for i in range(_neighbours(n, cell, nbs)):
+            for i in range(edge_neighbours(n, cell, nbs)):
                 if m.labels[nbs[i]] != UNASSIGNED:
                     labels[count] = m.labels[nbs[i]]
                     count += 1
@@ -396,7 +379,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
             # the free cells beside the region in a neighbour of 6+ cells, sorted, then shuffled
             for cell in range(m.cells):
                 if m.labels[cell] == label:
-                    for j in range(_neighbours(n, cell, nbs)):
+                    for j in range(edge_neighbours(n, cell, nbs)):
                         nb = nbs[j]
                         if m.labels[nb] != label and not m.star[nb] and m.sizes[m.labels[nb]] >= 6:
                             m.seen[nb] = 1
@@ -424,7 +407,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
         cell = _below(rng, m.cells)
         own = m.labels[cell]
         ntargets = 0
-        for j in range(_neighbours(n, cell, nbs)):
+        for j in range(edge_neighbours(n, cell, nbs)):
             label = m.labels[nbs[j]]
             if label == own:
                 continue
