@@ -1,7 +1,7 @@
 # Compiled measures of a region map (engine/core/shape.py gives them their names and meaning).
 #
-# `measure` walks a map once for everything shape_features and look report; `local_look` is the part
-# of the look one boundary move can change (composed's tuning asks it thousands of times a board).
+# `measure` walks a map once for everything shape_features and look report; `look_around_cell` is the
+# part of the look one boundary move can change (composed's tuning asks it thousands of times a board).
 # Every ratio is computed as the Python code computed it (the same integer divisions, the same sums of
 # per-region ratios in the same order of regions: first cell first), so the floats are the same bits
 # and the maps a style keeps are the same. Labels are any integers from 0; cells are r * n + c.
@@ -183,7 +183,8 @@ def region_corners(int n, regions) -> dict:
 
 
 cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil:
-    """local_look of a map held in a C array (n at most 64)."""
+    """The look around `cell` of a map held in a C array (n at most 64; labels 0..): minus the outline
+    corners at its four lattice points, plus the mirrored boundary bits of its row."""
     cdef int r = cell // n, c = cell % n, i, j, total = 0
     cdef int window[9]               # the 3 x 3 cells around the cell's four lattice points
     for i in range(3):
@@ -196,28 +197,6 @@ cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil:
         for j in range(2):
             total += _corners_at(window, 3, i + 1, j + 1, NULL)
     return _mirrored_bits(regions + r * n, n) - total
-
-
-def local_look(int n, list regions, int cell) -> int:
-    """The look around `cell` of a whole map (labels 0..): minus the outline corners at its four
-    lattice points, plus the mirrored boundary bits of its row (what one move of `cell` can change)."""
-    cdef int r = cell // n, c = cell % n, i, j, total = 0
-    cdef int window[9]               # the 3 x 3 cells around the cell's four lattice points
-    cdef int row[64]
-    if n > 64 or not 0 <= cell < n * n or len(regions) != n * n:
-        raise ValueError("local_look: a cell of a map of at most 64 x 64")
-    for i in range(n):
-        row[i] = regions[r * n + i]
-    for i in range(3):
-        for j in range(3):
-            if 0 <= r - 1 + i < n and 0 <= c - 1 + j < n:
-                window[i * 3 + j] = regions[(r - 1 + i) * n + c - 1 + j]
-            else:
-                window[i * 3 + j] = -1            # off the grid
-    for i in range(2):
-        for j in range(2):
-            total += _corners_at(window, 3, i + 1, j + 1, NULL)
-    return _mirrored_bits(row, n) - total
 
 
 cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *stack,
