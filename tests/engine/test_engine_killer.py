@@ -22,10 +22,10 @@ import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
-from engine.games.killer._count import cage_support, combos
+from engine.games.killer._count import cage_support, combos, group_support_c
 from engine.games.killer.cages import group_support
 from engine.games.killer.reference import reference_solutions
-from engine.games.killer.grade import OPENING_BIT_COST, opening_bits
+from engine.games.killer.grade import OPENING_BIT_COST, ROUND_COST, opening_bits, rounds, run_rounds
 from engine.games.killer.techniques import COMBINATION_BIT_COST, LADDER, TABLE, KillerState, finder
 from engine.ladder import run
 from engine.ladder.table import Ladder
@@ -148,6 +148,18 @@ def test_signed_group_support_is_brute_force() -> None:
                 for i, d in enumerate(digits):
                     support[i] |= 1 << (d - 1)
         assert list(group_support(total, masks, signs, distinct)) == support
+        assert list(group_support_c(total, masks, signs, distinct)) == support
+
+
+def test_compiled_group_support_is_the_python_search() -> None:
+    rng = random.Random(5)
+    for _ in range(20000):
+        k = rng.randrange(1, 8)
+        masks = tuple(rng.randrange(0 if rng.random() < 0.05 else 1, 512) for _ in range(k))
+        signs = tuple(rng.choice((1, 1, 1, -1)) for _ in range(k))
+        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if rng.random() < 0.6)
+        total = rng.randrange(-20, 45)
+        assert group_support_c(total, masks, signs, distinct) == group_support.__wrapped__(total, masks, signs, distinct)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -252,7 +264,23 @@ def test_the_score_is_the_path_and_what_the_opening_cage_pass_leaves_to_find() -
     left = sum(math.log2(m.bit_count()) for m in state.masks())
     assert opening_bits(KillerState.start(b)) == pytest.approx(left)
     assert 0 < left < 81 * math.log2(9)
-    assert graded.score == sum(step.cost for step in graded.steps) + round(OPENING_BIT_COST * left)
+    depth = rounds(KillerState.start(b))
+    assert 1 <= depth < 81
+    assert graded.score == sum(step.cost for step in graded.steps) + round(OPENING_BIT_COST * left) + ROUND_COST * depth
+
+
+def test_the_rounds_never_rule_out_a_solution_digit() -> None:
+    # the rounds' deductions (singles, cage combinations, the rule of 45's small groups) on the soundness
+    # positions, published and merged-cage boards alike: every digit some solution uses stays
+    deepest = 0
+    for state, truth, _ in positions():
+        before = state.masks()
+        depth, masks = run_rounds(state)
+        assert state.masks() == before
+        deepest = max(deepest, depth)
+        for cell in range(81):
+            assert masks[cell] & truth[cell] == truth[cell], (cell, masks[cell], truth[cell])
+    assert deepest >= 3
 
 
 def test_the_steps_word_rows_columns_boxes_and_cages_from_one() -> None:

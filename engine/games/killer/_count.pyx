@@ -19,6 +19,7 @@ DEF MAXCOMBOS = 12
 cdef extern from *:
     int __builtin_popcount(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
+    int __builtin_clz(unsigned int) nogil
 
 # Every set of distinct digits by (size, sum): _COMBOS[(k * 46 + s) * MAXCOMBOS + i], _NCOMBOS[k * 46 + s].
 cdef uint16_t _COMBOS[10 * 46 * MAXCOMBOS]
@@ -647,3 +648,70 @@ cdef class Cages:
                 if learn:
                     return u, d, cage
         return None
+
+
+# A signed sum group's support (cages.group_support's search, compiled): each cell's digits in some
+# assignment that respects the cells' candidates, the pairs known distinct and the total.
+cdef struct _group:
+    int k
+    int sign[9]
+    uint16_t mask[9]
+    uint16_t apart[9]          # bit j: cell j is known distinct from this one (j < i only are read)
+    int high[10]
+    int low[10]
+    uint16_t chosen[9]
+    uint16_t support[9]
+
+
+cdef void _group_search(_group *g, int i, int left) noexcept nogil:
+    cdef int j
+    cdef unsigned int taken = 0, rest, bit
+    if i == g.k:
+        if left == 0:
+            for j in range(g.k):
+                g.support[j] |= g.chosen[j]
+        return
+    if left < g.low[i] or left > g.high[i]:
+        return
+    for j in range(i):
+        if g.apart[i] >> j & 1:
+            taken |= g.chosen[j]
+    rest = g.mask[i] & ~taken
+    while rest:
+        bit = rest & (~rest + 1)
+        rest ^= bit
+        g.chosen[i] = <uint16_t> bit
+        _group_search(g, i + 1, left - g.sign[i] * (__builtin_ctz(bit) + 1))
+    g.chosen[i] = 0
+
+
+def group_support_c(int total, masks, signs, distinct):
+    """cages.group_support, compiled: for a signed sum group of 1-9 cells, each cell's supported digits
+    (all 0 when none)."""
+    cdef _group g
+    cdef int i, j, top, bottom
+    cdef unsigned int m
+    g.k = len(masks)
+    if not 1 <= g.k <= 9 or len(signs) != g.k:
+        raise ValueError("a group has 1 to 9 cells, one sign each")
+    for i in range(g.k):
+        g.mask[i] = <uint16_t> (masks[i] & ALL)
+        g.sign[i] = 1 if signs[i] > 0 else -1
+        g.apart[i] = 0
+        g.chosen[i] = 0
+        g.support[i] = 0
+    for i, j in distinct:
+        g.apart[i] |= 1 << j
+        g.apart[j] |= 1 << i
+    g.high[g.k] = 0
+    g.low[g.k] = 0
+    for i in range(g.k - 1, -1, -1):
+        m = g.mask[i]
+        if m == 0:
+            return (0,) * g.k
+        top = 32 - __builtin_clz(m)
+        bottom = __builtin_ctz(m) + 1
+        g.high[i] = g.high[i + 1] + (top if g.sign[i] > 0 else -bottom)
+        g.low[i] = g.low[i + 1] + (bottom if g.sign[i] > 0 else -top)
+    _group_search(&g, 0, total)
+    return tuple([g.support[i] for i in range(g.k)])

@@ -1,7 +1,7 @@
 """Grading a Killer Sudoku board the way a person solves it: the ladder (techniques.py) from the
 givens, the cheapest technique that moves first, restarting from the bottom after every step.
 
-The score measures the effort of that solve in two parts, both read from the solve:
+The score measures the effort of that solve in three parts:
 - the path: every step's cost, where a cage-combinations step costs more the more ways its open cells
   can make the cage's remaining sum (COMBINATION_BIT_COST per halving: two cells making 10 have four
   ways to sift, making 3 one), and every other technique its table cost;
@@ -11,8 +11,15 @@ The score measures the effort of that solve in two parts, both read from the sol
   must produce, OPENING_BIT_COST each. On a board without givens this depends only on the cages' sizes
   and sums: it is a property of the puzzle's layout that makes the solve harder (cages whose sums sit in
   the middle of their range, 9 to 11 in two cells, tell a solver little), and it carries most of the
-  score's agreement with the booklets.
-The two costs were fitted on the published booklets' volumes 1-3 and checked on volumes 4-5
+  score's agreement with the booklets;
+- the depth: ROUND_COST for each round of basic deductions the board needs when every one available is
+  made at once each round (singles, each cage's combinations, and the sums of innies or outies of at
+  most 5 cells over a row, column or box or a run of 2-4 adjacent ones), until they finish it or stop
+  (rounds). A deduction that needs another's result waits a round, so the rounds count how long the
+  chain of dependent deductions is, however the ladder orders them.
+In one sentence: the work of the ladder's steps, plus the candidate information the cage sums leave to
+find, plus how many dependent rounds of basic deductions the solve takes.
+The costs were fitted on the published booklets' volumes 1-3 and checked on volumes 4-5
 (bench/bench_killer_calibration.py; BENCHMARKS.md has the figures and the measures that did not help).
 
 Nearly every published Killer needs a tier-2 step (a cage confined to a unit, the rule of 45), so the
@@ -26,9 +33,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.games.killer._count import group_support_c
 from engine.games.killer.board import KillerBoard
 from engine.games.killer.cages import cage_support
-from engine.games.killer.techniques import BANDS, LADDER, KillerState
+from engine.games.killer.techniques import (BANDS, CELL_UNITS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS, UNIT_CELLS,
+                                            KillerState, _layout, _sees)
 from engine.games.sudoku.grade import steps_json
 from engine.ladder import run
 from engine.ladder.fun import fun_score
@@ -39,13 +48,21 @@ from engine.version import ENGINE_VERSION
 # fitted on the booklets' volumes 1-3 with the cage-combination cost (bench/bench_killer_calibration.py).
 OPENING_BIT_COST = 480
 
+# The cost of each round of basic deductions the board needs (rounds): fitted on volumes 1-3.
+ROUND_COST = 800
+
+# The rule of 45's sum groups that rounds uses: innies or outies of at most this many cells.
+ROUND_GROUP_CELLS = 5
+
+_PEERS = tuple(tuple(sorted({x for u in CELL_UNITS[c] for x in UNIT_CELLS[u]} - {c})) for c in range(81))
+
 # Score ceilings of easy, medium and hard, near the quartiles of the booklets' scores (25%, 55%, 85%).
-CEILINGS = {"easy": 126800, "medium": 132200, "hard": 138000}
+CEILINGS = {"easy": 135100, "medium": 141600, "hard": 148200}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Grade(LadderGrade):
-    """A Killer grade; its score is the path's summed cost plus the opening's (see above)."""
+    """A Killer grade; its score is the path's summed cost plus the opening's and the rounds' (see above)."""
     values: str                  # the grid the ladder reached ('.' where it stopped)
 
 
@@ -71,12 +88,92 @@ def opening_bits(state: KillerState) -> float:
     return total
 
 
+def round_groups(state: KillerState) -> list[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]:
+    """The rule of 45's sum groups a solver can add up from the cages alone: for every row, column and
+    box, and every run of 2-4 adjacent rows, columns or boxes, its innies and its outies when they are
+    1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct)."""
+    layout = _layout(state.cages)
+    cage_of = state.cage_of
+    out = []
+    for region in SINGLE_REGIONS + SEVERAL_REGIONS:
+        side = layout.sides(region)
+        if not side.crossing:
+            continue
+        rest = 45 * region.units - side.inside_total
+        innies = [c for _, inner, _ in side.crossing for c in inner]
+        outies = [c for _, _, outer in side.crossing for c in outer]
+        crossing_total = sum(cage.total for cage, _, _ in side.crossing)
+        for cells, total in ((innies, rest), (outies, crossing_total - rest)):
+            k = len(cells)
+            if 1 <= k <= ROUND_GROUP_CELLS:
+                distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k)
+                                 if _sees(cells[i], cells[j]) or cage_of[cells[i]] == cage_of[cells[j]])
+                out.append((tuple(cells), total, distinct))
+    return out
+
+
+def rounds(state: KillerState) -> int:
+    """How many rounds of basic deductions the board needs (see run_rounds)."""
+    return run_rounds(state)[0]
+
+
+def run_rounds(state: KillerState) -> tuple[int, list[int]]:
+    """How many rounds of basic deductions, every one available made at once in each round, the board
+    needs before they finish it or stop: singles (naked and hidden), each cage's combinations, and the
+    sums of the rule of 45's small innie and outie groups (round_groups). The depth of the solve: a
+    deduction that needs the result of another waits a round. Returns the rounds and the masks left
+    (`state` is not changed)."""
+    masks = list(state.masks())
+    cages = state.cages
+    cage_of = state.cage_of
+    groups = round_groups(state)
+    n = 0
+    while True:
+        new = list(masks)
+        for c in range(81):
+            m = masks[c]
+            if m.bit_count() == 1:
+                for p in _PEERS[c]:
+                    new[p] &= ~m
+                for p in cages[cage_of[c]].cells:
+                    if p != c:
+                        new[p] &= ~m
+        for cells in UNIT_CELLS:
+            once = twice = 0
+            for c in cells:
+                twice |= once & masks[c]
+                once |= masks[c]
+            alone = once & ~twice               # digits with one place in the unit
+            if alone:
+                for c in cells:
+                    if masks[c] & alone:
+                        new[c] &= masks[c] & alone
+        for cage in cages:
+            support, live = cage_support(cage.total, [masks[c] for c in cage.cells])
+            if live:
+                for c, m in zip(cage.cells, support):
+                    new[c] &= m
+        for cells, total, distinct in groups:
+            support = group_support_c(total, [masks[c] for c in cells], (1,) * len(cells), distinct)
+            if any(support):
+                for c, m in zip(cells, support):
+                    new[c] &= m
+        for c in range(81):
+            if masks[c].bit_count() == 1:
+                new[c] = masks[c]
+        if new == masks or 0 in new:
+            return n, masks
+        masks = new
+        n += 1
+
+
 def grade(board: KillerBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
     """Solve `board` with the ladder (techniques up to `cap`: a name, a tier or "tier N"; None for all)."""
     state = KillerState.start(board)
     opening = round(OPENING_BIT_COST * opening_bits(state))
+    depth = ROUND_COST * rounds(state)               # before the ladder changes `state`
     result = run(state, LADDER, cap, deadline=deadline)
-    score = result.total_cost + opening
+    score = result.total_cost + opening + depth
     band = band_for(result.hardest_tier, score) if result.solved else None
     return replace(Grade.measured(result, LADDER, band, values=state.values()), score=score)
 
@@ -88,4 +185,5 @@ def describe(board: KillerBoard, graded: Grade | None = None) -> dict[str, Any]:
             "steps": steps_json(graded.steps), "engine_version": ENGINE_VERSION}
 
 
-__all__ = ["CEILINGS", "OPENING_BIT_COST", "Grade", "band_for", "describe", "grade", "opening_bits"]
+__all__ = ["CEILINGS", "OPENING_BIT_COST", "ROUND_COST", "Grade", "band_for", "describe", "grade", "opening_bits",
+           "round_groups", "rounds", "run_rounds"]
