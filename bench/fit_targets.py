@@ -18,6 +18,8 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -42,8 +44,12 @@ def fit(path: Path, size: int, stars: int) -> dict[str, Target]:
     out = {}
     for kind, rows in sorted(by_kind.items()):
         columns = list(zip(*rows))
-        out[kind] = Target(names(size), tuple(statistics.fmean(c) for c in columns),
-                           tuple(max(MIN_SCALE, statistics.pstdev(c)) for c in columns))
+        means = tuple(statistics.fmean(c) for c in columns)
+        scales = tuple(max(MIN_SCALE, statistics.pstdev(c)) for c in columns)
+        standard = (np.array(rows) - means) / scales
+        # a small ridge: features nearly constant on the site (rectangles) make the matrix singular
+        factor = np.linalg.cholesky(np.cov(standard, rowvar=False, bias=True) + 1e-6 * np.eye(len(means)))
+        out[kind] = Target(names(size), means, scales, tuple(tuple(map(float, row)) for row in factor))
         print(f"{size}x{size} {stars}*: {kind}, {len(rows)} boards", file=sys.stderr)
     return out
 
@@ -55,7 +61,9 @@ def source(tables: dict[tuple[int, int], dict[str, Target]], command: str, path:
     body = []
     for (stars, size), kinds in tables.items():
         rows = [f'        "{kind}": Target(\n            names=names({size}),\n'
-                f"            means={numbers(t.means)},\n            scales={numbers(t.scales)},\n        ),\n"
+                f"            means={numbers(t.means)},\n            scales={numbers(t.scales)},\n"
+                f"            factor=(\n" + "".join(f"                {numbers(row)},\n" for row in t.factor)
+                + "            ),\n        ),\n"
                 for kind, t in kinds.items()]
         body.append(f"    ({stars}, {size}): {{\n" + "".join(rows) + "    },\n")
     return (f'"""The interlocking style\'s shape targets, by (stars, size) and kind of board (engine/core/\n'

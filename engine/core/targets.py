@@ -10,6 +10,7 @@ otherwise outweigh the outline). Pure evaluation: the tables live in the style's
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,10 +42,21 @@ def features_of(n: int, shape: ShapeFeatures, seen: Look) -> list[float]:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One kind of published board: each feature's mean and standard deviation (names(n) order)."""
+    """One kind of published board: each feature's mean and standard deviation (names(n) order), and
+    the lower Cholesky factor of the correlation of the standardised features (row by row), so that
+    a point can be drawn as the kind's boards spread (`sample`)."""
     names: tuple[str, ...]
     means: tuple[float, ...]
     scales: tuple[float, ...]
+    factor: tuple[tuple[float, ...], ...] = ()
+
+    def sample(self, rng: random.Random) -> Target:
+        """A point drawn from the normal fitted to the kind's boards (the same scales): pulled toward
+        it, maps spread as the published boards do, where the mean alone would bunch them up."""
+        noise = [rng.gauss(0.0, 1.0) for _ in self.names]
+        point = tuple(mean + scale * sum(f * z for f, z in zip(row, noise))
+                      for mean, scale, row in zip(self.means, self.scales, self.factor))
+        return Target(self.names, point, self.scales)
 
     def distance(self, n: int, regions: Sequence[int]) -> float:
         """Sum of squared standardised gaps of the map's features to the means (sizes weighted so

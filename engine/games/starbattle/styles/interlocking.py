@@ -35,7 +35,7 @@ NAME = "interlocking"
 TUNE_STEPS = 12        # boundary nudges per row after repair: a blocky drawing's corners take many
 # Rules with shape targets (interlocking_targets.py) try this many nudges per step: most move the map
 # away from its target and cost only a measure; the uniqueness checks stay within `steps` (speed).
-TARGET_TRIES = 4
+TARGET_TRIES = 12
 TARGET_NODES = 20_000       # search nodes a nudge's uniqueness count may take (else it is not made):
                             # at 14x14 3-star an unbounded count cost 0.1-0.15 s a nudge
 TARGET_MIN_REGION = 6       # tuning toward targets may leave a region this small (the site's blocky
@@ -310,9 +310,9 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     into that neighbour when the map comes closer to the published range and then to what it should
     look like, the donor stays one piece and large enough, and the board stays unique.
 
-    What it should look like: for rules with shape targets (interlocking_targets.py), the published
-    boards of the drawing's kind (blocky or ragged: the target the drawing `drawn` lies nearest),
-    the distance to which must drop; up to TARGET_TRIES * `steps` nudges are tried, at most `steps`
+    What it should look like: for rules with shape targets (interlocking_targets.py), a point drawn
+    as the published boards of the drawing's kind spread (blocky or ragged: the target the drawing
+    `drawn` lies nearest), the distance to which must drop; up to TARGET_TRIES * `steps` nudges are tried, at most `steps`
     of them checked for uniqueness. Else the outline it was drawn with (repair adds corners to a
     blocky drawing, which the site's blocky boards do not have), `steps` nudges; a map inside the
     range with no more corners than it was drawn with is left alone."""
@@ -321,7 +321,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     regions = list(regions)
     fitted = TARGETS.get((k, n))
     if fitted:
-        target = fitted[shape_targets.nearest(fitted, n, drawn)]
+        target = fitted[shape_targets.nearest(fitted, n, drawn)].sample(rng)
         tries, smallest, nodes = TARGET_TRIES * steps, TARGET_MIN_REGION, TARGET_NODES
 
         def quality(trial: Sequence[int]) -> tuple[int, float]:
