@@ -7,7 +7,8 @@ Here the answer comes first, as in every style: the k stars of a region are join
 once-bent paths, then regions grow by whole segments (a straight run of free cells along one side of
 the region), so that a side moves out by one row or column at a time. After repair (which moves single
 cells), `tune` moves straight runs of boundary cells back when that removes outline corners and the
-board stays unique.
+board stays unique; at 14x14 3-star (the rules with shape targets, interlocking_targets.py) it pulls
+the finished map toward a point drawn as the site's boards of the drawing's kind spread instead.
 
 One to three stars.
 """
