@@ -116,3 +116,67 @@ def test_gate_passes_the_published_sample() -> None:
         verdicts.append(STYLE.score(rules, regions) >= STYLE.gates(rules).min_shape)
     assert len(verdicts) >= 20
     assert sum(verdicts) / len(verdicts) >= 0.95
+
+
+def test_targets_table_has_both_kinds_in_the_features_order() -> None:
+    """The fitted targets (bench/fit_targets.py) cover 14x14 3-star only (other rules tune as before),
+    one per kind, each feature with a positive spread; the blocky kind has the shorter outline."""
+    from engine.core.targets import names
+    from engine.games.starbattle.styles.interlocking_targets import TARGETS
+
+    assert set(TARGETS) == {(3, 14)}
+    kinds = TARGETS[(3, 14)]
+    assert set(kinds) == {"blocky", "ragged"}
+    for target in kinds.values():
+        assert target.names == names(14)
+        assert len(target.means) == len(target.scales) == len(names(14))
+        assert all(scale > 0 for scale in target.scales)
+        assert list(target.means[:14]) == sorted(target.means[:14])       # sorted sizes, smallest first
+    boundary = names(14).index("boundary_per_row")
+    assert kinds["blocky"].means[boundary] < kinds["ragged"].means[boundary]
+
+
+def test_target_distance_is_zero_at_the_means_and_nearest_picks_the_kind() -> None:
+    from engine.core.targets import Target, features, names, nearest
+
+    rules = Rules(14, 3)
+    rng = random.Random(3)
+    regions = STYLE.draw(rules, plant(rules, rng, 0.0), rng)
+    own = Target(names(14), tuple(features(14, regions)), (1.0,) * len(names(14)))
+    far = Target(names(14), tuple(value + 1 for value in own.means), own.scales)
+    assert own.distance(14, regions) == pytest.approx(0.0)
+    assert far.distance(14, regions) > 0
+    assert nearest({"far": far, "own": own}, 14, regions) == "own"
+    with pytest.raises(ValueError):
+        own.distance(13, regions[:169])
+
+
+def test_tune_toward_targets_keeps_the_board_unique_and_comes_closer() -> None:
+    """At 14x14 3-star, tuning moves the repaired map toward the target of the drawing's kind: the
+    distance never rises, the board stays unique (a fresh count), regions stay whole with
+    6 cells or more, and the style's score does not drop."""
+    from engine.core.targets import nearest
+    from engine.games.starbattle.styles.interlocking_targets import TARGETS
+
+    rules, kinds = Rules(14, 3), TARGETS[(3, 14)]
+    tuned = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        answer = plant(rules, rng, 0.0)
+        drawn = STYLE.draw(rules, answer, rng)
+        if drawn is None:
+            continue
+        regions = list(drawn)
+        outcome = repair(rules.size, new_search(rules, regions), regions, answer, rng, max_rounds=40,
+                         count_budget=300_000, keep=STYLE.repair_keep(rules))
+        if not outcome.unique:
+            continue
+        target = kinds[nearest(kinds, 14, drawn)]
+        out = STYLE.tune(rules, regions, answer, random.Random(seed), 60, tuple(drawn))
+        assert count_solutions(rules, out, 2).solutions == (answer,)
+        assert labels_in_pieces(rules.size, out) == []
+        assert min(out.count(label) for label in range(rules.size)) >= 6
+        assert STYLE.score(rules, out) >= STYLE.score(rules, regions)
+        assert target.distance(14, out) <= target.distance(14, regions)
+        tuned += target.distance(14, out) < target.distance(14, regions)
+    assert tuned >= 1

@@ -38,12 +38,15 @@ def count_solutions(rules: Rules, regions: Sequence[int], limit: int = 2, *, sta
     return Count(tuple(found), complete)
 
 
-def only_solution(search: Search | BitsetSearch, regions: Sequence[int], answer: tuple[int, ...]) -> bool:
+def only_solution(search: Search | BitsetSearch, regions: Sequence[int], answer: tuple[int, ...],
+                  max_nodes: int = 0) -> bool:
     """Whether `answer` is the only solution of `regions`, counted on `search` (loaded with them here):
     a tuning checks thousands of maps of one board, and one search serves them all (building one
-    costs more than a small count)."""
+    costs more than a small count). A non-zero `max_nodes` answers False for a count that needs more
+    search nodes (the same answer on every machine)."""
     search.set_regions(regions)
-    return search.solve(2)[0] == [answer]
+    found, complete = search.solve(2, max_nodes=max_nodes)
+    return complete and found == [answer]
 
 
 __all__ = ["BitsetSearch", "Count", "Search", "count_solutions", "monotonic", "new_search", "only_solution"]

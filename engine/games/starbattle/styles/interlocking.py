@@ -7,7 +7,8 @@ Here the answer comes first, as in every style: the k stars of a region are join
 once-bent paths, then regions grow by whole segments (a straight run of free cells along one side of
 the region), so that a side moves out by one row or column at a time. After repair (which moves single
 cells), `tune` moves straight runs of boundary cells back when that removes outline corners and the
-board stays unique.
+board stays unique; at 14x14 3-star (the rules with shape targets, interlocking_targets.py) it pulls
+the finished map toward a point drawn as the site's boards of the drawing's kind spread instead.
 
 One to three stars.
 """
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, one_piece_without, region_sizes, target_sizes
 from engine.core._shape import label_in_one_piece
-from engine.core import likeness
+from engine.core import likeness, targets as shape_targets
 from engine.core.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search, only_solution
@@ -29,9 +30,17 @@ from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles._interlocking import segments
 from engine.games.starbattle.styles.interlocking_fit import LIKENESS
+from engine.games.starbattle.styles.interlocking_targets import TARGETS
 
 NAME = "interlocking"
 TUNE_STEPS = 12        # boundary nudges per row after repair: a blocky drawing's corners take many
+# Rules with shape targets (interlocking_targets.py) try this many nudges per step: most move the map
+# away from its target and cost only a measure; the uniqueness checks stay within `steps` (speed).
+TARGET_TRIES = 12
+TARGET_NODES = 20_000       # search nodes a nudge's uniqueness count may take (else it is not made):
+                            # at 14x14 3-star an unbounded count cost 0.1-0.15 s a nudge
+TARGET_MIN_REGION = 6       # tuning toward targets may leave a region this small (the site's blocky
+                            # 3-star boards have regions of 6 cells: their smallest averages 6.2)
 TRIES = 6                   # attempts inside one draw before giving the drawing up
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 # Single-cell teeth per row after growth, by star count: published boards grow more ragged with the
@@ -299,25 +308,41 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
          steps: int, drawn: Sequence[int]) -> list[int]:
     """After repair (single-cell moves, which roughen the look): move straight runs of boundary cells
     (a run of a region's cells along its border with one neighbour, all of it or a piece from one end)
-    into that neighbour when the map comes closer to the published range and to the outline it was
-    drawn with (`drawn`, before repair: repair adds corners to a blocky drawing, which the site's
-    blocky boards do not have), the donor stays one piece with more than 2k cells, and the board
-    stays unique. A map inside the range with no more corners than it was drawn with is left alone."""
+    into that neighbour when the map comes closer to the published range and then to what it should
+    look like, the donor stays one piece and large enough, and the board stays unique.
+
+    What it should look like: for rules with shape targets (interlocking_targets.py), a point drawn
+    as the published boards of the drawing's kind spread (blocky or ragged: the target the drawing
+    `drawn` lies nearest), the distance to which must drop; up to TARGET_TRIES * `steps` nudges are tried, at most `steps`
+    of them checked for uniqueness. Else the outline it was drawn with (repair adds corners to a
+    blocky drawing, which the site's blocky boards do not have), `steps` nudges; a map inside the
+    range with no more corners than it was drawn with is left alone."""
     n, k = rules.size, rules.stars
     stars = set(answer)
     regions = list(regions)
-    goal = sum(region_corners(n, drawn).values())
+    fitted = TARGETS.get((k, n))
+    if fitted:
+        target = fitted[shape_targets.nearest(fitted, n, drawn)].sample(rng)
+        tries, smallest, nodes = TARGET_TRIES * steps, TARGET_MIN_REGION, TARGET_NODES
 
-    def quality(trial: Sequence[int]) -> tuple[int, int]:
-        shape, seen = measure(n, trial)          # one walk gives the score's features and the corners
-        corners = round(seen.corners_per_row * n)
-        return _score(rules, shape, seen), -max(0, corners - goal)
+        def quality(trial: Sequence[int]) -> tuple[int, float]:
+            shape, seen = measure(n, trial)
+            return _score(rules, shape, seen), -target.distance_of(n, shape_targets.features_of(n, shape, seen))
+    else:
+        goal = sum(region_corners(n, drawn).values())
+        tries, smallest, nodes = steps, 2 * k + 1, 0
+
+        def quality(trial: Sequence[int]) -> tuple[int, float]:
+            shape, seen = measure(n, trial)      # one walk gives the score's features and the corners
+            corners = round(seen.corners_per_row * n)
+            return _score(rules, shape, seen), -max(0, corners - goal)
 
     current = quality(regions)
     sizes = region_sizes(regions, n)
     search = new_search(rules, regions)
-    for _ in range(steps):
-        if current == (100, 0):
+    checks = 0
+    for _ in range(tries):
+        if current == (100, 0) or checks >= steps:
             break
         cell = rng.randrange(n * n)
         own = regions[cell]
@@ -325,25 +350,29 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         dr, dc = rng.choice(DIRECTIONS)
         if cell in stars or not (0 <= r + dr < n and 0 <= c + dc < n):
             continue
-        target = regions[(r + dr) * n + c + dc]
-        if target == own:
+        into = regions[(r + dr) * n + c + dc]
+        if into == own:
             continue
-        run = _run(n, regions, stars, cell, dr, dc, own, target)
+        run = _run(n, regions, stars, cell, dr, dc, own, into)
         if rng.random() < 0.5:
             run = run[:rng.randint(1, len(run))]
-        if sizes[own] - len(run) <= 2 * k:
+        if sizes[own] - len(run) < smallest:
             continue
         for moved in run:
-            regions[moved] = target
+            regions[moved] = into
         better = quality(regions)
-        if (better <= current or not label_in_one_piece(n, regions, own)
-                or not only_solution(search, regions, answer)):
+        if better <= current or not label_in_one_piece(n, regions, own):
+            for moved in run:
+                regions[moved] = own
+            continue
+        checks += 1
+        if not only_solution(search, regions, answer, nodes):
             for moved in run:
                 regions[moved] = own
             continue
         current = better
         sizes[own] -= len(run)
-        sizes[target] += len(run)
+        sizes[into] += len(run)
     return regions
 
 
