@@ -37,7 +37,7 @@ from engine.games.killer._count import group_support_c
 from engine.games.killer.board import KillerBoard
 from engine.games.killer.cages import cage_support
 from engine.games.killer.techniques import (BANDS, CELL_UNITS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS, UNIT_CELLS,
-                                            KillerState, _layout, _sees)
+                                            KillerState, _layout)
 from engine.games.sudoku.grade import steps_json
 from engine.ladder import run
 from engine.ladder.fun import fun_score
@@ -93,23 +93,11 @@ def round_groups(state: KillerState) -> list[tuple[tuple[int, ...], int, tuple[t
     box, and every run of 2-4 adjacent rows, columns or boxes, its innies and its outies when they are
     1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct)."""
     layout = _layout(state.cages)
-    cage_of = state.cage_of
-    out = []
-    for region in SINGLE_REGIONS + SEVERAL_REGIONS:
-        side = layout.sides(region)
-        if not side.crossing:
-            continue
-        rest = 45 * region.units - side.inside_total
-        innies = [c for _, inner, _ in side.crossing for c in inner]
-        outies = [c for _, _, outer in side.crossing for c in outer]
-        crossing_total = sum(cage.total for cage, _, _ in side.crossing)
-        for cells, total in ((innies, rest), (outies, crossing_total - rest)):
-            k = len(cells)
-            if 1 <= k <= ROUND_GROUP_CELLS:
-                distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k)
-                                 if _sees(cells[i], cells[j]) or cage_of[cells[i]] == cage_of[cells[j]])
-                out.append((tuple(cells), total, distinct))
-    return out
+    return [(group.cells, group.total,
+             tuple((i, j) for i in range(len(group.cells)) for j in range(i + 1, len(group.cells))
+                   if group.apart[i] >> j & 1))
+            for region in SINGLE_REGIONS + SEVERAL_REGIONS for group in layout.groups(region)
+            if group.how != "innies and outies" and 1 <= len(group.cells) <= ROUND_GROUP_CELLS]
 
 
 def rounds(state: KillerState) -> int:

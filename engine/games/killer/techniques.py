@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages
+from engine.games.killer._count import Cages, group_support_c
 from engine.games.killer.board import Cage, KillerBoard, cell_name, unit_name
-from engine.games.killer.cages import COMBOS, bits, cage_support, digits_text, group_support
+from engine.games.killer.cages import COMBOS, bits, cage_support, digits_text
 from engine.games.killer.count import count_solutions
 from engine.games.sudoku._logic import Position
 from engine.games.sudoku.techniques import IDS as SUDOKU_IDS, SAY as SUDOKU_SAY, TABLE as SUDOKU_TABLE
@@ -102,13 +102,31 @@ class Sides(NamedTuple):
     crossing: tuple[tuple[Cage, tuple[int, ...], tuple[int, ...]], ...]
 
 
+class SumGroup(NamedTuple):
+    """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
+    `total`; bit j of apart[i] says cells i and j are known distinct (they share a row, column, box or
+    cage). Fixed by the cages, so worked out once per board."""
+    how: str                         # "innies", "outies" or "innies and outies"
+    cells: tuple[int, ...]
+    signs: tuple[int, ...]
+    total: int
+    apart: tuple[int, ...]
+
+
+def _sum_group(how: str, cells: list[int], signs: list[int], total: int, cage_of: Sequence[int]) -> SumGroup:
+    apart = tuple(sum(1 << j for j, b in enumerate(cells) if j != i and (_sees(a, b) or cage_of[a] == cage_of[b]))
+                  for i, a in enumerate(cells))
+    return SumGroup(how, tuple(cells), tuple(signs), total, apart)
+
+
 def _screen_of(board: KillerBoard) -> Cages:
     """A position's own screen (it holds the position it was loaded with)."""
     return Cages(board.cage_of, board.sums)
 
 
 class _Layout:
-    """How a board's cages meet each region (Sides), worked out the first time a region is asked."""
+    """How a board's cages meet each region (Sides, and the rule of 45's sum groups), worked out the
+    first time a region is asked."""
 
     def __init__(self, cages: tuple[Cage, ...]):
         self.cages = cages
@@ -117,6 +135,7 @@ class _Layout:
             for cell in cage.cells:
                 self.cage_of[cell] = number
         self.known: dict[Region, Sides] = {}
+        self.known_groups: dict[Region, tuple[SumGroup, ...]] = {}
 
     def sides(self, region: Region) -> Sides:
         found = self.known.get(region)
@@ -131,6 +150,36 @@ class _Layout:
                 else:
                     crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
             found = self.known[region] = Sides(inside, tuple(crossing))
+        return found
+
+    def groups(self, region: Region) -> tuple[SumGroup, ...]:
+        """The region's sum groups: its innies, its outies, and (when the two signs mix) the smaller
+        side of each crossing cage, its innies or its outies less the cage's sum. None without a
+        crossing cage."""
+        found = self.known_groups.get(region)
+        if found is None:
+            side = self.sides(region)
+            found = ()
+            if side.crossing:
+                rest = 45 * region.units - side.inside_total
+                innies = [c for _, inner, _ in side.crossing for c in inner]
+                outies = [c for _, _, outer in side.crossing for c in outer]
+                crossing_total = sum(cage.total for cage, _, _ in side.crossing)
+                groups = [_sum_group("innies", innies, [1] * len(innies), rest, self.cage_of),
+                          _sum_group("outies", outies, [1] * len(outies), crossing_total - rest, self.cage_of)]
+                mixed_cells, mixed_signs, mixed_total = [], [], rest
+                for cage, inner, outer in side.crossing:
+                    if len(outer) < len(inner):
+                        mixed_cells += outer
+                        mixed_signs += [-1] * len(outer)
+                        mixed_total -= cage.total
+                    else:
+                        mixed_cells += inner
+                        mixed_signs += [1] * len(inner)
+                if 1 in mixed_signs and -1 in mixed_signs:
+                    groups.append(_sum_group("innies and outies", mixed_cells, mixed_signs, mixed_total, self.cage_of))
+                found = tuple(groups)
+            self.known_groups[region] = found
         return found
 
 
@@ -308,34 +357,37 @@ def cage_claiming(state: KillerState) -> Found | None:
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, how: str, cells: list[int], signs: list[int], total: int,
-                state: KillerState) -> Found | None:
+def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | None:
     """The eliminations (or the placement) a sum group of the rule of 45 gives, if any."""
     masks = state.masks()
     values = state.values()
-    open_cells, open_signs = [], []
-    for c, s in zip(cells, signs):
+    total = group.total
+    at: list[int] = []                               # the open cells' places in the group
+    for i, c in enumerate(group.cells):
         if values[c] != ".":
-            total -= s * int(values[c])
+            total -= group.signs[i] * int(values[c])
         else:
-            open_cells.append(c)
-            open_signs.append(s)
-    k = len(open_cells)
+            at.append(i)
+    k = len(at)
     if k == 0:
         return None
+    open_bits = sum(1 << i for i in at)
+    like_a_cage = (all(group.signs[i] > 0 for i in at)
+                   and all(group.apart[i] & open_bits == open_bits & ~(1 << i) for i in at))
+    if not like_a_cage and k > GROUP_LIMIT:
+        return None
+    open_cells = [group.cells[i] for i in at]
+    open_signs = [group.signs[i] for i in at]
     old = tuple(masks[c] for c in open_cells)
-    distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k)
-                     if _sees(open_cells[i], open_cells[j]) or state.cage_of[open_cells[i]] == state.cage_of[open_cells[j]])
-    if all(s > 0 for s in open_signs) and len(distinct) == k * (k - 1) // 2:
+    if like_a_cage:
         new, live = cage_support(total, old)
         if not live:
             return None
-    elif k <= GROUP_LIMIT:
-        new = group_support(total, old, tuple(open_signs), distinct)
+    else:
+        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if group.apart[at[i]] >> at[j] & 1)
+        new = group_support_c(total, old, open_signs, distinct)
         if not any(new):
             return None
-    else:
-        return None
     if new == old:
         return None
     terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
@@ -348,35 +400,14 @@ def _group_step(region: Region, how: str, cells: list[int], signs: list[int], to
     else:
         what = f"not {_gone(gone)}"
     return Found(place, gone, (region.name,),
-                 f"rule of 45 on {region.name} ({how}): {terms} = {total}, so {what}")
+                 f"rule of 45 on {region.name} ({group.how}): {terms} = {total}, so {what}")
 
 
 def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
     layout = _layout(state.cages)
     for region in regions:
-        side = layout.sides(region)
-        if not side.crossing:
-            continue
-        rest = 45 * region.units - side.inside_total
-        innies = [c for _, inner, _ in side.crossing for c in inner]
-        outies = [c for _, _, outer in side.crossing for c in outer]
-        crossing_total = sum(cage.total for cage, _, _ in side.crossing)
-        groups = [("innies", innies, [1] * len(innies), rest),
-                  ("outies", outies, [1] * len(outies), crossing_total - rest)]
-        # the smaller side of each crossing cage: its innies, or its outies with the cage's sum
-        mixed_cells, mixed_signs, mixed_total = [], [], rest
-        for cage, inner, outer in side.crossing:
-            if len(outer) < len(inner):
-                mixed_cells += outer
-                mixed_signs += [-1] * len(outer)
-                mixed_total -= cage.total
-            else:
-                mixed_cells += inner
-                mixed_signs += [1] * len(inner)
-        if 1 in mixed_signs and -1 in mixed_signs:
-            groups.append(("innies and outies", mixed_cells, mixed_signs, mixed_total))
-        for how, cells, signs, total in groups:
-            found = _group_step(region, how, cells, signs, total, state)
+        for group in layout.groups(region):
+            found = _group_step(region, group, state)
             if found is not None:
                 return found
     return None
