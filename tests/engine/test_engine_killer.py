@@ -23,9 +23,9 @@ import pytest
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
 from engine.games.killer._count import cage_support, combos, group_support_c
-from engine.games.killer.cages import group_support
-from engine.games.killer.reference import reference_solutions
-from engine.games.killer.grade import OPENING_BIT_COST, ROUND_COST, opening_bits, rounds, run_rounds
+from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
+from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
+                                      opening_bits, round_groups, rounds, run_rounds, score)
 from engine.games.killer.techniques import COMBINATION_BIT_COST, LADDER, TABLE, KillerState, finder
 from engine.ladder import run
 from engine.ladder.table import Ladder
@@ -159,7 +159,7 @@ def test_compiled_group_support_is_the_python_search() -> None:
         signs = tuple(rng.choice((1, 1, 1, -1)) for _ in range(k))
         distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if rng.random() < 0.6)
         total = rng.randrange(-20, 45)
-        assert group_support_c(total, masks, signs, distinct) == group_support.__wrapped__(total, masks, signs, distinct)
+        assert group_support_c(total, masks, signs, distinct) == group_support(total, masks, signs, distinct)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -255,9 +255,14 @@ def test_a_cage_combinations_step_costs_more_with_more_ways_to_sift() -> None:
     assert 1 in seen and max(seen) >= 4
 
 
-def test_the_score_is_the_path_and_what_the_opening_cage_pass_leaves_to_find() -> None:
+def test_the_score_is_the_scoring_path_and_what_the_opening_cage_pass_leaves_to_find() -> None:
     b = board(FIRST)
     graded = grade(b)
+    # the scoring solve: the ladder without the scanning moves, from the start
+    scoring = run(KillerState.start(b), SCORING)
+    assert scoring.solved and not {step.technique for step in scoring.steps} & set(SCANNING)
+    shown = {step.technique for step in graded.steps}
+    assert "hidden-single" in shown and shown & set(SCANNING)
     # the opening pass: cage combinations alone, from the start, until they teach nothing more
     state = KillerState.start(b)
     run(state, Ladder([t for t in LADDER if t.name == "cage-combinations"]))
@@ -266,7 +271,22 @@ def test_the_score_is_the_path_and_what_the_opening_cage_pass_leaves_to_find() -
     assert 0 < left < 81 * math.log2(9)
     depth = rounds(KillerState.start(b))
     assert 1 <= depth < 81
-    assert graded.score == sum(step.cost for step in graded.steps) + round(OPENING_BIT_COST * left) + ROUND_COST * depth
+    assert graded.score == scoring.total_cost + round(OPENING_BIT_COST * left) + ROUND_COST * depth
+    assert score(b) == Score(graded.score, graded.band)
+    assert graded.band == band_for(scoring.hardest_tier, graded.score)
+
+
+def test_the_band_is_the_score_against_the_ceilings_raised_by_a_hard_technique() -> None:
+    low, mid, high = CEILINGS.values()
+    assert [band_for(2, s) for s in (low, low + 1, mid, mid + 1, high, high + 1)] == \
+        ["easy", "medium", "medium", "hard", "hard", "expert"]
+    assert band_for(3, low) == "hard" and band_for(4, low) == "expert" and band_for(5, high + 1) == "beyond"
+
+
+def test_a_capped_solve_that_stops_has_no_band_but_keeps_the_boards_score() -> None:
+    b = board(FIRST)
+    capped = grade(b, cap="cage-combinations")
+    assert not capped.solved and capped.band is None and capped.score == score(b).score
 
 
 def test_the_rounds_never_rule_out_a_solution_digit() -> None:
@@ -281,6 +301,18 @@ def test_the_rounds_never_rule_out_a_solution_digit() -> None:
         for cell in range(81):
             assert masks[cell] & truth[cell] == truth[cell], (cell, masks[cell], truth[cell])
     assert deepest >= 3
+
+
+def test_the_compiled_rounds_are_the_plain_ones() -> None:
+    # the compiled rounds against the plain Python twin, on the soundness positions (every 6th: the
+    # twin's Python group search is slow) and on the booklets' starting positions
+    starts = [KillerState.start(board(data)) for data in published()[:10]]
+    cases = [state for state, _, _ in positions()[::6]] + starts
+    assert len(cases) >= 30
+    for state in cases:
+        depth, masks = run_rounds(state)
+        assert (depth, list(masks)) == reference_rounds(state, round_groups(state))
+    assert any(run_rounds(state)[0] >= 3 for state in starts)
 
 
 def test_the_steps_word_rows_columns_boxes_and_cages_from_one() -> None:

@@ -685,12 +685,29 @@ cdef void _group_search(_group *g, int i, int left) noexcept nogil:
     g.chosen[i] = 0
 
 
-def group_support_c(int total, masks, signs, distinct):
-    """cages.group_support, compiled: for a signed sum group of 1-9 cells, each cell's supported digits
-    (all 0 when none)."""
-    cdef _group g
-    cdef int i, j, top, bottom
+cdef bint _group_bounds(_group *g) noexcept nogil:
+    """Fill the group's high/low (the most and least the cells from i on can add); 0 when a cell has
+    no candidate."""
+    cdef int i, top, bottom
     cdef unsigned int m
+    g.high[g.k] = 0
+    g.low[g.k] = 0
+    for i in range(g.k - 1, -1, -1):
+        m = g.mask[i]
+        if m == 0:
+            return 0
+        top = 32 - __builtin_clz(m)
+        bottom = __builtin_ctz(m) + 1
+        g.high[i] = g.high[i + 1] + (top if g.sign[i] > 0 else -bottom)
+        g.low[i] = g.low[i + 1] + (bottom if g.sign[i] > 0 else -top)
+    return 1
+
+
+def group_support_c(int total, masks, signs, distinct):
+    """For a signed sum group of 1-9 cells, each cell's supported digits (all 0 when none);
+    reference.group_support is its plain twin."""
+    cdef _group g
+    cdef int i, j
     g.k = len(masks)
     if not 1 <= g.k <= 9 or len(signs) != g.k:
         raise ValueError("a group has 1 to 9 cells, one sign each")
@@ -703,15 +720,115 @@ def group_support_c(int total, masks, signs, distinct):
     for i, j in distinct:
         g.apart[i] |= 1 << j
         g.apart[j] |= 1 << i
-    g.high[g.k] = 0
-    g.low[g.k] = 0
-    for i in range(g.k - 1, -1, -1):
-        m = g.mask[i]
-        if m == 0:
-            return (0,) * g.k
-        top = 32 - __builtin_clz(m)
-        bottom = __builtin_ctz(m) + 1
-        g.high[i] = g.high[i + 1] + (top if g.sign[i] > 0 else -bottom)
-        g.low[i] = g.low[i + 1] + (bottom if g.sign[i] > 0 else -top)
+    if not _group_bounds(&g):
+        return (0,) * g.k
     _group_search(&g, 0, total)
     return tuple([g.support[i] for i in range(g.k)])
+
+
+# ------------------------------------------------------------------------------------------------
+# rounds of basic deductions (grade.run_rounds)
+
+DEF MAXGROUPS = 512
+
+
+def run_rounds_c(cage_of, sums, masks, groups):
+    """Rounds of basic deductions, every one available made at once in each round, from the position
+    `masks` (81 candidate masks) under the cages (`cage_of`, `sums`): naked singles (a placed digit
+    leaves its peers and cage mates), hidden singles, each cage's combinations, and the sum groups
+    `groups` ((cells, total, distinct pairs), positive signs). Returns (the rounds made before they
+    finish or stop, the masks then); reference.reference_rounds is its plain twin."""
+    cdef kl_layout L
+    cdef uint16_t cur[81]
+    cdef uint16_t nxt[81]
+    cdef uint16_t buf[9]
+    cdef uint16_t support[9]
+    cdef uint16_t live[MAXCOMBOS]
+    cdef int gcells[MAXGROUPS * 9]
+    cdef int gtotal[MAXGROUPS]
+    cdef _group *gs
+    cdef int ngroups = len(groups), n = 0, c, i, j, u, k, cage, a, b
+    cdef unsigned int m, once, twice, alone
+    cdef bint stuck, empty
+    _read_layout(&L, cage_of, sums)
+    if len(masks) != 81:
+        raise ValueError("a position has 81 cells")
+    if ngroups > MAXGROUPS:
+        raise ValueError(f"at most {MAXGROUPS} sum groups")
+    gs = <_group *> malloc(max(ngroups, 1) * sizeof(_group))
+    if gs == NULL:
+        raise MemoryError()
+    try:
+        for i, (cells, total, distinct) in enumerate(groups):
+            gs[i].k = len(cells)
+            if not 1 <= gs[i].k <= 9:
+                raise ValueError("a group has 1 to 9 cells")
+            gtotal[i] = total
+            for j in range(gs[i].k):
+                gcells[i * 9 + j] = cells[j]
+                gs[i].sign[j] = 1
+                gs[i].apart[j] = 0
+            for a, b in distinct:
+                gs[i].apart[a] |= 1 << b
+                gs[i].apart[b] |= 1 << a
+        for c in range(81):
+            cur[c] = <uint16_t> (masks[c] & ALL)
+        with nogil:
+            while True:
+                memcpy(nxt, cur, sizeof(cur))
+                for c in range(81):
+                    m = cur[c]
+                    if __builtin_popcount(m) == 1:
+                        for i in range(L.npeers[c]):
+                            nxt[L.peers[c * 28 + i]] &= ~m
+                for u in range(27):
+                    once = 0
+                    twice = 0
+                    for i in range(9):
+                        m = cur[_UNIT_CELLS[u * 9 + i]]
+                        twice |= once & m
+                        once |= m
+                    alone = once & ~twice
+                    if alone:
+                        for i in range(9):
+                            c = _UNIT_CELLS[u * 9 + i]
+                            if cur[c] & alone:
+                                nxt[c] &= cur[c] & alone
+                for cage in range(L.ncages):
+                    k = L.cage_size[cage]
+                    for i in range(k):
+                        buf[i] = cur[L.cage_cells[cage * 9 + i]]
+                    if kl_cage_support(L.cage_sum[cage], buf, k, 0, support, live):
+                        for i in range(k):
+                            nxt[L.cage_cells[cage * 9 + i]] &= support[i]
+                for i in range(ngroups):
+                    for j in range(gs[i].k):
+                        gs[i].mask[j] = cur[gcells[i * 9 + j]]
+                        gs[i].chosen[j] = 0
+                        gs[i].support[j] = 0
+                    if not _group_bounds(&gs[i]):
+                        continue
+                    _group_search(&gs[i], 0, gtotal[i])
+                    empty = 1
+                    for j in range(gs[i].k):
+                        if gs[i].support[j]:
+                            empty = 0
+                    if not empty:
+                        for j in range(gs[i].k):
+                            nxt[gcells[i * 9 + j]] &= gs[i].support[j]
+                stuck = 1
+                empty = 0
+                for c in range(81):
+                    if __builtin_popcount(cur[c]) == 1:
+                        nxt[c] = cur[c]
+                    if nxt[c] != cur[c]:
+                        stuck = 0
+                    if nxt[c] == 0:
+                        empty = 1
+                if stuck or empty:
+                    break
+                memcpy(cur, nxt, sizeof(cur))
+                n += 1
+        return n, [cur[c] for c in range(81)]
+    finally:
+        free(gs)

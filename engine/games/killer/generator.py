@@ -12,8 +12,8 @@ searched through, proves the board. While it finds one, the cage holding the fir
 differ is split: that cell leaves it (joining a small neighbouring cage that lacks its digit, or
 alone), the pieces left become cages of their own, and a piece of one cell joins a neighbour. A split
 that would bring back cages seen before (joining can go round in a circle) leaves every piece alone.
-The board is then graded by the ladder and kept when its band is the one asked (any band when none
-is); otherwise the whole grid is redrawn.
+The board is then scored (grade.score) and kept when its band is the one asked (any band when none
+is), and only then solved for the path shown; otherwise the whole grid is redrawn.
 
 Same seed, same board: every random choice comes from one `random.Random(seed)`; the grid comes from
 Sudoku's seeded fill.
@@ -32,7 +32,7 @@ from engine.core.regions import reachable
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.count import count_solutions
-from engine.games.killer.grade import describe, grade
+from engine.games.killer.grade import describe, grade, score
 from engine.games.sudoku.count import monotonic
 from engine.games.sudoku.fill import fill
 
@@ -192,12 +192,17 @@ def generate(seed: int, *, band: str | None = None, timeout: float | None = None
         if found.solutions:
             stats.rejected["unrepaired"] += 1
             continue
-        graded = grade(board.with_solution(grid), deadline=deadline)
-        if not graded.solved:
+        candidate = board.with_solution(grid)
+        scored = score(candidate, deadline=deadline)
+        if scored.band is None:
             stats.rejected["unproved"] += 1
             continue
-        if band is not None and graded.band != band:
+        if band is not None and scored.band != band:
             stats.rejected["wrong-band"] += 1
+            continue
+        graded = grade(candidate, deadline=deadline, scored=scored)
+        if not graded.solved:
+            stats.rejected["unproved"] += 1
             continue
         stats.seconds = time.perf_counter() - started
         proved = KillerBoard(board.cages, board.givens, grid, seed)

@@ -1,7 +1,12 @@
 """Grading a Killer Sudoku board the way a person solves it: the ladder (techniques.py) from the
-givens, the cheapest technique that moves first, restarting from the bottom after every step.
+givens, the cheapest technique that moves first, restarting from the bottom after every step. That
+solve is the path a player is shown.
 
-The score measures the effort of that solve in three parts:
+The score measures the effort of a second solve, the *scoring solve*: the same ladder without the
+moves a player makes by scanning (SCANNING: hidden singles, a cage's digit pointing out of it or
+claimed by it, locked candidates). Those moves come cheaply to every solver and in every puzzle; with
+them left out the path shows the arithmetic a board asks for (the combinations of its cages, the rule
+of 45, naked singles), which is what the booklets' order follows. The score has three parts:
 - the path: every step's cost, where a cage-combinations step costs more the more ways its open cells
   can make the cage's remaining sum (COMBINATION_BIT_COST per halving: two cells making 10 have four
   ways to sift, making 3 one), and every other technique its table cost;
@@ -9,22 +14,24 @@ The score measures the effort of that solve in three parts:
   only the digits of its combinations) each open cell still holds some digits; the bits of that
   (log2 of the digits left, summed over the cells) are the candidate information the rest of the solve
   must produce, OPENING_BIT_COST each. On a board without givens this depends only on the cages' sizes
-  and sums: it is a property of the puzzle's layout that makes the solve harder (cages whose sums sit in
-  the middle of their range, 9 to 11 in two cells, tell a solver little), and it carries most of the
-  score's agreement with the booklets;
+  and sums (cages whose sums sit in the middle of their range, 9 to 11 in two cells, tell a solver
+  little);
 - the depth: ROUND_COST for each round of basic deductions the board needs when every one available is
   made at once each round (singles, each cage's combinations, and the sums of innies or outies of at
   most 5 cells over a row, column or box or a run of 2-4 adjacent ones), until they finish it or stop
   (rounds). A deduction that needs another's result waits a round, so the rounds count how long the
   chain of dependent deductions is, however the ladder orders them.
-In one sentence: the work of the ladder's steps, plus the candidate information the cage sums leave to
-find, plus how many dependent rounds of basic deductions the solve takes.
+In one sentence: the arithmetic the solve takes, plus the candidate information the cage sums leave
+to find, plus how many dependent rounds of basic deductions it takes.
 The costs were fitted on the published booklets' volumes 1-3 and checked on volumes 4-5
-(bench/bench_killer_calibration.py; BENCHMARKS.md has the figures and the measures that did not help).
+(bench/fit_killer_score.py, bench/bench_killer_calibration.py; BENCHMARKS.md has the figures and the
+measures that did not help).
 
 Nearly every published Killer needs a tier-2 step (a cage confined to a unit, the rule of 45), so the
 band is read from the score, with ceilings at the booklets' score quantiles (25%, 55%, 85%), and
-raised to the hardest technique's tier from tier 3 up. A board the ladder cannot finish gets no band.
+raised to the scoring solve's hardest tier from tier 3 up. The band comes from the scoring solve
+alone, so that a generator can turn a board of the wrong band away before the shown solve. A board
+the ladder cannot finish gets no band.
 """
 
 from __future__ import annotations
@@ -33,36 +40,38 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.games.killer._count import group_support_c
+from engine.games.killer._count import run_rounds_c
 from engine.games.killer.board import KillerBoard
 from engine.games.killer.cages import cage_support
-from engine.games.killer.techniques import (BANDS, CELL_UNITS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS, UNIT_CELLS,
+from engine.games.killer.techniques import (BANDS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS,
                                             KillerState, _layout)
 from engine.games.sudoku.grade import steps_json
-from engine.ladder import run
+from engine.ladder import Ladder, run
 from engine.ladder.fun import fun_score
 from engine.ladder.grade import LadderGrade
 from engine.version import ENGINE_VERSION
 
 # The cost of each bit of candidate information left to find after the opening cage pass (opening_bits):
 # fitted on the booklets' volumes 1-3 with the cage-combination cost (bench/bench_killer_calibration.py).
-OPENING_BIT_COST = 480
+OPENING_BIT_COST = 160
 
 # The cost of each round of basic deductions the board needs (rounds): fitted on volumes 1-3.
-ROUND_COST = 800
+ROUND_COST = 500
+
+# The moves the scoring solve leaves out (see above).
+SCANNING = ("hidden-single", "cage-pointing", "cage-claiming", "locked-candidates")
+SCORING = Ladder(technique for technique in LADDER if technique.name not in SCANNING)
 
 # The rule of 45's sum groups that rounds uses: innies or outies of at most this many cells.
 ROUND_GROUP_CELLS = 5
 
-_PEERS = tuple(tuple(sorted({x for u in CELL_UNITS[c] for x in UNIT_CELLS[u]} - {c})) for c in range(81))
-
 # Score ceilings of easy, medium and hard, near the quartiles of the booklets' scores (25%, 55%, 85%).
-CEILINGS = {"easy": 135100, "medium": 141600, "hard": 148200}
+CEILINGS = {"easy": 65900, "medium": 70400, "hard": 75700}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Grade(LadderGrade):
-    """A Killer grade; its score is the path's summed cost plus the opening's and the rounds' (see above)."""
+    """A Killer grade: the shown solve's path; the score and band of the scoring solve (see above)."""
     values: str                  # the grid the ladder reached ('.' where it stopped)
 
 
@@ -111,59 +120,36 @@ def run_rounds(state: KillerState) -> tuple[int, list[int]]:
     sums of the rule of 45's small innie and outie groups (round_groups). The depth of the solve: a
     deduction that needs the result of another waits a round. Returns the rounds and the masks left
     (`state` is not changed)."""
-    masks = list(state.masks())
-    cages = state.cages
-    cage_of = state.cage_of
-    groups = round_groups(state)
-    n = 0
-    while True:
-        new = list(masks)
-        for c in range(81):
-            m = masks[c]
-            if m.bit_count() == 1:
-                for p in _PEERS[c]:
-                    new[p] &= ~m
-                for p in cages[cage_of[c]].cells:
-                    if p != c:
-                        new[p] &= ~m
-        for cells in UNIT_CELLS:
-            once = twice = 0
-            for c in cells:
-                twice |= once & masks[c]
-                once |= masks[c]
-            alone = once & ~twice               # digits with one place in the unit
-            if alone:
-                for c in cells:
-                    if masks[c] & alone:
-                        new[c] &= masks[c] & alone
-        for cage in cages:
-            support, live = cage_support(cage.total, [masks[c] for c in cage.cells])
-            if live:
-                for c, m in zip(cage.cells, support):
-                    new[c] &= m
-        for cells, total, distinct in groups:
-            support = group_support_c(total, [masks[c] for c in cells], (1,) * len(cells), distinct)
-            if any(support):
-                for c, m in zip(cells, support):
-                    new[c] &= m
-        for c in range(81):
-            if masks[c].bit_count() == 1:
-                new[c] = masks[c]
-        if new == masks or 0 in new:
-            return n, masks
-        masks = new
-        n += 1
+    return run_rounds_c(state.cage_of, state.board.sums, state.masks(), round_groups(state))
 
 
-def grade(board: KillerBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
-    """Solve `board` with the ladder (techniques up to `cap`: a name, a tier or "tier N"; None for all)."""
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What the scoring solve measures: the score, the band (None when the solve did not finish)."""
+    score: int
+    band: str | None
+
+
+def score(board: KillerBoard, *, deadline: float = 0.0) -> Score:
+    """The score and band of `board` (see the module's words): the scoring solve, the opening and the rounds."""
     state = KillerState.start(board)
     opening = round(OPENING_BIT_COST * opening_bits(state))
     depth = ROUND_COST * rounds(state)               # before the ladder changes `state`
+    result = run(state, SCORING, deadline=deadline)
+    total = result.total_cost + opening + depth
+    return Score(total, band_for(result.hardest_tier, total) if result.solved else None)
+
+
+def grade(board: KillerBoard, cap: str | int | None = None, *, deadline: float = 0.0,
+          scored: Score | None = None) -> Grade:
+    """Solve `board` with the ladder (techniques up to `cap`: a name, a tier or "tier N"; None for all),
+    scored as `score` measures it (`scored`, when the caller has it already). The cap limits the
+    shown solve only: a board it stops gets no band."""
+    scored = scored or score(board, deadline=deadline)
+    state = KillerState.start(board)
     result = run(state, LADDER, cap, deadline=deadline)
-    score = result.total_cost + opening + depth
-    band = band_for(result.hardest_tier, score) if result.solved else None
-    return replace(Grade.measured(result, LADDER, band, values=state.values()), score=score)
+    band = scored.band if result.solved else None
+    return replace(Grade.measured(result, LADDER, band, values=state.values()), score=scored.score)
 
 
 def describe(board: KillerBoard, graded: Grade | None = None) -> dict[str, Any]:
@@ -173,5 +159,5 @@ def describe(board: KillerBoard, graded: Grade | None = None) -> dict[str, Any]:
             "steps": steps_json(graded.steps), "engine_version": ENGINE_VERSION}
 
 
-__all__ = ["CEILINGS", "OPENING_BIT_COST", "ROUND_COST", "Grade", "band_for", "describe", "grade", "opening_bits",
-           "round_groups", "rounds", "run_rounds"]
+__all__ = ["CEILINGS", "OPENING_BIT_COST", "ROUND_COST", "SCANNING", "SCORING", "Grade", "Score", "band_for", "describe", "grade",
+           "opening_bits", "round_groups", "rounds", "run_rounds", "score"]

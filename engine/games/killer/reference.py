@@ -1,13 +1,20 @@
-"""A plain pure-Python Killer Sudoku solution counter: backtracking over cells in order, each cell
-trying the digits its row, column, box and cage do not hold, a cage checked when its last cell is
-filled and cut off when its partial sum leaves no room.
-
-Slow and obviously right; it exists so that a parity test keeps the compiled search honest.
+"""Plain pure-Python references for the compiled Killer code, slow and obviously right; they exist so
+that parity tests keep the compiled searches honest:
+- reference_solutions: a solution counter, backtracking over cells in order, each cell trying the
+  digits its row, column, box and cage do not hold, a cage checked when its last cell is filled and
+  cut off when its partial sum leaves no room;
+- group_support: a signed sum group's supported digits (_count.group_support_c);
+- reference_rounds: rounds of basic deductions (_count.run_rounds_c).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from engine.games.killer.cages import bits, cage_support
+from engine.games.killer.techniques import UNIT_CELLS, KillerState
+
+PEERS = tuple(tuple(sorted({x for u in UNIT_CELLS if c in u for x in u} - {c})) for c in range(81))
 
 
 def reference_solutions(cage_of: Sequence[int], sums: Sequence[int], masks: Sequence[int], limit: int) -> list[str]:
@@ -55,3 +62,87 @@ def reference_solutions(cage_of: Sequence[int], sums: Sequence[int], masks: Sequ
 
     search(0)
     return found
+
+
+def group_support(total: int, masks: tuple[int, ...], signs: tuple[int, ...],
+                  distinct: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """For a signed sum group (a few cells): each cell's supported digits (all 0 when none); the
+    plain search that keeps the compiled group_support_c honest."""
+    k = len(masks)
+    support = [0] * k
+    chosen = [0] * k
+    # the most and least the cells after i can still add, to cut the search
+    high = [0] * (k + 1)
+    low = [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        top, bottom = masks[i].bit_length(), (masks[i] & -masks[i]).bit_length()
+        high[i] = high[i + 1] + (top if signs[i] > 0 else -bottom)
+        low[i] = low[i + 1] + (bottom if signs[i] > 0 else -top)
+    apart = [[j for a, j in distinct if a == i] + [a for a, j in distinct if j == i] for i in range(k)]
+
+    def search(i: int, left: int) -> None:
+        if i == k:
+            if left == 0:
+                for j in range(k):
+                    support[j] |= chosen[j]
+            return
+        if not low[i] <= left <= high[i]:
+            return
+        taken = 0
+        for j in apart[i]:
+            if j < i:
+                taken |= chosen[j]
+        for bit in bits(masks[i] & ~taken):
+            chosen[i] = bit
+            search(i + 1, left - signs[i] * bit.bit_length())
+        chosen[i] = 0
+
+    search(0, total)
+    return tuple(support)
+
+
+def reference_rounds(state: KillerState, groups: Sequence[tuple[Sequence[int], int, Sequence[tuple[int, int]]]]) -> tuple[int, list[int]]:
+    """_count.run_rounds_c in plain Python: rounds of basic deductions (naked and hidden singles, each
+    cage's combinations, the sum groups `groups`), all made at once each round, until they finish or
+    stop; the rounds made and the masks then."""
+    masks = list(state.masks())
+    cages = state.cages
+    cage_of = state.cage_of
+    n = 0
+    while True:
+        new = list(masks)
+        for c in range(81):
+            m = masks[c]
+            if m.bit_count() == 1:
+                for p in PEERS[c]:
+                    new[p] &= ~m
+                for p in cages[cage_of[c]].cells:
+                    if p != c:
+                        new[p] &= ~m
+        for cells in UNIT_CELLS:
+            once = twice = 0
+            for c in cells:
+                twice |= once & masks[c]
+                once |= masks[c]
+            alone = once & ~twice               # digits with one place in the unit
+            if alone:
+                for c in cells:
+                    if masks[c] & alone:
+                        new[c] &= masks[c] & alone
+        for cage in cages:
+            support, live = cage_support(cage.total, [masks[c] for c in cage.cells])
+            if live:
+                for c, m in zip(cage.cells, support):
+                    new[c] &= m
+        for cells, total, distinct in groups:
+            support = group_support(total, [masks[c] for c in cells], (1,) * len(cells), distinct)
+            if any(support):
+                for c, m in zip(cells, support):
+                    new[c] &= m
+        for c in range(81):
+            if masks[c].bit_count() == 1:
+                new[c] = masks[c]
+        if new == masks or 0 in new:
+            return n, masks
+        masks = new
+        n += 1

@@ -22,6 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.games.killer._count import Cages, group_support_c
@@ -102,21 +103,36 @@ class Sides(NamedTuple):
     crossing: tuple[tuple[Cage, tuple[int, ...], tuple[int, ...]], ...]
 
 
-class SumGroup(NamedTuple):
+# Each cell's peers (the cells it shares a row, column or box with), as an 81-bit set.
+_PEER_BITS = tuple(sum(1 << b for b in range(81) if b != a and _sees(a, b)) for a in range(81))
+
+
+class SumGroup:
     """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
-    `total`; bit j of apart[i] says cells i and j are known distinct (they share a row, column, box or
-    cage). Fixed by the cages, so worked out once per board."""
-    how: str                         # "innies", "outies" or "innies and outies"
-    cells: tuple[int, ...]
-    signs: tuple[int, ...]
-    total: int
-    apart: tuple[int, ...]
+    `total`. Fixed by the cages, so made once per board."""
 
+    __slots__ = ("how", "cells", "signs", "total", "pick", "_mates", "_apart")
 
-def _sum_group(how: str, cells: list[int], signs: list[int], total: int, cage_of: Sequence[int]) -> SumGroup:
-    apart = tuple(sum(1 << j for j, b in enumerate(cells) if j != i and (_sees(a, b) or cage_of[a] == cage_of[b]))
-                  for i, a in enumerate(cells))
-    return SumGroup(how, tuple(cells), tuple(signs), total, apart)
+    def __init__(self, how: str, cells: Sequence[int], signs: Sequence[int], total: int, mates: Sequence[int]):
+        self.how = how                    # "innies", "outies" or "innies and outies"
+        self.cells = tuple(cells)
+        self.signs = tuple(signs)
+        self.total = total
+        self.pick = itemgetter(*self.cells)      # the group's cells out of a grid's masks or values
+        self._mates = mates               # each cell's cage mates, as an 81-bit set
+        self._apart: tuple[int, ...] | None = None
+
+    @property
+    def apart(self) -> tuple[int, ...]:
+        """Bit j of apart[i]: cells i and j are known distinct (they share a row, column, box or cage).
+        Worked out on first use: a large group is not asked until few of its cells are open."""
+        if self._apart is None:
+            apart = []
+            for a in self.cells:
+                near = _PEER_BITS[a] | self._mates[a]
+                apart.append(sum(1 << j for j, b in enumerate(self.cells) if near >> b & 1))
+            self._apart = tuple(apart)
+        return self._apart
 
 
 def _screen_of(board: KillerBoard) -> Cages:
@@ -134,6 +150,7 @@ class _Layout:
         for number, cage in enumerate(cages):
             for cell in cage.cells:
                 self.cage_of[cell] = number
+        self.mates = [sum(1 << c for c in cages[self.cage_of[cell]].cells if c != cell) for cell in range(81)]
         self.known: dict[Region, Sides] = {}
         self.known_groups: dict[Region, tuple[SumGroup, ...]] = {}
 
@@ -165,8 +182,8 @@ class _Layout:
                 innies = [c for _, inner, _ in side.crossing for c in inner]
                 outies = [c for _, _, outer in side.crossing for c in outer]
                 crossing_total = sum(cage.total for cage, _, _ in side.crossing)
-                groups = [_sum_group("innies", innies, [1] * len(innies), rest, self.cage_of),
-                          _sum_group("outies", outies, [1] * len(outies), crossing_total - rest, self.cage_of)]
+                groups = [SumGroup("innies", innies, [1] * len(innies), rest, self.mates),
+                          SumGroup("outies", outies, [1] * len(outies), crossing_total - rest, self.mates)]
                 mixed_cells, mixed_signs, mixed_total = [], [], rest
                 for cage, inner, outer in side.crossing:
                     if len(outer) < len(inner):
@@ -177,7 +194,7 @@ class _Layout:
                         mixed_cells += inner
                         mixed_signs += [1] * len(inner)
                 if 1 in mixed_signs and -1 in mixed_signs:
-                    groups.append(_sum_group("innies and outies", mixed_cells, mixed_signs, mixed_total, self.cage_of))
+                    groups.append(SumGroup("innies and outies", mixed_cells, mixed_signs, mixed_total, self.mates))
                 found = tuple(groups)
             self.known_groups[region] = found
         return found
@@ -194,7 +211,7 @@ def _layout(cages: tuple[Cage, ...]) -> _Layout:
 class KillerState:
     """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
 
-    __slots__ = ("pos", "board", "cages", "cage_of", "_screen", "_loaded", "_scan", "_masks", "_values")
+    __slots__ = ("pos", "board", "cages", "cage_of", "quiet_groups", "_screen", "_loaded", "_scan", "_masks", "_values")
 
     def __init__(self, board: KillerBoard, pos: Position):
         self.pos = pos
@@ -206,6 +223,9 @@ class KillerState:
         self._scan: tuple[int, bool] | None = None
         self._masks: list[int] | None = None
         self._values: str | None = None
+        # the rule of 45's groups that taught nothing, with their cells' masks and values then: asked
+        # again with both unchanged, a group is passed over
+        self.quiet_groups: dict[SumGroup, tuple] = {}
 
     @classmethod
     def start(cls, board: KillerBoard) -> KillerState:
@@ -369,7 +389,8 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
         else:
             at.append(i)
     k = len(at)
-    if k == 0:
+    # more than 9 open cells cannot all be distinct (nor a signed group searched): nothing to learn yet
+    if k == 0 or k > 9:
         return None
     open_bits = sum(1 << i for i in at)
     like_a_cage = (all(group.signs[i] > 0 for i in at)
@@ -405,11 +426,18 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
 
 def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
     layout = _layout(state.cages)
+    masks = state.masks()
+    values = state.values()
+    quiet = state.quiet_groups
     for region in regions:
         for group in layout.groups(region):
+            now = (group.pick(masks), group.pick(values))
+            if quiet.get(group) == now:
+                continue
             found = _group_step(region, group, state)
             if found is not None:
                 return found
+            quiet[group] = now
     return None
 
 
