@@ -40,7 +40,7 @@ GENERATED = ("easy", "medium", "hard", "expert")
 # Cage sizes drawn and their weights. The cells growth leaves alone join a neighbouring cage, so the
 # boards end near the published booklets' sizes (2 cells 58% against 59%, 3 28% / 23%, 4 8% / 10%,
 # 5 4% / 5%, 6 2% / 3%, one cell 1% / none: a one-cell cage is a given in all but name), and land
-# easy 18%, medium 23%, hard 28%, expert 31% (120 drawings, seeds 0-119).
+# easy 9%, medium 16%, hard 43%, expert 32% (120 drawings, seeds 0-119).
 SIZE_WEIGHTS = {2: 78, 3: 8, 4: 7, 5: 4, 6: 3}
 MAX_HOST = 5                  # a cell left alone joins a neighbouring cage of at most this many cells
 MAX_REPAIRS = 40
