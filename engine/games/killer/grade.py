@@ -44,7 +44,7 @@ from engine.games.killer._count import run_rounds_c
 from engine.games.killer.board import KillerBoard
 from engine.games.killer.cages import cage_support
 from engine.games.killer.techniques import (BANDS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS,
-                                            KillerState, _layout)
+                                            KillerState, cage_layout)
 from engine.games.sudoku.grade import steps_json
 from engine.ladder import Ladder, run
 from engine.ladder.fun import fun_score
@@ -101,7 +101,7 @@ def round_groups(state: KillerState) -> list[tuple[tuple[int, ...], int, tuple[t
     """The rule of 45's sum groups a solver can add up from the cages alone: for every row, column and
     box, and every run of 2-4 adjacent rows, columns or boxes, its innies and its outies when they are
     1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct)."""
-    layout = _layout(state.cages)
+    layout = cage_layout(state.cages)
     return [(group.cells, group.total,
              tuple((i, j) for i in range(len(group.cells)) for j in range(i + 1, len(group.cells))
                    if group.apart[i] >> j & 1))

@@ -140,7 +140,7 @@ def _screen_of(board: KillerBoard) -> Cages:
     return Cages(board.cage_of, board.sums)
 
 
-class _Layout:
+class CageLayout:
     """How a board's cages meet each region (Sides, and the rule of 45's sum groups), worked out the
     first time a region is asked."""
 
@@ -201,8 +201,9 @@ class _Layout:
 
 
 @lru_cache(maxsize=256)
-def _layout(cages: tuple[Cage, ...]) -> _Layout:
-    return _Layout(cages)
+def cage_layout(cages: tuple[Cage, ...]) -> CageLayout:
+    """How these cages meet the rule of 45's regions; one per board, shared by its solves."""
+    return CageLayout(cages)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -425,7 +426,7 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
 
 
 def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
-    layout = _layout(state.cages)
+    layout = cage_layout(state.cages)
     masks = state.masks()
     values = state.values()
     quiet = state.quiet_groups
@@ -560,5 +561,6 @@ def finder(name: str) -> Callable[[KillerState], Step | None]:
 LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, finder(e.name)) for tid, e in enumerate(TABLE))
 
 
-__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER", "Entry",
-           "Found", "KillerState", "Region", "cand_name", "combinations_cost", "finder"]
+__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER",
+           "CageLayout", "Entry", "Found", "KillerState", "Region", "SumGroup", "cage_layout", "cand_name",
+           "combinations_cost", "finder"]
