@@ -747,6 +747,10 @@ def run_rounds_c(cage_of, sums, masks, groups):
     cdef int gcells[MAXGROUPS * 9]
     cdef int gtotal[MAXGROUPS]
     cdef bint cagelike[MAXGROUPS]      # every pair distinct: a cage's combinations answer, much faster
+    # the cells changed by the last round (all at first): a cage or group none of whose cells changed
+    # would give what it gave last round, which the position already holds, so it is not asked again
+    cdef unsigned char dirty[81]
+    cdef bint asked
     cdef _group *gs
     cdef int ngroups = len(groups), n = 0, c, i, j, u, k, cage, a, b
     cdef unsigned int m, once, twice, alone
@@ -775,6 +779,7 @@ def run_rounds_c(cage_of, sums, masks, groups):
             cagelike[i] = len(set(distinct)) == gs[i].k * (gs[i].k - 1) // 2
         for c in range(81):
             cur[c] = <uint16_t> (masks[c] & ALL)
+            dirty[c] = 1
         with nogil:
             while True:
                 memcpy(nxt, cur, sizeof(cur))
@@ -798,12 +803,22 @@ def run_rounds_c(cage_of, sums, masks, groups):
                                 nxt[c] &= cur[c] & alone
                 for cage in range(L.ncages):
                     k = L.cage_size[cage]
+                    asked = 0
+                    for i in range(k):
+                        asked = asked or dirty[L.cage_cells[cage * 9 + i]]
+                    if not asked:
+                        continue
                     for i in range(k):
                         buf[i] = cur[L.cage_cells[cage * 9 + i]]
                     if kl_cage_support(L.cage_sum[cage], buf, k, 0, support, live):
                         for i in range(k):
                             nxt[L.cage_cells[cage * 9 + i]] &= support[i]
                 for i in range(ngroups):
+                    asked = 0
+                    for j in range(gs[i].k):
+                        asked = asked or dirty[gcells[i * 9 + j]]
+                    if not asked:
+                        continue
                     if cagelike[i]:
                         k = gs[i].k
                         for j in range(k):
@@ -831,7 +846,8 @@ def run_rounds_c(cage_of, sums, masks, groups):
                 for c in range(81):
                     if __builtin_popcount(cur[c]) == 1:
                         nxt[c] = cur[c]
-                    if nxt[c] != cur[c]:
+                    dirty[c] = nxt[c] != cur[c]
+                    if dirty[c]:
                         stuck = 0
                     if nxt[c] == 0:
                         empty = 1

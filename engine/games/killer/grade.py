@@ -102,11 +102,15 @@ def round_groups(state: KillerState) -> list[tuple[tuple[int, ...], int, tuple[t
     box, and every run of 2-4 adjacent rows, columns or boxes, its innies and its outies when they are
     1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct)."""
     layout = cage_layout(state.cages)
-    return [(group.cells, group.total,
-             tuple((i, j) for i in range(len(group.cells)) for j in range(i + 1, len(group.cells))
-                   if group.apart[i] >> j & 1))
-            for region in SINGLE_REGIONS + SEVERAL_REGIONS for group in layout.groups(region)
-            if group.how != "innies and outies" and 1 <= len(group.cells) <= ROUND_GROUP_CELLS]
+    out = []
+    for region in SINGLE_REGIONS + SEVERAL_REGIONS:
+        for group in layout.groups(region):
+            k = len(group.cells)
+            if group.how != "innies and outies" and 1 <= k <= ROUND_GROUP_CELLS:
+                apart = group.apart
+                out.append((group.cells, group.total,
+                            tuple((i, j) for i in range(k) for j in range(i + 1, k) if apart[i] >> j & 1)))
+    return out
 
 
 def rounds(state: KillerState) -> int:

@@ -94,6 +94,7 @@ def _regions() -> tuple[tuple[Region, ...], tuple[Region, ...]]:
 
 
 SINGLE_REGIONS, SEVERAL_REGIONS = _regions()
+_REGION_BITS = {region: sum(1 << c for c in region.cells) for region in SINGLE_REGIONS + SEVERAL_REGIONS}
 
 
 class Sides(NamedTuple):
@@ -150,7 +151,8 @@ class CageLayout:
         for number, cage in enumerate(cages):
             for cell in cage.cells:
                 self.cage_of[cell] = number
-        self.mates = [sum(1 << c for c in cages[self.cage_of[cell]].cells if c != cell) for cell in range(81)]
+        self.cage_bits = [sum(1 << c for c in cage.cells) for cage in cages]
+        self.mates = [self.cage_bits[self.cage_of[cell]] & ~(1 << cell) for cell in range(81)]
         self.known: dict[Region, Sides] = {}
         self.known_groups: dict[Region, tuple[SumGroup, ...]] = {}
 
@@ -159,13 +161,15 @@ class CageLayout:
         if found is None:
             inside = 0
             crossing = []
-            for number in sorted({self.cage_of[c] for c in region.cells}):
-                cage = self.cages[number]
-                inner = tuple(c for c in cage.cells if c in region.cells)
-                if len(inner) == len(cage.cells):
+            where = _REGION_BITS[region]
+            for cage, bits in zip(self.cages, self.cage_bits):
+                if not bits & where:
+                    continue
+                if bits & ~where == 0:
                     inside += cage.total
                 else:
-                    crossing.append((cage, inner, tuple(c for c in cage.cells if c not in region.cells)))
+                    crossing.append((cage, tuple(c for c in cage.cells if where >> c & 1),
+                                     tuple(c for c in cage.cells if not where >> c & 1)))
             found = self.known[region] = Sides(inside, tuple(crossing))
         return found
 
@@ -394,8 +398,11 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
     if k == 0 or k > 9:
         return None
     open_bits = sum(1 << i for i in at)
-    like_a_cage = (all(group.signs[i] > 0 for i in at)
-                   and all(group.apart[i] & open_bits == open_bits & ~(1 << i) for i in at))
+    signs = group.signs
+    like_a_cage = all(signs[i] > 0 for i in at)
+    if like_a_cage:
+        apart = group.apart
+        like_a_cage = all(apart[i] & open_bits == open_bits & ~(1 << i) for i in at)
     if not like_a_cage and k > GROUP_LIMIT:
         return None
     open_cells = [group.cells[i] for i in at]
@@ -406,7 +413,8 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
         if not live:
             return None
     else:
-        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if group.apart[at[i]] >> at[j] & 1)
+        apart = group.apart
+        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if apart[at[i]] >> at[j] & 1)
         new = group_support_c(total, old, open_signs, distinct)
         if not any(new):
             return None
