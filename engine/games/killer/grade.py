@@ -52,7 +52,7 @@ from engine.ladder.grade import LadderGrade
 from engine.version import ENGINE_VERSION
 
 # The cost of each bit of candidate information left to find after the opening cage pass (opening_bits):
-# fitted on the booklets' volumes 1-3 with the cage-combination cost (bench/bench_killer_calibration.py).
+# fitted with ROUND_COST on the booklets' volumes 1-3, over the scoring solve's path (bench/fit_killer_score.py).
 OPENING_BIT_COST = 160
 
 # The cost of each round of basic deductions the board needs (rounds): fitted on volumes 1-3.
@@ -65,7 +65,7 @@ SCORING = Ladder(technique for technique in LADDER if technique.name not in SCAN
 # The rule of 45's sum groups that rounds uses: innies or outies of at most this many cells.
 ROUND_GROUP_CELLS = 5
 
-# Score ceilings of easy, medium and hard, near the quartiles of the booklets' scores (25%, 55%, 85%).
+# Score ceilings of easy, medium and hard, at the booklets' score quantiles (25%, 55%, 85%; fit_killer_score.py).
 CEILINGS = {"easy": 65900, "medium": 70400, "hard": 75700}
 
 
