@@ -52,3 +52,5 @@ LIKENESS: dict[int, dict[int, Likeness]] = {
     },
 }
 
+FINISHED: dict[int, dict[int, Likeness]] = {
+}
