@@ -60,6 +60,13 @@ def test_a_fit_judges_maps_only_at_its_own_stage() -> None:
     assert not likeness.keep(table, 8, regions, random.Random(1), drawn=True)
 
 
+def test_only_three_star_boards_are_judged_twice() -> None:
+    """At 14x14 3-star the drawing's fit is followed by one on the finished map (FINISHED), for what
+    the first leaves; no other rules have a second fit, so their boards stay as they were."""
+    assert {stars: sorted(sizes) for stars, sizes in interlocking_fit.FINISHED.items()} == {3: [14]}
+    assert interlocking_fit.LIKENESS[3][14].drawn and not interlocking_fit.FINISHED[3][14].drawn
+
+
 def test_interlocking_keep_asks_the_finished_fit_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """The drawing's fit passes a map that the finished map's fit then turns away; each judges only
     at its own stage, and without a FINISHED entry every finished map is kept."""
