@@ -233,5 +233,6 @@ def main() -> None:
     else:
         print(text)
 
+
 if __name__ == "__main__":
     main()
