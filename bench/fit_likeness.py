@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/fit_likeness.py --style composed [--stars 1] [--boards 300]
         [--sizes 6 7 8 9 10 11 13 15] [--rounds 3] [--stage drawn|finished] [--split 0.69]
-        [--calibration PATH] [--jobs 2] [--write]
+        [--calibration PATH] [--jobs 2] [--on-top] [--write]
 
 Needs scikit-learn (`pip install -e '.[bench]'`). What must look published is the finished map, but
 the likeness may judge either it or the drawing it came from (`--stage drawn`: turning a drawing away
@@ -19,12 +19,17 @@ sizes are not sampled). The cap is the `--quantile` of the fitted log-ratio over
 maps: above it a map is always kept, so the share kept is the cost. Reported per round: that share,
 and the classifier's AUC of the round's boards against the calibration boards (the fitting boards,
 so a flattering figure; bench/bench_shape_classifier.py gives the honest one).
-`--write` writes the tables to engine/games/starbattle/styles/<style>_fit.py.
+`--on-top` fits a second likeness, judged on the finished map, over the style's current one (which
+keeps judging while the boards are made, round one included): the style's FINISHED table, for what a
+fit judged on the drawing leaves. `--write` replaces the fitted star counts' tables in
+engine/games/starbattle/styles/<style>_fit.py and keeps the rest of that file (its docstring names
+the commands: add this one).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from multiprocessing import Pool
@@ -88,20 +93,22 @@ def corpus(path: Path, stars: int) -> dict[int, list[Map]]:
 
 def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]], boards: int,
         rounds: int, quantile: float, strength: float, jobs: int, split: float | None,
-        drawn: bool) -> dict[int, Likeness]:
-    """A Likeness per size with at least MIN_BOARDS published boards, fitted over `rounds` rounds."""
+        drawn: bool, on_top: bool) -> dict[int, Likeness]:
+    """A Likeness per size with at least MIN_BOARDS published boards, fitted over `rounds` rounds
+    (`on_top`: into the style's FINISHED table, its LIKENESS judging as committed)."""
     sizes = [size for size in sizes if len(published.get(size, ())) >= MIN_BOARDS]
     if not sizes:
         raise SystemExit(f"the calibration file has no size with {MIN_BOARDS}+ {stars}-star boards")
     module = styles.named(style)
+    table = "FINISHED" if on_top else "LIKENESS"
     tables: dict[int, Likeness] = {}
     first: dict[int, np.ndarray] = {}
     for round_ in range(1, rounds + 1):
         # the workers fork from here, so they draw with the tables fitted so far
-        module.LIKENESS = {stars: dict(tables)}
+        setattr(module, table, {stars: dict(tables)})
         with Pool(jobs) as pool:
             for size in sizes:
-                pairs = [pair for pair in pool.map(_board, [(size, stars, style, i, round_ > 1)
+                pairs = [pair for pair in pool.map(_board, [(size, stars, style, i, on_top or round_ > 1)
                                                             for i in range(boards)], chunksize=4) if pair]
                 theirs = published[size]
                 raw = np.array([features(size, regions, size, size, split) for regions, _ in pairs])
@@ -115,7 +122,7 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]
                 judged = raw if drawn else final
                 tables[size] = _refit(tables.get(size), size, theirs, judged, final,
                                       first.setdefault(size, judged), quantile, strength, split, drawn)
-    module.LIKENESS = {stars: dict(tables)}
+    setattr(module, table, {stars: dict(tables)})
     return tables
 
 
@@ -150,6 +157,7 @@ def _refit(previous: Likeness | None, size: int, theirs: list[Map], judged: np.n
 
 
 def source(tables: dict[int, dict[int, Likeness]]) -> str:
+    """The Python text of a table's entries, one star count after another."""
     def numbers(values) -> str:
         return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
 
@@ -184,6 +192,8 @@ def main() -> None:
                         help="judge the drawing before repair (cheap to turn away) or the finished map: "
                         "one for every star count, or one per --stars")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--on-top", action="store_true",
+                        help="fit the style's FINISHED table (finished maps) over its current LIKENESS")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     path = args.calibration or CORPUS[args.style]
@@ -195,21 +205,29 @@ def main() -> None:
         return values
 
     stages, splits = per_star(args.stage, "--stage"), per_star(args.split, "--split")
+    fitted_module = importlib.import_module(f"engine.games.starbattle.styles.{args.style}_fit")
+    if args.on_top and (set(stages) != {"finished"} or not hasattr(fitted_module, "FINISHED")):
+        parser.error("--on-top fits finished maps (--stage finished) of a style with a FINISHED table")
     tables = {stars: fit(args.style, stars, args.sizes, corpus(path, stars), args.boards, args.rounds,
-                         args.quantile, args.strength, args.jobs, split, stage == "drawn")
+                         args.quantile, args.strength, args.jobs, split, stage == "drawn", args.on_top)
               for stars, stage, split in zip(args.stars, stages, splits)}
     command = (f".venv/bin/python bench/fit_likeness.py --style {args.style} --stars "
                f"{' '.join(map(str, args.stars))} --boards {args.boards} --sizes {' '.join(map(str, args.sizes))} "
                f"--rounds {args.rounds} --quantile {args.quantile} --strength {args.strength}"
                + (f" --split {' '.join(map(str, splits))}" if any(splits) else "")
-               + f" --stage {' '.join(stages)} --write")
-    names = ", ".join(name for name, used in (("NAMES", not all(splits)), ("SPLIT_NAMES", any(splits))) if used)
-    text = (f'"""The fitted likeness of the {args.style} style, by star count (engine/core/likeness.py);\n'
-            f"written by\n\n    {command}\n\nagainst {path.name}. Refit after changing the drawing.\n"
-            f'"""\n\nfrom engine.core.likeness import {names}, Likeness\n\nLIKENESS: dict[int, dict[int, Likeness]] = {{\n'
-            + source(tables) + "}\n")
+               + f" --stage {' '.join(stages)}" + (" --on-top" if args.on_top else "") + " --write")
+    print(f"the command (for {args.style}_fit.py's docstring): {command}", file=sys.stderr)
+    # the star counts not fitted keep their tables, as committed
+    merged = {name: dict(getattr(fitted_module, name)) for name in ("LIKENESS", "FINISHED")
+              if hasattr(fitted_module, name)}
+    merged["FINISHED" if args.on_top else "LIKENESS"].update(tables)
+    used = {fitted.names for kinds in merged.values() for sizes in kinds.values() for fitted in sizes.values()}
+    names = ", ".join(name for name, kind in (("NAMES", NAMES), ("SPLIT_NAMES", SPLIT_NAMES)) if kind in used)
+    text = (f'"""{fitted_module.__doc__}"""\n\nfrom engine.core.likeness import {names}, Likeness\n'
+            + "".join(f"\n{name}: dict[int, dict[int, Likeness]] = {{\n" + source(dict(sorted(kinds.items()))) + "}\n"
+                      for name, kinds in merged.items()))
     if args.write:
-        out = ROOT / "engine" / "games" / "starbattle" / "styles" / f"{args.style}_fit.py"
+        out = Path(fitted_module.__file__)
         out.write_text(text, encoding="utf-8")
         print(f"wrote {out.relative_to(ROOT)}", file=sys.stderr)
     else:

@@ -10,7 +10,9 @@ features, as the corpus is (rejection sampling: the probability is the ratio ove
 of the cap-th quantile of the style's own maps, clipped at 1).
 
 The model is a table of numbers in the style's module, a fit per star count and per size with enough
-published boards (other sizes are not sampled); this module only evaluates it.
+published boards (other sizes are not sampled); this module only evaluates it. A style may ask a
+second table at the other stage (interlocking's FINISHED: the finished map, after a fit judged on the
+drawing), for what the first one leaves.
 """
 
 from __future__ import annotations

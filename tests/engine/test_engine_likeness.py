@@ -28,7 +28,7 @@ def _published(name: str) -> list[tuple[int, tuple[int, ...]]]:
 
 
 def test_every_fit_is_of_these_features() -> None:
-    for table in (composed_fit.LIKENESS, interlocking_fit.LIKENESS):
+    for table in (composed_fit.LIKENESS, interlocking_fit.LIKENESS, interlocking_fit.FINISHED):
         for by_size in table.values():
             for size, fitted in by_size.items():
                 names = NAMES if fitted.split is None else SPLIT_NAMES
@@ -58,6 +58,29 @@ def test_a_fit_judges_maps_only_at_its_own_stage() -> None:
     table = {8: never}
     assert likeness.keep(table, 8, regions, random.Random(1), drawn=False)
     assert not likeness.keep(table, 8, regions, random.Random(1), drawn=True)
+
+
+def test_only_three_star_boards_are_judged_twice() -> None:
+    """At 14x14 3-star the drawing's fit is followed by one on the finished map (FINISHED), for what
+    the first leaves; no other rules have a second fit, so their boards stay as they were."""
+    assert {stars: sorted(sizes) for stars, sizes in interlocking_fit.FINISHED.items()} == {3: [14]}
+    assert interlocking_fit.LIKENESS[3][14].drawn and not interlocking_fit.FINISHED[3][14].drawn
+
+
+def test_interlocking_keep_asks_the_finished_fit_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drawing's fit passes a map that the finished map's fit then turns away; each judges only
+    at its own stage, and without a FINISHED entry every finished map is kept."""
+    style = named("interlocking")
+    zeros, ones = (0.0,) * len(NAMES), (1.0,) * len(NAMES)
+    always_drawn = Likeness(NAMES, zeros, ones, zeros, 50.0, {8: 0.0}, drawn=True)
+    never_finished = Likeness(NAMES, zeros, ones, zeros, -50.0, {8: 0.0})
+    monkeypatch.setattr(style, "LIKENESS", {1: {8: always_drawn}})
+    monkeypatch.setattr(style, "FINISHED", {1: {8: never_finished}})
+    regions = generate(Rules(8), 1)[0].regions
+    assert style.keep(Rules(8), regions, random.Random(1), drawn=True)
+    assert not style.keep(Rules(8), regions, random.Random(1), drawn=False)
+    monkeypatch.setattr(style, "FINISHED", {})
+    assert style.keep(Rules(8), regions, random.Random(1), drawn=False)
 
 
 def test_sizes_without_a_fit_keep_every_map() -> None:

@@ -29,7 +29,7 @@ from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles._interlocking import segments
-from engine.games.starbattle.styles.interlocking_fit import LIKENESS
+from engine.games.starbattle.styles.interlocking_fit import FINISHED, LIKENESS
 from engine.games.starbattle.styles.interlocking_targets import TARGETS
 
 NAME = "interlocking"
@@ -399,8 +399,11 @@ def _run(n: int, regions: Sequence[int], stars: set[int], cell: int, dr: int, dc
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     """Keep a finished map as often as the site's boards of its rules look like it (the fitted
-    likeness: 8x8 one-star and 10x10 two-star on the finished map, 14x14 three-star on the drawing; other rules keep every map)."""
-    return likeness.keep(LIKENESS.get(rules.stars, {}), rules.size, regions, rng, drawn)
+    likeness: 8x8 one-star and 10x10 two-star on the finished map, 14x14 three-star on the drawing
+    and then, FINISHED, on the finished map for what the drawing's fit leaves; other rules keep
+    every map)."""
+    return all(likeness.keep(table.get(rules.stars, {}), rules.size, regions, rng, drawn)
+               for table in (LIKENESS, FINISHED))
 
 
 def repair_keep(rules: Rules) -> int:

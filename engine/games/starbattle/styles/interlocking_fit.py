@@ -7,10 +7,15 @@ and its three-star table (judged on the drawing: a finished 14x14 3-star map cos
 
     .venv/bin/python bench/fit_likeness.py --style interlocking --stars 3 --boards 150 --sizes 14 --rounds 3 --quantile 0.92 --strength 1.0 --split 0.72 --stage drawn --jobs 1
 
-(refit after `tune` began pulling 14x14 3-star maps toward points drawn as the site's boards spread; the command's --write
-would replace the one- and two-star tables too, so its three-star table was pasted here)
+(refit after `tune` began pulling 14x14 3-star maps toward points drawn as the site's boards spread; pasted
+here by hand, from before --write kept the star counts it does not fit)
 
-against starbattle-labelled.jsonl. Refit after changing the drawing.
+and FINISHED, a second three-star table judged on the finished map over what the drawing's fit
+leaves (it keeps 47% of the finished maps), by
+
+    .venv/bin/python bench/fit_likeness.py --style interlocking --stars 3 --boards 150 --sizes 14 --rounds 2 --quantile 0.8 --strength 1.0 --split 0.72 --stage finished --on-top --jobs 1 --write
+
+against starbattle-labelled.jsonl. Refit after changing the drawing (the drawing's fit, then FINISHED).
 """
 
 from engine.core.likeness import SPLIT_NAMES, Likeness
@@ -52,3 +57,16 @@ LIKENESS: dict[int, dict[int, Likeness]] = {
     },
 }
 
+FINISHED: dict[int, dict[int, Likeness]] = {
+    3: {
+        14: Likeness(
+            names=SPLIT_NAMES,
+            means=(0.480952, 0.542381, 0.968095, 1.57048, 1.87, 0, 0.00761905, 0.736905, 1.83433, 0.551176, 0.0708844, 0.133571, 0.572821, 1.00878, 0.01, 0.164762, 0.721429, 0.813571, 1.45214, 2.35571, 2.805, 0, 0.0114286, 1.10536, 2.75149, 0.826765, 0.106327, 0.200357, 0.859231, 1.51316, 0.015, 0.247143, 1.5, 0.311429, 0.358571, 0.617143, 0.939524, 1.11286, 0, 0.00333333, 0.484388, 1.17578, 0.333816, 0.0295918, 0.0794898, 0.355897, 0.664898, 0.0052381, 0.0690476, 0.626667,),
+            scales=(0.0581265, 0.0791523, 0.0855302, 0.193779, 0.291731, 1, 0.0235413, 0.0533106, 0.0767981, 0.0386551, 0.0363937, 0.0208379, 0.0449574, 0.0915114, 0.0261211, 0.112167, 0.0871897, 0.118728, 0.128295, 0.290668, 0.437596, 1, 0.035312, 0.0799658, 0.115197, 0.0579827, 0.0545905, 0.0312569, 0.0674361, 0.137267, 0.0391817, 0.16825, 1, 0.244988, 0.282177, 0.47868, 0.731773, 0.878669, 1, 0.015066, 0.374429, 0.908349, 0.258541, 0.0269975, 0.0627621, 0.276838, 0.515354, 0.0186202, 0.0762277, 0.48369,),
+            weights=(0.214225, 0.280895, -0.122615, -0.366788, -0.115608, 0, -0.229285, -1.40428, 1.53473, -0.00577601, 0.44625, -0.115608, -0.0261241, -0.0651244, 0.175473, -0.013928, 0.214225, 0.280895, -0.122615, -0.366788, -0.115608, 0, -0.229285, -1.40428, 1.53473, -0.00577601, 0.44625, -0.115608, -0.0261241, -0.0651244, 0.175473, -0.013928, 0, -0.119343, 0.270735, 0.139616, -0.00406115, -0.399273, 0, 0.521402, 0.201423, 0.333011, -0.0834846, -0.922908, -0.399273, 0.250077, 0.354119, -0.476227, 0.43911, 0.148343,),
+            intercept=-1.09848,
+            log_caps={14: -0.0198392},
+            split=0.72,
+        ),
+    },
+}
