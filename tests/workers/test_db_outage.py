@@ -121,8 +121,12 @@ def test_housekeeping_rides_out_a_database_outage_and_a_broker_restart_without_a
         workers = [worker, *fleet.revive()]
         if len(workers) > 1:
             restarted = 0
-        wait_for(lambda: re.search(r"Task puzzlefleet\.resume_stalled\[\S+\] succeeded",
-                                   workers[-1].text()[restarted:]), 90, "a sweep after the broker restart")
+        try:
+            wait_for(lambda: re.search(r"Task puzzlefleet\.resume_stalled\[\S+\] succeeded",
+                                       workers[-1].text()[restarted:]), 90, "a sweep after the broker restart")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; worker log:\n{workers[-1].text()[-6000:]}\nbeat log:\n"
+                                 f"{beat.text()[-3000:]}") from None
         sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "2", "--seed", "2", "--wait")
         assert sent.returncode == 0, sent.stderr
         assert "retry: Retry in" in worker.text()
