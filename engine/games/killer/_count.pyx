@@ -732,6 +732,29 @@ def group_support_c(int total, masks, signs, distinct):
 DEF MAXGROUPS = 512
 
 
+cdef inline bint _any_dirty(const int *cells, int k, const unsigned char *dirty) noexcept nogil:
+    cdef int i
+    for i in range(k):
+        if dirty[cells[i]]:
+            return 1
+    return 0
+
+
+cdef inline void _keep_combinations(int total, const int *cells, int k, const uint16_t *cur,
+                                    uint16_t *nxt) noexcept nogil:
+    """Distinct cells adding up to `total` (a cage, or a group whose cells are all distinct) keep in
+    `nxt` only the digits of the combinations `cur` still allows; nothing when none is left."""
+    cdef uint16_t buf[9]
+    cdef uint16_t support[9]
+    cdef uint16_t live[MAXCOMBOS]
+    cdef int i
+    for i in range(k):
+        buf[i] = cur[cells[i]]
+    if kl_cage_support(total, buf, k, 0, support, live):
+        for i in range(k):
+            nxt[cells[i]] &= support[i]
+
+
 def run_rounds_c(cage_of, sums, masks, groups):
     """Rounds of basic deductions, every one available made at once in each round, from the position
     `masks` (81 candidate masks) under the cages (`cage_of`, `sums`): naked singles (a placed digit
@@ -741,16 +764,12 @@ def run_rounds_c(cage_of, sums, masks, groups):
     cdef kl_layout L
     cdef uint16_t cur[81]
     cdef uint16_t nxt[81]
-    cdef uint16_t buf[9]
-    cdef uint16_t support[9]
-    cdef uint16_t live[MAXCOMBOS]
     cdef int gcells[MAXGROUPS * 9]
     cdef int gtotal[MAXGROUPS]
     cdef bint cagelike[MAXGROUPS]      # every pair distinct: a cage's combinations answer, much faster
     # the cells changed by the last round (all at first): a cage or group none of whose cells changed
     # would give what it gave last round, which the position already holds, so it is not asked again
     cdef unsigned char dirty[81]
-    cdef bint asked
     cdef _group *gs
     cdef int ngroups = len(groups), n = 0, c, i, j, u, k, cage, a, b
     cdef unsigned int m, once, twice, alone
@@ -803,29 +822,13 @@ def run_rounds_c(cage_of, sums, masks, groups):
                                 nxt[c] &= cur[c] & alone
                 for cage in range(L.ncages):
                     k = L.cage_size[cage]
-                    asked = 0
-                    for i in range(k):
-                        asked = asked or dirty[L.cage_cells[cage * 9 + i]]
-                    if not asked:
-                        continue
-                    for i in range(k):
-                        buf[i] = cur[L.cage_cells[cage * 9 + i]]
-                    if kl_cage_support(L.cage_sum[cage], buf, k, 0, support, live):
-                        for i in range(k):
-                            nxt[L.cage_cells[cage * 9 + i]] &= support[i]
+                    if _any_dirty(&L.cage_cells[cage * 9], k, dirty):
+                        _keep_combinations(L.cage_sum[cage], &L.cage_cells[cage * 9], k, cur, nxt)
                 for i in range(ngroups):
-                    asked = 0
-                    for j in range(gs[i].k):
-                        asked = asked or dirty[gcells[i * 9 + j]]
-                    if not asked:
+                    if not _any_dirty(&gcells[i * 9], gs[i].k, dirty):
                         continue
                     if cagelike[i]:
-                        k = gs[i].k
-                        for j in range(k):
-                            buf[j] = cur[gcells[i * 9 + j]]
-                        if kl_cage_support(gtotal[i], buf, k, 0, support, live):
-                            for j in range(k):
-                                nxt[gcells[i * 9 + j]] &= support[j]
+                        _keep_combinations(gtotal[i], &gcells[i * 9], gs[i].k, cur, nxt)
                         continue
                     for j in range(gs[i].k):
                         gs[i].mask[j] = cur[gcells[i * 9 + j]]

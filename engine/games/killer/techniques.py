@@ -406,7 +406,7 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
     if not like_a_cage and k > GROUP_LIMIT:
         return None
     open_cells = [group.cells[i] for i in at]
-    open_signs = [group.signs[i] for i in at]
+    open_signs = [signs[i] for i in at]
     old = tuple(masks[c] for c in open_cells)
     if like_a_cage:
         new, live = cage_support(total, old)
