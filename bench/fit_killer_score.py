@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import spearmanr
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -28,6 +27,8 @@ from engine.games.killer import GAME  # noqa: E402
 from engine.games.killer.grade import SCORING, opening_bits, rounds  # noqa: E402
 from engine.games.killer.techniques import KillerState  # noqa: E402
 from engine.ladder import run  # noqa: E402
+
+from bench_killer_calibration import spearman  # noqa: E402  (the calibration's own measure)
 
 DEFAULT = ROOT.parent / "shared" / "calibration" / "killer-sudoku-booklets.jsonl"
 OPENING_GRID = range(0, 401, 20)
@@ -57,7 +58,7 @@ def main() -> None:
     fitting = volume <= 3
 
     def rho(scores: np.ndarray, where: np.ndarray) -> float:
-        return float(spearmanr(scores[where], book[where])[0])
+        return spearman(scores[where].tolist(), book[where].tolist())
 
     best = max((rho(path + round_cost * depth + np.round(bit_cost * bits), fitting), bit_cost, round_cost)
                for bit_cost in OPENING_GRID for round_cost in ROUND_GRID)
