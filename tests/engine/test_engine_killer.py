@@ -22,7 +22,7 @@ import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
-from engine.games.killer._count import cage_support, combos, group_support_c
+from engine.games.killer._count import cage_support, combos, group_support_c, run_rounds_c
 from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
                                       opening_bits, round_groups, rounds, run_rounds, score)
@@ -313,6 +313,19 @@ def test_the_compiled_rounds_are_the_plain_ones() -> None:
         depth, masks = run_rounds(state)
         assert (depth, list(masks)) == reference_rounds(state, round_groups(state))
     assert any(run_rounds(state)[0] >= 3 for state in starts)
+
+
+def test_the_compiled_rounds_refuse_a_malformed_position_or_group_in_one_line() -> None:
+    state = KillerState.start(board(published()[0]))
+    cage_of, sums, masks = state.cage_of, state.board.sums, state.masks()
+    for bad, said in ((dict(masks=masks[:80]), "81 cells"),
+                      (dict(groups=[((), 5, ())]), "1 to 9 cells"),
+                      (dict(groups=[(tuple(range(10)), 45, ())]), "1 to 9 cells"),
+                      (dict(groups=[((0, 1), 3, ())] * 513), "at most 512"),
+                      (dict(sums=sums[:-1]), "malformed cages")):
+        args = dict(cage_of=cage_of, sums=sums, masks=masks, groups=[]) | bad
+        with pytest.raises(ValueError, match=said):
+            run_rounds_c(args["cage_of"], args["sums"], args["masks"], args["groups"])
 
 
 def test_the_steps_word_rows_columns_boxes_and_cages_from_one() -> None:
