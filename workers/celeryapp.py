@@ -12,7 +12,6 @@ delivery, which needs topic exchanges), not in the worker."""
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
@@ -106,12 +105,6 @@ def delivered_priority(delivery_info: dict[str, Any] | None, kind: str) -> int |
         return RESENT_PRIORITY if resent else NEW_PRIORITY
     priority = info.get("priority")
     return None if priority is None else int(priority)
-
-
-def retry_countdown(seconds: float, kind: str) -> float:
-    """A retry's delay as the broker can keep it: native delayed delivery counts whole seconds (and
-    Celery refuses a countdown below one there)."""
-    return float(max(1, math.ceil(seconds))) if kind == "amqp" else seconds
 
 
 def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> dict | None:

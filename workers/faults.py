@@ -23,6 +23,16 @@ _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.Disconnecti
               redis.exceptions.TimeoutError, amqp.exceptions.RecoverableConnectionError, ConnectionError, TimeoutError)
 
 
+class Retryable(Exception):
+    """A fault a retry may outlive, raised by a task from the fault itself (its __cause__): the tasks'
+    `autoretry_for` (workers.tasks.RETRY)."""
+
+    @classmethod
+    def of(cls, fault: BaseException) -> Retryable:
+        """The fault's class and one-line message ("Retry in 2s: Retryable('StoreUnreachable: ...')")."""
+        return cls(f"{type(fault).__name__}: {one_line(fault, 200)}")
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether a retry may succeed: walks the exception's causes (StoreError wraps the driver's)."""
     from store.errors import StoreUnreachable

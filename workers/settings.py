@@ -160,10 +160,10 @@ class Settings(BaseSettings):
         return os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{self.metrics_port}")
 
     @property
-    def retry_backoff_max(self) -> float:
-        """The longest retry delay: retries wait in the worker as unacknowledged messages, so they must
-        come back well within the visibility timeout."""
-        return max(1.0, min(600.0, self.visibility_timeout / 2))
+    def retry_backoff_max(self) -> int:
+        """The longest retry delay, in whole seconds as Celery's backoff counts: retries wait in the
+        worker as unacknowledged messages, so they must come back well within the visibility timeout."""
+        return max(1, min(600, int(self.visibility_timeout // 2)))
 
     @property
     def work_budget(self) -> float:

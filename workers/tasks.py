@@ -1,35 +1,39 @@
 """The fleet's tasks: thin wrappers (validate -> engine -> store) with stable names.
 
 Deterministic faults (bad parameters, an unknown job) raise BadTask: the task fails at once and is
-never retried. Transient faults (the database or broker unreachable, a lock timeout) retry with a
-jittered exponential backoff that stays below the visibility timeout. Everything else is a bug and
-fails loudly."""
+never retried. Transient faults (the database or broker unreachable, a lock timeout) are raised again
+as Retryable, which Celery's own retry options (RETRY) retry with exponential backoff and full jitter,
+the longest wait well within the visibility timeout. Everything else is a bug and fails loudly."""
 
 from __future__ import annotations
 
 import logging
 import os
-import random
 import threading
 from collections.abc import Iterable
 from datetime import date, datetime, timezone
 from typing import Any
 
+from celery import signals
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import Engine
 
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import one_line
 from workers import metrics
-from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, retry_countdown,
-                               waiting)
+from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from workers.daily import OutOfBudget, make_daily, today
-from workers.faults import is_transient
+from workers.faults import Retryable, is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
 from workers.slot import run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 12
+# Celery's retry, for every task here: a Retryable raised by the task is retried after
+# randrange(min(max, 2 ** retries) + 1) whole seconds ("full jitter"), at most MAX_RETRIES times, then
+# fails with it. Whole seconds suit both brokers (RabbitMQ's delayed delivery counts no less).
+RETRY = {"autoretry_for": (Retryable,), "retry_backoff": True, "retry_jitter": True,
+         "retry_backoff_max": settings().retry_backoff_max, "max_retries": MAX_RETRIES}
 log = logging.getLogger(__name__)
 _db: Engine | None = None
 _db_pid: int | None = None
@@ -43,12 +47,6 @@ def store_engine() -> Engine:
         init_db(db)
         _db, _db_pid = db, os.getpid()
     return _db
-
-
-def backoff(retries: int) -> float:
-    """Seconds before retry number `retries` + 1: exponential, capped, with jitter ("equal jitter")."""
-    ceiling = min(settings().retry_backoff_max, 2.0 ** retries)
-    return retry_countdown(ceiling / 2 + random.uniform(0, ceiling / 2), settings().broker_kind)
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -82,8 +80,7 @@ def _slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any,
 
 # The arguments are read by hand, not by Python's call: a message with the wrong ones is then a bad
 # task in one line (counted), not a TypeError traceback from Celery.
-@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES,
-          typing=False)
+@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), typing=False, **RETRY)
 def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Make and store the boards of the slots start..stop-1 of a job, given as (job_id, start, stop,
     params, seed); returns the summary Flower shows."""
@@ -113,10 +110,17 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
             metrics.task_finished(game, "error")
             raise
         # Ranges already handed over are done twice at worst: slots are idempotent.
-        metrics.task_finished(game, "retry")
-        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from None
+        raise Retryable.of(exc) from exc
     metrics.task_finished(game, "split" if summary["handed_over"] else "finished")
     return summary
+
+
+@signals.task_retry.connect
+def _count_retry(sender: Any = None, request: Any = None, **_: Any) -> None:
+    # Celery sends this once the retry's message is out, so a retry that could not be sent is not counted.
+    if getattr(sender, "name", None) == generate_slots.name:
+        params = _slot_arguments(tuple(request.args or ()), dict(request.kwargs or {}))[3]
+        metrics.task_finished(_game(params), "retry")
 
 
 def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
@@ -202,8 +206,8 @@ def _idle_seconds(job: dict[str, Any]) -> float:
     return (datetime.now(timezone.utc) - datetime.fromisoformat(job["updated_at"])).total_seconds()
 
 
-@app.task(name="puzzlefleet.resume_stalled", bind=True, max_retries=MAX_RETRIES)
-def resume_stalled(self: Any) -> dict[str, Any]:
+@app.task(name="puzzlefleet.resume_stalled", **RETRY)
+def resume_stalled() -> dict[str, Any]:
     """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS has its unfinished slots
     sent again, at RESENT_PRIORITY (ahead of newer work), whatever its queue holds: its messages may be
     lost (Redis restarted without its data, a worker killed between taking a message and recording
@@ -249,28 +253,22 @@ def resume_stalled(self: Any) -> dict[str, Any]:
     except Exception as exc:
         if not is_transient(exc):
             raise
-        return _retry_or_skip(self, exc, "the sweep for stalled jobs")
+        raise Retryable.of(exc) from exc
     metrics.JOBS_WAITING.set(len(waiting))
     return {"resumed": resumed, "waiting": waiting, "deferred": deferred}
 
 
-def _retry_or_skip(task: Any, exc: BaseException, what: str, **options: Any) -> dict[str, Any]:
-    """A transient fault (the store or the broker unreachable) in a housekeeping task: retry with the
-    generation tasks' backoff (Celery logs one "Retry in" line); once the retries are spent, one
-    warning line and the task ends (the next scheduled run tries again): never a traceback."""
-    if task.request.retries >= task.max_retries:
-        log.warning("%s gave up after %d retries: %s", what, task.max_retries, one_line(exc, 200))
-        return {"skipped": one_line(exc, 200)}
-    raise task.retry(exc=exc, countdown=backoff(task.request.retries), **options) from None
-
-
-@app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), max_retries=MAX_RETRIES)
+@app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), **RETRY)
 def daily(self: Any, day: str | None = None) -> dict[str, Any]:
     """Beat's daily set: make (or read back) the set of `day` (YYYY-MM-DD; default today in UTC)."""
     try:
         when = today() if day is None else date.fromisoformat(day)
     except (TypeError, ValueError):
         raise BadTask(f"not a day (YYYY-MM-DD): {day!r}") from None
+    # Celery's retry sends the request's own arguments again: pinned here, a retry that runs after
+    # midnight still makes this day's set. (A direct call is never retried.)
+    if not self.request.called_directly:
+        self.request.args, self.request.kwargs = [when.isoformat()], {}
     try:
         # Handing over within the work budget keeps the soft limit for a board that overruns it.
         boards = make_daily(db=store_engine(), day=when, budget=settings().work_budget)
@@ -278,6 +276,5 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         # Each board of the set is stored as it is made, so a retry makes only the rest.
         if not _retryable(exc):
             raise
-        # The day is pinned, so a retry that runs after midnight still makes this day's set.
-        return _retry_or_skip(self, exc, f"the daily set of {when.isoformat()}", args=(when.isoformat(),))
+        raise Retryable.of(exc) from exc
     return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}

@@ -43,7 +43,8 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         try:
             stored_before = wait_for(progress, 60, "the job to store its first boards", interval=0.1)
         except AssertionError as exc:
-            raise AssertionError(f"{exc}; worker log:\n{worker.text()[-6000:]}") from None
+            shown = "\n".join(line for line in worker.text().splitlines() if "resume_stalled" not in line)
+            raise AssertionError(f"{exc}; worker log without the sweeps:\n{shown[-6000:]}") from None
         own_postgres.stop("immediate")             # as a crash: every connection dropped mid-transaction
         stopped = time.monotonic()
         assert stored_before < COUNT, "the job finished before the outage: make it longer"
@@ -95,8 +96,10 @@ def test_housekeeping_rides_out_a_database_outage_and_a_broker_restart_without_a
     redis = OwnRedis(tmp_path)
     try:
         redis_proc = redis.start()
+        # A visibility timeout of 30 s lets a retry wait up to 15 s: 12 retries then span about a minute
+        # (at least 20 s but for one run in thousands), where the fleet tests' 5 s leaves about 12 s.
         fleet: Fleet = fleet_factory(own_postgres.url, broker=redis.url, PUZZLEFLEET_RESUME_INTERVAL="1",
-                                     PUZZLEFLEET_STALL_SECONDS="3")
+                                     PUZZLEFLEET_STALL_SECONDS="3", PUZZLEFLEET_VISIBILITY_TIMEOUT="30")
         worker = fleet.worker("w1", concurrency=2, queues="starbattle,queens,fleet")
         beat = fleet.beat()
         done = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "2", "--seed", "1", "--wait")
@@ -112,8 +115,12 @@ def test_housekeeping_rides_out_a_database_outage_and_a_broker_restart_without_a
         back = len(worker.text())
         wait_for(lambda: re.search(r"Task puzzlefleet\.resume_stalled\[\S+\] succeeded", worker.text()[back:]), 60,
                  "a sweep once the store answers")
-        wait_for(lambda: re.search(r"Task puzzlefleet\.daily\[\S+\] succeeded", worker.text()), 240,
-                 "the daily set once the store answers")
+        try:
+            wait_for(lambda: re.search(r"Task puzzlefleet\.daily\[\S+\] succeeded", worker.text()), 240,
+                     "the daily set once the store answers")
+        except AssertionError as exc:
+            shown = "\n".join(line for line in worker.text().splitlines() if "resume_stalled" not in line)
+            raise AssertionError(f"{exc}; worker log without the sweeps:\n{shown[-6000:]}") from None
         redis_proc.kill()                                                # the broker restarts, empty
         time.sleep(1.0)
         redis.start()

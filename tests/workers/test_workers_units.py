@@ -44,7 +44,7 @@ def test_default_settings(env: Any) -> None:
 def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     conf = env(PUZZLEFLEET_VISIBILITY_TIMEOUT="5")
     assert conf.time_limit == 4.5 and conf.soft_time_limit < conf.time_limit
-    assert 0 < conf.work_budget < conf.soft_time_limit and conf.retry_backoff_max == 2.5
+    assert 0 < conf.work_budget < conf.soft_time_limit and conf.retry_backoff_max == 2
 
 
 @pytest.mark.parametrize("values, message", [
@@ -98,13 +98,12 @@ def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirme
     assert conf.broker_transport_options == {"confirm_publish": True}      # none of Redis's options
     assert conf.task_acks_late and conf.task_reject_on_worker_lost and conf.worker_prefetch_multiplier == 1
     assert conf.task_default_queue_type == "quorum" and conf.worker_consumer == "workers.consumer:FleetConsumer"
-    from workers.celeryapp import delivered_priority, destination, retry_countdown
+    from workers.celeryapp import delivered_priority, destination
     assert destination("queens", RESENT_PRIORITY, "amqp") == {"queue": "queens.resent"}
     assert destination("queens", NEW_PRIORITY, "amqp") == {"queue": "queens"}
     # every RabbitMQ message says priority 0: the queue it came from (behind a delay prefix too) decides
     assert delivered_priority({"routing_key": "queens", "priority": 0}, "amqp") == NEW_PRIORITY
     assert delivered_priority({"routing_key": "0.0.1.queens.resent", "priority": 0}, "amqp") == RESENT_PRIORITY
-    assert retry_countdown(0.6, "amqp") == 1.0 and retry_countdown(2.1, "amqp") == 3.0
     from workers.consumer import FleetConsumer
     steps = FleetConsumer.Blueprint.default_steps       # Celery's steps, its delayed delivery replaced by ours
     assert "workers.consumer:DeclaredDelayedDelivery" in steps and not any(":DelayedDelivery" in s for s in steps)
@@ -219,7 +218,6 @@ def test_the_store_tells_an_unreachable_database_from_a_bad_request() -> None:
 
 def test_only_transient_faults_are_retried() -> None:
     from workers.faults import is_transient
-    from workers.tasks import backoff
     try:
         try:
             raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
@@ -238,10 +236,90 @@ def test_only_transient_faults_are_retried() -> None:
     assert is_transient(ConnectionRefusedError())
     assert not is_transient(BadTask("size 99 is out of range"))
     assert not is_transient(ValueError("a bug"))
-    for retries in range(20):
-        delay = backoff(retries)
-        cap = min(settings_mod.settings().retry_backoff_max, 2.0 ** retries)
-        assert cap / 2 <= delay <= cap
+
+
+def test_every_task_retries_through_celerys_own_options() -> None:
+    from workers import tasks
+    from workers.faults import Retryable
+    for task in (tasks.generate_slots, tasks.resume_stalled, tasks.daily):
+        assert task.autoretry_for == (Retryable,) and task.retry_backoff is True and task.retry_jitter is True
+        assert task.max_retries == tasks.MAX_RETRIES
+        assert task.retry_backoff_max == settings_mod.settings().retry_backoff_max
+
+
+def _retries_counted(game: str) -> float:
+    from prometheus_client import REGISTRY
+    return REGISTRY.get_sample_value("puzzlefleet_slot_tasks_total", {"game": game, "outcome": "retry"}) or 0.0
+
+
+def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with_the_fault(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Celery runs the retries in line under apply() (no broker, no countdown): the slot task is tried
+    MAX_RETRIES + 1 times, each retry is counted once Celery has made it, and the last failure carries
+    the store's fault as its cause."""
+    from store.errors import StoreUnreachable
+    from workers import tasks
+    from workers.faults import Retryable
+    tries: list[int] = []
+
+    def unreachable() -> Any:
+        tries.append(1)
+        raise StoreUnreachable("the database does not answer: connection refused")
+    monkeypatch.setattr(tasks, "store_engine", unreachable)
+    before = _retries_counted("queens")
+    params = JobParams(game="queens", size=8).to_json()
+    result = tasks.generate_slots.apply(args=(1, 0, 2, params, 5))
+    assert result.failed() and isinstance(result.result, Retryable)
+    assert isinstance(result.result.__cause__, StoreUnreachable) and "does not answer" in str(result.result)
+    assert len(tries) == tasks.MAX_RETRIES + 1
+    assert _retries_counted("queens") - before == tasks.MAX_RETRIES
+
+
+def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from workers import tasks
+    tries: list[int] = []
+
+    def buggy() -> Any:
+        tries.append(1)
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(tasks, "store_engine", buggy)
+    before = _retries_counted("queens")
+    result = tasks.generate_slots.apply(args=(1, 0, 2, JobParams(game="queens", size=8).to_json(), 5))
+    assert result.failed() and isinstance(result.result, ZeroDivisionError) and len(tries) == 1
+    db = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
+    store.init_db(db)
+
+    def answering() -> Any:
+        tries.append(1)
+        return db
+    monkeypatch.setattr(tasks, "store_engine", answering)
+    bad = tasks.generate_slots.apply(args=(1, 0, 2, {"game": "queens", "size": 99}, 5))
+    assert bad.failed() and isinstance(bad.result, BadTask) and len(tries) == 2
+    assert _retries_counted("queens") == before
+    db.dispose()
+
+
+def test_a_retried_daily_set_keeps_its_day_past_midnight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beat sends the daily task with no day; the store fails the first try, and the retry runs
+    "after midnight": it still makes the first day's set."""
+    from datetime import date
+
+    from store.errors import StoreUnreachable
+    from workers import tasks
+    days = iter([date(2025, 6, 15), date(2025, 6, 16)])
+    monkeypatch.setattr(tasks, "today", lambda: next(days))
+    monkeypatch.setattr(tasks, "store_engine", lambda: None)
+    made: list[date] = []
+
+    def make_daily(*, db: Any, day: date, budget: float) -> list[dict[str, Any]]:
+        made.append(day)
+        if len(made) == 1:
+            raise StoreUnreachable("the database does not answer")
+        return [{"id": 7}]
+    monkeypatch.setattr(tasks, "make_daily", make_daily)
+    result = tasks.daily.apply()
+    assert result.successful() and result.result == {"day": "2025-06-15", "boards": [7]}
+    assert made == [date(2025, 6, 15)] * 2
 
 
 def test_slot_tasks_go_to_their_game_queue() -> None:
