@@ -310,6 +310,19 @@ class Fleet:
             raise AssertionError(f"job {job_id} did not finish: {self.job(job_id)}\n"
                                  f"broker: {self.broker_state()}\n{logs}") from None
 
+    def wait_stored(self, job_id: int, at_least: int, timeout: float = 60) -> dict[str, Any]:
+        """Wait until a job has at least `at_least` boards stored; on a timeout the message shows the job,
+        the broker and every process's log tail."""
+        def enough() -> dict[str, Any] | None:
+            status = self.job(job_id)
+            return status if status["stored"] >= at_least else None
+        try:
+            return wait_for(enough, timeout, f"job {job_id}'s first {at_least} boards", interval=0.1)
+        except AssertionError:
+            logs = "\n".join(f"--- {p.name}\n{p.text()[-2000:]}" for p in self.procs)
+            raise AssertionError(f"job {job_id} stored fewer than {at_least} boards in {timeout:g} s: "
+                                 f"{self.job(job_id)}\nbroker: {self.broker_state()}\n{logs}") from None
+
     def broker_state(self) -> str:
         """What the broker holds for the fleet (for a failure's message): messages waiting per queue;
         on Redis also the unacknowledged ones and the lock that guards their restoring."""

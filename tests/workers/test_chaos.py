@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly, wait_for
+from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("chaos")]
 
@@ -62,7 +62,7 @@ def test_jobs_ride_out_a_worker_kill_a_broker_restart_and_a_database_stop(
     def job_under_way(seed: int) -> int:
         job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(BOARDS),
                                "--seed", str(seed))["job"]
-        wait_for(lambda: fleet.job(job_id)["stored"] >= 5, 60, f"job {job_id} under way")
+        fleet.wait_stored(job_id, 5)
         jobs.append(job_id)
         return job_id
 

@@ -42,7 +42,7 @@ def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_pat
     # with 300 Queens 12x12 boards the kill once found no task in hand on a loaded machine.
     job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(n),
                            "--seed", "5")["job"]
-    wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
+    fleet.wait_stored(job_id, 25)
     first.kill()                                  # SIGKILL: main process and pool, nothing acknowledged
     held = redis_client(fleet.broker).hlen("unacked")
     stored_at_kill = fleet.job(job_id)["stored"]
@@ -125,7 +125,7 @@ def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit:
     worker = fleet.worker("w1")
     n = 300
     job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(n), "--seed", "9")["job"]
-    wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
+    fleet.wait_stored(job_id, 25)
     own_rabbit.kill()
     assert fleet.job(job_id)["stored"] < n
     time.sleep(1.0)
@@ -147,7 +147,7 @@ def test_a_redis_restart_mid_job_still_lands_exactly_n_boards(tmp_path: Path, ow
     fleet.beat()
     n = 300
     job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(n), "--seed", "9")["job"]
-    wait_for(lambda: fleet.job(job_id)["stored"] >= 25, 60, "the first boards")
+    fleet.wait_stored(job_id, 25)
     redis_proc.kill()
     stored_at_kill = fleet.job(job_id)["stored"]
     assert stored_at_kill < n
@@ -202,7 +202,7 @@ def broker_wipe_under_load(fleet: Fleet, redis: OwnRedis, *, jobs: int = 6, boar
     feeder = threading.Thread(target=feed, name="feeder", daemon=True)
     feeder.start()
     try:
-        wait_for(lambda: fleet.job(first[0])["stored"] > 0, 60, "the first jobs under way")
+        fleet.wait_stored(first[0], 1)
         redis_proc.kill()                     # SIGKILL, no persistence: every queue and unacked message gone
         wiped = time.monotonic()
         time.sleep(1.0)
