@@ -115,12 +115,24 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     return summary
 
 
+def _game_of(args: Any, kwargs: Any) -> str:
+    return _game(_slot_arguments(tuple(args or ()), dict(kwargs or {}))[3])
+
+
 @signals.task_retry.connect
 def _count_retry(sender: Any = None, request: Any = None, **_: Any) -> None:
     # Celery sends this once the retry's message is out, so a retry that could not be sent is not counted.
     if getattr(sender, "name", None) == generate_slots.name:
-        params = _slot_arguments(tuple(request.args or ()), dict(request.kwargs or {}))[3]
-        metrics.task_finished(_game(params), "retry")
+        metrics.task_finished(_game_of(request.args, request.kwargs), "retry")
+
+
+@signals.task_failure.connect
+def _count_spent_retries(sender: Any = None, exception: BaseException | None = None, args: Any = None,
+                         kwargs: Any = None, **_: Any) -> None:
+    # A Retryable that fails the task is one whose retries are spent: an error (other failures count
+    # themselves in the task).
+    if getattr(sender, "name", None) == generate_slots.name and isinstance(exception, Retryable):
+        metrics.task_finished(_game_of(args, kwargs), "error")
 
 
 def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,

@@ -247,16 +247,16 @@ def test_every_task_retries_through_celerys_own_options() -> None:
         assert task.retry_backoff_max == settings_mod.settings().retry_backoff_max
 
 
-def _retries_counted(game: str) -> float:
+def _counted(game: str, outcome: str = "retry") -> float:
     from prometheus_client import REGISTRY
-    return REGISTRY.get_sample_value("puzzlefleet_slot_tasks_total", {"game": game, "outcome": "retry"}) or 0.0
+    return REGISTRY.get_sample_value("puzzlefleet_slot_tasks_total", {"game": game, "outcome": outcome}) or 0.0
 
 
 def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with_the_fault(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Celery runs the retries in line under apply() (no broker, no countdown): the slot task is tried
     MAX_RETRIES + 1 times, each retry is counted once Celery has made it, and the last failure carries
-    the store's fault as its cause."""
+    the store's fault as its cause and is counted as an error."""
     from store.errors import StoreUnreachable
     from workers import tasks
     from workers.faults import Retryable
@@ -266,13 +266,14 @@ def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with
         tries.append(1)
         raise StoreUnreachable("the database does not answer: connection refused")
     monkeypatch.setattr(tasks, "store_engine", unreachable)
-    before = _retries_counted("queens")
+    before, errors_before = _counted("queens"), _counted("queens", "error")
     params = JobParams(game="queens", size=8).to_json()
     result = tasks.generate_slots.apply(args=(1, 0, 2, params, 5))
     assert result.failed() and isinstance(result.result, Retryable)
     assert isinstance(result.result.__cause__, StoreUnreachable) and "does not answer" in str(result.result)
     assert len(tries) == tasks.MAX_RETRIES + 1
-    assert _retries_counted("queens") - before == tasks.MAX_RETRIES
+    assert _counted("queens") - before == tasks.MAX_RETRIES
+    assert _counted("queens", "error") - errors_before == 1
 
 
 def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -283,7 +284,7 @@ def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, t
         tries.append(1)
         raise ZeroDivisionError("a bug")
     monkeypatch.setattr(tasks, "store_engine", buggy)
-    before = _retries_counted("queens")
+    before, errors_before = _counted("queens"), _counted("queens", "error")
     result = tasks.generate_slots.apply(args=(1, 0, 2, JobParams(game="queens", size=8).to_json(), 5))
     assert result.failed() and isinstance(result.result, ZeroDivisionError) and len(tries) == 1
     db = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
@@ -295,7 +296,8 @@ def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, t
     monkeypatch.setattr(tasks, "store_engine", answering)
     bad = tasks.generate_slots.apply(args=(1, 0, 2, {"game": "queens", "size": 99}, 5))
     assert bad.failed() and isinstance(bad.result, BadTask) and len(tries) == 2
-    assert _retries_counted("queens") == before
+    assert _counted("queens") == before
+    assert _counted("queens", "error") - errors_before == 1       # the bug; the bad task counts as bad
     db.dispose()
 
 
