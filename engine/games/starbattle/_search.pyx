@@ -554,7 +554,9 @@ cdef class BitsetSearch:
         ValueError and leaves the one before."""
         cdef int i, label, used = 0, n = self.n, w, u
         cdef int seen[MAX_UNITS]
-        if len(regions) != self.ncells:
+        # read as a list (what the repair loop and tuning pass, every round): items without lookups
+        cdef list cells = regions if type(regions) is list else list(regions)
+        if len(cells) != self.ncells:
             raise ValueError("regions must list n*n cells")
         cdef int *labels = <int *> malloc(self.ncells * sizeof(int))
         if not labels:
@@ -563,7 +565,7 @@ cdef class BitsetSearch:
             for i in range(n):
                 seen[i] = 0
             for i in range(self.ncells):
-                label = regions[i]
+                label = cells[i]
                 if label < 0 or label >= n:
                     raise ValueError("region numbers must be 0..n-1")
                 labels[i] = label
