@@ -591,6 +591,40 @@ cdef class BitsetSearch:
         finally:
             free(labels)
 
+    def move_cells(self, cells, int target) -> None:
+        """The map as set_regions would leave it after the `cells` (distinct) moved to region `target`
+        (the repair loop's move, every round): only their units change. A move that would empty a
+        region, or a region number outside 0..n-1, raises ValueError and leaves the map as it was."""
+        cdef int n = self.n, cell, old, i, count = 0, u_old, u_new
+        cdef int moving[MAX_UNITS]
+        if not 0 <= target < n:
+            raise ValueError("region numbers must be 0..n-1")
+        for i in range(n):
+            moving[i] = 0
+        for value in cells:
+            cell = value
+            if not 0 <= cell < self.ncells:
+                raise ValueError(f"cell {cell} is off the board")
+            old = self.unit_ids[3 * cell + 2] - 2 * n
+            if old != target:
+                moving[old] += 1
+        for i in range(n):
+            if moving[i] and moving[i] >= self.unit_size[2 * n + i]:
+                raise ValueError("every region number 0..n-1 must be used")
+        for value in cells:
+            cell = value
+            u_old = self.unit_ids[3 * cell + 2]
+            u_new = 2 * n + target
+            if u_old == u_new:
+                continue
+            self.unit_bits[u_old * self.nwords + (cell >> 6)] &= ~((<uint64_t> 1) << (cell & 63))
+            _set_bit(self.unit_bits + u_new * self.nwords, cell)
+            self.unit_size[u_old] -= 1
+            self.unit_size[u_new] += 1
+            self.unit_ids[3 * cell + 2] = u_new
+            self.units_of[cell] = ((<uint64_t> 1) << self.unit_ids[3 * cell]) | \
+                ((<uint64_t> 1) << self.unit_ids[3 * cell + 1]) | ((<uint64_t> 1) << u_new)
+
     cdef void _reset(self) noexcept nogil:
         cdef int w, u
         for w in range(MAX_WORDS):
