@@ -51,6 +51,24 @@ def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
     assert all(engine.is_band(band) for band in engine.bands()) and not engine.is_band(None)
 
 
+def test_listing_every_games_options_loads_no_other_games_generator() -> None:
+    """What `generate --game queens` does with the other games: their options become flags (the whole
+    registry loads), but Sudoku's and Killer's boards, counters, ladders and generators stay unloaded
+    until asked for; their package names still give the functions (grade is one, beside the module)."""
+    script = ("import sys, engine; engine.option_specs('queens');"
+              "print(sorted(m for m in sys.modules if m.startswith(('engine.games.sudoku.', 'engine.games.killer.'))));"
+              "from engine.games.killer import grade, describe; from engine.games.sudoku import generate, BANDS;"
+              "import engine.games.sudoku.grade, engine.games.killer.grade;"
+              "from engine.games.sudoku import grade as sudoku_grade;"
+              "print(callable(grade), callable(sudoku_grade), grade is sys.modules['engine.games.killer.grade'].grade,"
+              " BANDS == engine.game_named('sudoku').bands)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "['engine.games.killer.game', 'engine.games.killer.model', 'engine.games.killer.rules', "
+        "'engine.games.sudoku.game', 'engine.games.sudoku.model', 'engine.games.sudoku.rules']",
+        "True True True True"]
+
+
 @pytest.mark.parametrize("name", sorted(REQUESTS))
 def test_a_game_answers_every_layer(name: str) -> None:
     game = game_named(name)

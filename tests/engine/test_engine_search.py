@@ -62,3 +62,39 @@ def test_bitset_search_refuses_what_search_refuses() -> None:
             search.solve(0)
         # a refused map leaves the one before
         assert search.solve(5) == ([(1, 7, 8, 14), (2, 4, 11, 13)], True)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_moving_cells_leaves_the_search_as_set_regions_would(seed: int) -> None:
+    """move_cells (repair's round: a region hands cells to a neighbour) against a search loaded with
+    the moved map: the same solutions, in the same order, with the same node counts."""
+    rng = random.Random(seed)
+    n = rng.choice([5, 6, 8, 9, 10, 12])
+    k = 1 if n < 8 else rng.choice([1, 2])
+    diagonals = k == 1 and rng.random() < 0.3
+    regions = random_map(n, rng)
+    moved = BitsetSearch(n, k, diagonals, regions)
+    for _ in range(6):
+        source = rng.randrange(n)
+        cells = [cell for cell in range(n * n) if regions[cell] == source]
+        if len(cells) < 2:
+            continue
+        target = rng.choice([label for label in range(n) if label != source])
+        cells = rng.sample(cells, rng.randrange(1, len(cells)))
+        moved.move_cells(cells, target)
+        for cell in cells:
+            regions[cell] = target
+        fresh = BitsetSearch(n, k, diagonals, regions)
+        branching = rng.getrandbits(64) | 1
+        assert moved.solve(9, (), (), 0.0, branching, 50000) == fresh.solve(9, (), (), 0.0, branching, 50000)
+        assert moved.node_count == fresh.node_count
+
+
+def test_moving_cells_refuses_what_would_empty_a_region() -> None:
+    good = [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
+    search = BitsetSearch(4, 1, False, good)
+    for cells, target in (([8, 9, 12, 13], 3), ([0], 4), ([0], -1), ([16], 1)):
+        with pytest.raises(ValueError):
+            search.move_cells(cells, target)
+    # a refused move leaves the map as it was
+    assert search.solve(5) == ([(1, 7, 8, 14), (2, 4, 11, 13)], True)

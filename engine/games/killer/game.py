@@ -1,25 +1,26 @@
-"""9x9 Killer Sudoku as a Game object."""
+"""9x9 Killer Sudoku as a Game object. Its board, counter, ladder and generator are imported by the
+methods that use them: listing the games' options (every command that names a game) loads this module
+alone."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import DigitsPlay, Game, Picture, hints_from_steps
-from engine.games.killer.board import SIZE, KillerBoard, board_of, unit_name
-from engine.games.killer.count import count_solutions
-from engine.games.killer.generator import GENERATED, generate
-from engine.games.killer.grade import describe
 from engine.games.killer.model import KillerBoardModel
-from engine.games.killer.rules import KillerRules
-from engine.games.killer.techniques import BANDS, SEVERAL_REGIONS, SINGLE_REGIONS
+from engine.games.killer.rules import BANDS, GENERATED, KillerRules
+
+if TYPE_CHECKING:
+    from engine.games.killer.board import KillerBoard
 
 _BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
 
 
 def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
+    from engine.games.killer.board import board_of
     return board_of([(cage.sum, [tuple(cell) for cell in cage.cells]) for cage in model.cages],
                     model.givens, model.solution, seed)
 
@@ -55,9 +56,11 @@ class Killer(Game):
     def generate(self, rules: KillerRules, seed: int, *, band: str | None = None,
                  timeout: float | None = None, style: str | None = None) -> tuple[KillerBoard, Any]:
         self.check_style(rules, style)          # no styles: any is refused
+        from engine.games.killer.generator import generate
         return generate(seed, band=band, timeout=timeout)
 
     def solutions(self, board: KillerBoard, limit: int) -> list[str]:
+        from engine.games.killer.count import count_solutions
         return list(count_solutions(board, limit).solutions)
 
     def with_solution(self, board: KillerBoard, solution: str) -> KillerBoard:
@@ -67,6 +70,7 @@ class Killer(Game):
         return solution or ""
 
     def describe(self, board: KillerBoard) -> dict[str, Any]:
+        from engine.games.killer.grade import describe
         return describe(board)
 
     def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
@@ -84,6 +88,7 @@ class Killer(Game):
                 "jumlah digit dalam setiap sangkar sama dengan angkanya, dan tiada digit berulang dalam sangkar.")
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        from engine.games.killer.board import SIZE
         model = self.validate_grid(data)
         assert isinstance(model, KillerBoardModel)
         board = _board(model)
@@ -99,6 +104,8 @@ class Killer(Game):
         return Picture(SIZE, _BOXES, False, digits=tuple(digits), cages=_cages(board))
 
     def play(self, data: Mapping[str, Any]) -> DigitsPlay:
+        from engine.games.killer.board import SIZE, unit_name
+        from engine.games.killer.techniques import SEVERAL_REGIONS, SINGLE_REGIONS
         model = self.validate(data)
         assert isinstance(model, KillerBoardModel)
         board = _board(model)

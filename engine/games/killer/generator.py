@@ -34,9 +34,9 @@ from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.count import count_solutions
 from engine.games.killer.grade import describe, grade, score
 from engine.games.sudoku.count import monotonic
+from engine.games.killer.rules import GENERATED
 from engine.games.sudoku.fill import fill
 
-GENERATED = ("easy", "medium", "hard", "expert")
 # Cage sizes drawn and their weights. The cells growth leaves alone join a neighbouring cage, so the
 # boards end near the published booklets' sizes (2 cells 58% against 59%, 3 28% / 23%, 4 8% / 10%,
 # 5 4% / 5%, 6 2% / 3%, one cell 1% / none: a one-cell cage is a given in all but name), and land

@@ -6,6 +6,12 @@ from dataclasses import dataclass
 
 from engine.errors import InvalidRules
 
+# Here rather than beside the ladder and the generator (which import them from here), so that the
+# game's object loads without either: a command making other boards lists Killer's options without
+# importing its generator.
+BANDS = ("easy", "medium", "hard", "expert", "beyond")     # the graded bands, easiest first
+GENERATED = ("easy", "medium", "hard", "expert")            # the bands a board can be generated for
+
 
 @dataclass(frozen=True, slots=True)
 class KillerRules:

@@ -31,9 +31,9 @@ from engine.games.killer.cages import COMBOS, bits, cage_support, digits_text
 from engine.games.killer.count import count_solutions
 from engine.games.sudoku._logic import Position
 from engine.games.sudoku.techniques import IDS as SUDOKU_IDS, SAY as SUDOKU_SAY, TABLE as SUDOKU_TABLE
+from engine.games.killer.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
 
-BANDS = ("easy", "medium", "hard", "expert", "beyond")
 GROUP_LIMIT = 4           # a signed or not all-distinct sum group is searched up to this many cells
 UNIT_CELLS = tuple(tuple(cell for cell in range(81) if u == cell // 9 or u == 9 + cell % 9 or
                          u == 18 + (cell // 27) * 3 + (cell % 9) // 3) for u in range(27))

@@ -10,6 +10,7 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 
 from engine.core._grid cimport edge_neighbours
+from engine.games.starbattle._search import BitsetSearch
 
 
 cdef class _Board:
@@ -139,7 +140,53 @@ def best_move(int n, int k, int keep, regions, answer, others, rng):
     the impostors shared by the most of them are tried first (ties: a `random()` each), and the first
     legal move that leaves its region more than `keep` cells is taken, else the first that leaves more
     than 2k - 1, else one that leaves a gift."""
+    return _best_move(_Board(n, regions, answer), k, keep, others, rng)
+
+
+# How repair_rounds' rounds ended (its first value).
+UNIQUE, INCOMPLETE, STUCK, AMBIGUOUS = 0, 1, 2, 3
+
+
+def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int alternatives,
+                  double deadline, long long count_budget, int keep):
+    """repair.repair's rounds (a count, then the best move while the answer is not alone), compiled:
+    returns (how they ended: UNIQUE, INCOMPLETE (a count cut short), STUCK or AMBIGUOUS; the rounds
+    taken). The draws are the Python loop's, in its order: one getrandbits(64) per count, then
+    best_move's. `regions` is edited in place and `search` kept in step with it; one map of the board
+    (with its scratch space) serves every round, moved as `regions` is."""
     cdef _Board board = _Board(n, regions, answer)
+    cdef int k = len(answer) // n, rounds, cell, target
+    cdef bint bitset = type(search) is BitsetSearch
+    for rounds in range(max_rounds + 1):
+        found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
+                                       count_budget)
+        if not complete:
+            return INCOMPLETE, rounds
+        others = [sol for sol in found if sol != answer]
+        if not others:
+            return UNIQUE, rounds
+        if rounds == max_rounds:
+            break
+        move = _best_move(board, k, keep, others, rng)
+        if move is None:
+            return STUCK, rounds
+        path, target = move
+        for value in path:
+            cell = value
+            board.sizes[board.regions[cell]] -= 1
+            board.sizes[target] += 1
+            board.regions[cell] = target
+            regions[cell] = target
+        if bitset:
+            search.move_cells(path, target)         # the units of the moved cells alone
+        else:
+            search.set_regions(regions)
+    return AMBIGUOUS, max_rounds
+
+
+cdef object _best_move(_Board board, int k, int keep, others, rng):
+    """best_move on a board already mapped."""
+    cdef int n = board.n
     cdef int ncells = n * n, cell, rank, left, best_rank = 3, best_shared = 0, met = 0, i, j, x
     cdef int *shared = <int *> calloc(3 * ncells, sizeof(int))   # per cell: alternatives holding it
     cdef double *tie = <double *> malloc(ncells * sizeof(double))

@@ -554,7 +554,9 @@ cdef class BitsetSearch:
         ValueError and leaves the one before."""
         cdef int i, label, used = 0, n = self.n, w, u
         cdef int seen[MAX_UNITS]
-        if len(regions) != self.ncells:
+        # read as a list (what the repair loop and tuning pass, every round): items without lookups
+        cdef list cells = regions if type(regions) is list else list(regions)
+        if len(cells) != self.ncells:
             raise ValueError("regions must list n*n cells")
         cdef int *labels = <int *> malloc(self.ncells * sizeof(int))
         if not labels:
@@ -563,7 +565,7 @@ cdef class BitsetSearch:
             for i in range(n):
                 seen[i] = 0
             for i in range(self.ncells):
-                label = regions[i]
+                label = cells[i]
                 if label < 0 or label >= n:
                     raise ValueError("region numbers must be 0..n-1")
                 labels[i] = label
@@ -588,6 +590,40 @@ cdef class BitsetSearch:
                     _set_bit(self.unit_bits + u * self.nwords, i)
         finally:
             free(labels)
+
+    def move_cells(self, cells, int target) -> None:
+        """The map as set_regions would leave it after the `cells` (distinct) moved to region `target`
+        (the repair loop's move, every round): only their units change. A move that would empty a
+        region, or a region number outside 0..n-1, raises ValueError and leaves the map as it was."""
+        cdef int n = self.n, cell, old, i, count = 0, u_old, u_new
+        cdef int moving[MAX_UNITS]
+        if not 0 <= target < n:
+            raise ValueError("region numbers must be 0..n-1")
+        for i in range(n):
+            moving[i] = 0
+        for value in cells:
+            cell = value
+            if not 0 <= cell < self.ncells:
+                raise ValueError(f"cell {cell} is off the board")
+            old = self.unit_ids[3 * cell + 2] - 2 * n
+            if old != target:
+                moving[old] += 1
+        for i in range(n):
+            if moving[i] and moving[i] >= self.unit_size[2 * n + i]:
+                raise ValueError("every region number 0..n-1 must be used")
+        for value in cells:
+            cell = value
+            u_old = self.unit_ids[3 * cell + 2]
+            u_new = 2 * n + target
+            if u_old == u_new:
+                continue
+            self.unit_bits[u_old * self.nwords + (cell >> 6)] &= ~((<uint64_t> 1) << (cell & 63))
+            _set_bit(self.unit_bits + u_new * self.nwords, cell)
+            self.unit_size[u_old] -= 1
+            self.unit_size[u_new] += 1
+            self.unit_ids[3 * cell + 2] = u_new
+            self.units_of[cell] = ((<uint64_t> 1) << self.unit_ids[3 * cell]) | \
+                ((<uint64_t> 1) << self.unit_ids[3 * cell + 1]) | ((<uint64_t> 1) << u_new)
 
     cdef void _reset(self) noexcept nogil:
         cdef int w, u

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.games.starbattle._repair import best_move
+from engine.games.starbattle._repair import INCOMPLETE, STUCK, UNIQUE, repair_rounds
 from engine.games.starbattle.count import BitsetSearch, Search, monotonic
 
 
@@ -40,26 +40,18 @@ def repair(n: int, search: Search | BitsetSearch, regions: list[int], answer: tu
     """
     k = len(answer) // n
     keep = 2 * k if keep is None else keep      # a move leaving its region more cells ranks first
-    for rounds in range(max_rounds + 1):
-        found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
-                                       count_budget)
-        if not complete:
-            timed_out = deadline and monotonic() > deadline
-            return RepairOutcome(False, rounds, "timeout" if timed_out else "slow-count")
-        others = [sol for sol in found if sol != answer]
-        if not others:
-            return RepairOutcome(True, rounds)
-        if rounds == max_rounds:
-            break
-        # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
-        # regions: among the legal moves of the impostors shared by the most alternatives (ties are
-        # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
-        # that makes a gift only when every legal move does (compiled: _repair.pyx).
-        move = best_move(n, k, keep, regions, answer, others, rng)
-        if move is None:
-            return RepairOutcome(False, rounds, "stuck")
-        path, target = move
-        for moved in path:
-            regions[moved] = target
-        search.set_regions(regions)
+    # Published boards have no gifts (a region of 2k - 1 cells, its stars forced) and few tiny
+    # regions: among the legal moves of the impostors shared by the most alternatives (ties are
+    # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
+    # that makes a gift only when every legal move does. The rounds (a count, then that move) run
+    # compiled (_repair.pyx: repair_rounds, best_move), one map of the board serving them all.
+    ended, rounds = repair_rounds(n, search, regions, answer, rng, max_rounds, alternatives, deadline,
+                                  count_budget, keep)
+    if ended == UNIQUE:
+        return RepairOutcome(True, rounds)
+    if ended == INCOMPLETE:
+        timed_out = deadline and monotonic() > deadline
+        return RepairOutcome(False, rounds, "timeout" if timed_out else "slow-count")
+    if ended == STUCK:
+        return RepairOutcome(False, rounds, "stuck")
     return RepairOutcome(False, max_rounds, "ambiguous")

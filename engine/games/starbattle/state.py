@@ -204,8 +204,13 @@ class StarState:
         self.memo = None
 
     def is_solved(self) -> bool:
-        k, stars = self.geo.k, self.stars
-        return not self.broken and all((stars & m).bit_count() == k for m in self.geo.unit_mask)
+        geo, stars = self.geo, self.stars
+        k = geo.k
+        # k stars in every row means n k stars in all: a position with another count is not solved
+        # (the ladder asks after every step, and most positions fail here at once)
+        if self.broken or stars.bit_count() != geo.n * k:
+            return False
+        return all((stars & m).bit_count() == k for m in geo.unit_mask)
 
     def is_contradiction(self) -> bool:
         return self.broken_unit() is not None or self.broken
@@ -213,6 +218,17 @@ class StarState:
     def broken_unit(self) -> int | None:
         """A unit that can no longer be completed (too many stars, or too little room), or None."""
         geo, k, cand, stars = self.geo, self.geo.k, self.cand, self.stars
+        if k == 1:
+            # the same test with one star a unit (asked after every step of a Queens grade): a unit
+            # is broken with two stars, or with none and no candidate left
+            for u, m in enumerate(geo.unit_mask):
+                placed = stars & m
+                if placed:
+                    if placed & (placed - 1):
+                        return u
+                elif not cand & m:
+                    return u
+            return None
         hit = geo.hit
         for u, m in enumerate(geo.unit_mask):
             need = k - (stars & m).bit_count()

@@ -94,9 +94,10 @@ def find_star_neighbours(state: StarState, name: str, cost: int) -> Step | None:
 
 def find_unit_full(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
+    unit_mask = geo.unit_mask
     for u in regions_first(geo):
-        m = geo.unit_mask[u]
-        if cand & m and (stars & m).bit_count() >= k:
+        m = unit_mask[u]
+        if cand & m and (stars & m if k == 1 else (stars & m).bit_count() >= k):
             return Step(name, cost, (), cells_of(cand & m), (geo.unit_name[u],),
                         f"{geo.unit_name[u]} already has its " + ("star" if k == 1 else f"{k} stars")
                         + ", so its other cells are empty")
@@ -105,8 +106,18 @@ def find_unit_full(state: StarState, name: str, cost: int) -> Step | None:
 
 def find_last_free_cells(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
+    unit_mask = geo.unit_mask
+    if k == 1:
+        # the same search with one star a unit: a unit without its star and one free cell
+        for u in regions_first(geo):
+            m = unit_mask[u]
+            if not stars & m:
+                free = cand & m
+                if free and not free & (free - 1):
+                    return place_step(state, name, cost, free, 0, (u,), f"{geo.unit_name[u]} has one free cell left")
+        return None
     for u in regions_first(geo):
-        m = geo.unit_mask[u]
+        m = unit_mask[u]
         need = k - (stars & m).bit_count()
         if need > 0:
             free = cand & m

@@ -1,19 +1,19 @@
-"""9x9 Sudoku as a Game object."""
+"""9x9 Sudoku as a Game object. Its board, counter and generator are imported by the methods that use
+them: listing the games' options (every command that names a game) loads this module alone."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import DigitsPlay, Game, GameOptions, Picture, hints_from_steps, option
-from engine.games.sudoku.board import SIZE, SudokuBoard, parse_line, unit_name
-from engine.games.sudoku.count import count_solutions
-from engine.games.sudoku.generator import BAND_BY, check_band, describe, generate
 from engine.games.sudoku.model import SudokuBoardModel
-from engine.games.sudoku.rules import SudokuRules
-from engine.games.sudoku.techniques import BANDS
+from engine.games.sudoku.rules import BAND_BY, BANDS, SudokuRules
+
+if TYPE_CHECKING:
+    from engine.games.sudoku.board import SudokuBoard
 
 _BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
 
@@ -34,6 +34,7 @@ class Sudoku(Game):
     text_form = "an 81-character Sudoku line"
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> SudokuRules:
+        from engine.games.sudoku.generator import check_band
         rules = SudokuRules(size, self.read_options(options).band_by)
         check_band(band, rules.band_by)
         return rules
@@ -44,17 +45,21 @@ class Sudoku(Game):
     def board_from_json(self, data: Any) -> SudokuBoard:
         model = self.validate(data)
         assert isinstance(model, SudokuBoardModel)
+        from engine.games.sudoku.board import SudokuBoard
         return SudokuBoard(model.givens, model.solution, model.seed)
 
     def parse_text(self, line: str) -> SudokuBoard | None:
+        from engine.games.sudoku.board import parse_line
         return parse_line(line) if set(line) <= set(".0123456789") else None
 
     def generate(self, rules: SudokuRules, seed: int, *, band: str | None = None,
                  timeout: float | None = None, style: str | None = None) -> tuple[SudokuBoard, Any]:
         self.check_style(rules, style)          # no styles: any is refused
+        from engine.games.sudoku.generator import generate
         return generate(seed, band=band, band_by=rules.band_by, timeout=timeout)
 
     def solutions(self, board: SudokuBoard, limit: int) -> list[str]:
+        from engine.games.sudoku.count import count_solutions
         return list(count_solutions(board.givens, limit).solutions)
 
     def with_solution(self, board: SudokuBoard, solution: str) -> SudokuBoard:
@@ -64,6 +69,7 @@ class Sudoku(Game):
         return solution or ""
 
     def describe(self, board: SudokuBoard) -> dict[str, Any]:
+        from engine.games.sudoku.generator import describe
         return describe(board)
 
     def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
@@ -77,6 +83,7 @@ class Sudoku(Game):
         return "Isi setiap baris, lajur dan kotak 3×3 dengan digit 1 hingga 9, setiap satu sekali sahaja."
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
+        from engine.games.sudoku.board import SIZE
         board = self.validate_grid(data)
         assert isinstance(board, SudokuBoardModel)
         if solution and not board.solution:
@@ -90,6 +97,7 @@ class Sudoku(Game):
         return Picture(SIZE, _BOXES, False, digits=tuple(digits))
 
     def play(self, data: Mapping[str, Any]) -> DigitsPlay:
+        from engine.games.sudoku.board import SIZE, unit_name
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
         units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts

@@ -9,7 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import InvalidRules
-from engine.games.sudoku.generator import BAND_BY
+
+# Here rather than beside the generator and the ladder (which import them from here), so that the
+# game's object and its request options load without either: a command making other boards lists
+# Sudoku's options without importing its generator.
+BANDS = ("easy", "medium", "hard", "expert", "beyond")     # the technique bands, easiest first
+BAND_BY = ("technique", "clues")                               # how a request's band is measured
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,13 +23,13 @@ from engine.games.sudoku import _logic
 from engine.games.sudoku._logic import Position
 from engine.games.sudoku.board import cell_name, unit_name
 from engine.games.sudoku.table import TABLE, Finding
+from engine.games.sudoku.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
 
 if _logic.BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
     raise ImportError(f"{_logic.__file__} was built from another technique table than table.py: rebuild it "
                       "(make build)")
 
-BANDS = ("easy", "medium", "hard", "expert", "beyond")
 IDS = {e.name: tid for tid, e in enumerate(TABLE)}
 NAME_OF = {tid: e.name for tid, e in enumerate(TABLE)}
 UNIQUENESS = frozenset(e.name for e in TABLE if e.needs_unique)    # sound only where the answer is unique

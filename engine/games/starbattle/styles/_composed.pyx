@@ -125,6 +125,190 @@ def place(int n, list regions, int star, int label, int size, stars, object rng,
         free(cells)
 
 
+def pieces(int n, list regions, answer, object rng, double thin) -> None:
+    """styles/composed.py's _pieces on C flags: a geometric piece around each star not yet in a region
+    (`place`), one star kept for the background, a piece's mirror image taken by the star inside it
+    when it can. The draws are _pieces' own, in its order: choice of the background (a _randbelow),
+    uniform(0.15, 0.35) for its share, random() for the mirroring, shuffle of the order, then per
+    piece uniform(0.5, 1.6) for its size and place's draws; the sums as Python computes them."""
+    cdef int ncells = n * n, nstars = len(answer), label, cell, nfree = 0, nb_count, i, open_cells = 0
+    cdef int background, norder = 0, size, other, inside, count, image_cell
+    cdef bint ok, clash
+    cdef double share, mean, x
+    cdef int nbs[4]
+    cdef int *star_at = <int *> malloc(nstars * sizeof(int))
+    cdef int *free_labels = <int *> malloc(nstars * sizeof(int))
+    cdef int *order = <int *> malloc(nstars * sizeof(int))
+    cdef int *image = <int *> malloc(ncells * sizeof(int))
+    cdef unsigned char *is_star = <unsigned char *> calloc(ncells, 1)
+    cdef unsigned char *placed = <unsigned char *> calloc(nstars, 1)
+    cdef unsigned char *in_piece = <unsigned char *> calloc(ncells, 1)
+    if not star_at or not free_labels or not order or not image or not is_star or not placed or not in_piece:
+        free(star_at); free(free_labels); free(order); free(image); free(is_star); free(placed); free(in_piece)
+        raise MemoryError()
+    try:
+        for label in range(nstars):
+            star_at[label] = answer[label]
+            is_star[star_at[label]] = 1
+        stars = set(answer)
+        for label in range(nstars):
+            cell = star_at[label]
+            ok = True
+            nb_count = edge_neighbours(n, cell, nbs)
+            for i in range(nb_count):
+                if not is_star[nbs[i]] and <int> regions[nbs[i]] != UNASSIGNED:
+                    ok = False
+                    break
+            if ok:
+                free_labels[nfree] = label
+                nfree += 1
+            else:
+                placed[label] = 1
+        if not nfree:
+            return
+        background = free_labels[_below(rng, nfree)]               # rng.choice(free)
+        for cell in range(ncells):
+            open_cells += <int> regions[cell] == UNASSIGNED
+        open_cells += nfree
+        x = rng.random()
+        share = 0.15 + (0.35 - 0.15) * x                            # rng.uniform(0.15, 0.35)
+        mean = (<double> open_cells) * (1 - share) / (<double> max(1, nfree - 1))
+        if mean < 2.0:
+            mean = 2.0
+        mirror = rng.random() < 0.7
+        for i in range(nfree):
+            if free_labels[i] != background:
+                order[norder] = free_labels[i]
+                norder += 1
+        _shuffle(rng, order, norder)
+        for i in range(norder):
+            label = order[i]
+            if placed[label]:
+                continue
+            placed[label] = 1
+            x = rng.random()
+            size = max(3, _round((0.5 + (1.6 - 0.5) * x) * mean))       # rng.uniform(0.5, 1.6)
+            cells = place(n, regions, star_at[label], label, size, stars, rng, thin)
+            if not mirror or not cells:
+                continue
+            count = 0
+            inside = -1
+            clash = False
+            for cell in range(ncells):
+                in_piece[cell] = 0
+            for value in cells:
+                in_piece[<int> value] = 1
+            for value in cells:
+                cell = value
+                image_cell = _floordiv(cell, n) * n + n - 1 - cell % n
+                image[count] = image_cell
+                count += 1
+                if is_star[image_cell]:
+                    inside = image_cell if inside == -1 else -2
+                if in_piece[image_cell]:
+                    clash = True
+            if inside < 0 or clash:
+                continue
+            other = regions[inside]
+            if other < 0 or placed[other] or other == background:      # (a star is always in a region)
+                continue
+            for i in range(count):
+                if image[i] != inside and <int> regions[image[i]] != UNASSIGNED:
+                    clash = True
+                    break
+            if clash:
+                continue
+            placed[other] = 1
+            for i in range(count):
+                regions[image[i]] = other
+    finally:
+        free(star_at); free(free_labels); free(order); free(image); free(is_star); free(placed); free(in_piece)
+
+
+def cut_paths(int n, list regions, answer, paths, object rng) -> None:
+    """styles/composed.py's _cut_paths on C arrays: each path split into runs (where neighbours in it
+    do not share an edge, and at cells already in a region other than stars) on the map as it was
+    given, then each run cut between its stars at a triangular draw of each gap (two randint(a + 1, b)
+    each, in order), each piece going to its star's region."""
+    cdef int ncells = n * n, nstars = len(answer), total = 0, nruns = 0, length = 0, cell, i, j, a, b
+    cdef int start, stop, nat, low, high, target, label
+    for path in paths:
+        total += len(path)
+    cdef int *run_cells = <int *> malloc((total + 1) * sizeof(int))
+    cdef int *run_start = <int *> malloc((total + 2) * sizeof(int))
+    cdef int *star_label = <int *> malloc(ncells * sizeof(int))
+    cdef int *at = <int *> malloc((total + 1) * sizeof(int))
+    cdef int *cuts = <int *> malloc((total + 2) * sizeof(int))
+    if not run_cells or not run_start or not star_label or not at or not cuts:
+        free(run_cells); free(run_start); free(star_label); free(at); free(cuts)
+        raise MemoryError()
+    try:
+        for cell in range(ncells):
+            star_label[cell] = -1
+        for label in range(nstars - 1, -1, -1):         # answer.index(cell): the first label
+            star_label[<int> answer[label]] = label
+        # the runs, as _cut_paths lists them: run_start[r]..run_start[r + 1] in run_cells
+        run_start[0] = 0
+        for path in paths:
+            for value in path:
+                cell = value
+                if length and not _touching(n, cell, run_cells[run_start[nruns] + length - 1]):
+                    nruns += 1
+                    run_start[nruns] = run_start[nruns - 1] + length
+                    length = 0
+                if <int> regions[cell] == UNASSIGNED or star_label[cell] >= 0:
+                    if length and <int> regions[cell] != UNASSIGNED and star_label[cell] < 0:
+                        nruns += 1
+                        run_start[nruns] = run_start[nruns - 1] + length
+                        length = 0
+                    run_cells[run_start[nruns] + length] = cell
+                    length += 1
+                elif length:
+                    nruns += 1
+                    run_start[nruns] = run_start[nruns - 1] + length
+                    length = 0
+            if length:
+                nruns += 1
+                run_start[nruns] = run_start[nruns - 1] + length
+                length = 0
+        for j in range(nruns):
+            start = run_start[j]
+            stop = run_start[j + 1]
+            nat = 0
+            for i in range(stop - start):
+                cell = run_cells[start + i]
+                if star_label[cell] >= 0 and <int> regions[cell] == star_label[cell]:
+                    at[nat] = i
+                    nat += 1
+            if not nat:
+                continue
+            cuts[0] = 0
+            for i in range(nat - 1):
+                a = at[i]
+                b = at[i + 1]
+                # (rng.randint(a + 1, b) + rng.randint(a + 1, b) + 1) // 2
+                low = a + 1 + _below(rng, b - a)
+                high = a + 1 + _below(rng, b - a)
+                cuts[i + 1] = (low + high + 1) // 2
+            cuts[nat] = stop - start
+            for i in range(nat):
+                target = regions[run_cells[start + at[i]]]
+                for a in range(cuts[i], cuts[i + 1]):
+                    regions[run_cells[start + a]] = target
+    finally:
+        free(run_cells); free(run_start); free(star_label); free(at); free(cuts)
+
+
+cdef inline bint _touching(int n, int cell, int other) noexcept:
+    """Whether `cell` shares an edge with `other`."""
+    cdef int nbs[4]
+    cdef int i
+    for i in range(edge_neighbours(n, other, nbs)):
+        if nbs[i] == cell:
+            return True
+    return False
+
+
 # ---- finishing and tuning (styles/composed.py: _absorb, _carve, tune and _regrow) -----------------
 #
 # The same walks as the Python they replaced, on C arrays, with the same draws in the same order:

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
-from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, region_sizes
 from engine.core import likeness
 from engine.core.shape import measure
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search
 from engine.games.starbattle.rules import Rules
-from engine.games.starbattle.styles._composed import absorb, carve, place, tune_moves
+from engine.games.starbattle.styles._composed import absorb, carve, cut_paths, pieces, tune_moves
 from engine.games.starbattle.styles.composed_fit import LIKENESS
 
 NAME = "composed"
@@ -76,129 +76,91 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
 
 def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
     """Place a geometric piece around each star not yet in a region, one star kept for the background
-    (the free cells around it); a piece's mirror image is taken by the star inside it when it can."""
-    stars = set(answer)
-    free = [label for label, cell in enumerate(answer)
-            if all(regions[nb] == UNASSIGNED for nb in orthogonal_neighbours(n)[cell] if nb not in stars)]
-    if not free:
-        return
-    background = rng.choice(free)
-    placed = {label for label, cell in enumerate(answer) if label not in free}
-    open_cells = sum(lab == UNASSIGNED for lab in regions) + len(free)
-    share = rng.uniform(0.15, 0.35)
-    mean = max(2.0, open_cells * (1 - share) / max(1, len(free) - 1))
-    mirror = rng.random() < 0.7
-    order = [label for label in free if label != background]
-    rng.shuffle(order)
-    for label in order:
-        if label in placed:
-            continue
-        placed.add(label)
-        size = max(3, round(rng.uniform(0.5, 1.6) * mean))
-        cells = place(n, regions, answer[label], label, size, stars, rng, THIN)   # compiled
-        if not mirror or not cells:
-            continue
-        image = [(cell // n) * n + n - 1 - cell % n for cell in cells]
-        inside = [cell for cell in image if cell in stars]
-        if len(inside) != 1 or set(image) & set(cells):
-            continue
-        other = regions[inside[0]]
-        if other in placed or other == background or any(
-                regions[cell] != UNASSIGNED for cell in image if cell != inside[0]):
-            continue
-        placed.add(other)
-        for cell in image:
-            regions[cell] = other
+    (the free cells around it); a piece's mirror image is taken by the star inside it when it can.
+    Compiled (styles/_composed.pyx, pieces), with the draws of the Python it replaced."""
+    pieces(n, regions, answer, rng, THIN)
 
 
 # ---- paths cut at the stars: rings, staircases, spirals ------------------------------------------
 
-def _ring(n: int, d: int) -> list[int]:
+@cache
+def _ring(n: int, d: int) -> tuple[int, ...]:
     """The cells of ring `d` (d cells in from the edge) in order round it, from its top-left corner."""
     low, high = d, n - 1 - d
     if low == high:
-        return [low * n + low]
+        return (low * n + low,)
     top = [low * n + c for c in range(low, high + 1)]
     right = [r * n + high for r in range(low + 1, high + 1)]
     bottom = [high * n + c for c in range(high - 1, low - 1, -1)]
     left = [r * n + low for r in range(high - 1, low, -1)]
-    return top + right + bottom + left
+    return tuple(top + right + bottom + left)
 
 
-def _staircase(n: int, rng: random.Random) -> list[list[int]]:
+def _staircase(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """Bands two diagonals wide (anti-diagonals, or diagonals when mirrored), each cell listed so that
     neighbours in the list share an edge: a staircase."""
     flip = rng.random() < 0.5
     start = rng.randrange(2)
+    return _staircase_paths(n, flip, start)
+
+
+@cache
+def _staircase_paths(n: int, flip: bool, start: int) -> tuple[tuple[int, ...], ...]:
+    """_staircase's bands once drawn (geometry alone: the same for every board of the size)."""
     paths = []
     for s in range(start - 1, 2 * n - 1, 2):
         band = [(r, c) for r in range(n) for c in range(n) if r + c in (s, s + 1)]
         band.sort(key=lambda rc: rc[0] - rc[1])
-        paths.append([r * n + (n - 1 - c if flip else c) for r, c in band])
-    return paths
+        paths.append(tuple(r * n + (n - 1 - c if flip else c) for r, c in band))
+    return tuple(paths)
 
 
-def _corner_bands(n: int, rng: random.Random) -> list[list[int]]:
+def _corner_bands(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """Nested L-shaped bands around one corner (one or two cells wide), outermost first, each listed
     end to end along the L."""
     width = rng.choice((1, 1, 2))
     flip_r, flip_c = rng.random() < 0.5, rng.random() < 0.5
+    return _corner_paths(n, width, flip_r, flip_c)
+
+
+@cache
+def _corner_paths(n: int, width: int, flip_r: bool, flip_c: bool) -> tuple[tuple[int, ...], ...]:
+    """_corner_bands' bands once drawn (geometry alone: the same for every board of the size)."""
     paths = []
     for low in range(n - 1, -1, -width):
         band = [(r, c) for r in range(n) for c in range(n) if low - width < max(r, c) <= low]
         # along the L: down the column part, then along the row part, outer line first
         band.sort(key=lambda rc: (rc[0] - rc[1]) if rc[1] >= rc[0] else (rc[0] - rc[1]))
         band.sort(key=lambda rc: rc[1] - rc[0])
-        paths.append([(n - 1 - r if flip_r else r) * n + (n - 1 - c if flip_c else c) for r, c in band])
-    return paths
+        paths.append(tuple((n - 1 - r if flip_r else r) * n + (n - 1 - c if flip_c else c) for r, c in band))
+    return tuple(paths)
 
 
-def _stripes(n: int, rng: random.Random) -> list[list[int]]:
+def _stripes(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """Straight bands across the board (rows or columns, one or two cells wide), each listed so that
     neighbours in the list share an edge (a two-wide band snakes)."""
     width = rng.choice((1, 1, 2))
     across = rng.random() < 0.5
+    return _stripe_paths(n, width, across)
+
+
+@cache
+def _stripe_paths(n: int, width: int, across: bool) -> tuple[tuple[int, ...], ...]:
+    """_stripes' bands once drawn (geometry alone: the same for every board of the size)."""
     paths = []
     for low in range(0, n - width + 1, width):
         band = [(low + w, c) if (c % 2 == 0 or width == 1) else (low + width - 1 - w, c)
                 for c in range(n) for w in range(width)]
-        paths.append([(c * n + r) if across else (r * n + c) for r, c in band])
-    return paths
+        paths.append(tuple((c * n + r) if across else (r * n + c) for r, c in band))
+    return tuple(paths)
 
 
 def _cut_paths(n: int, regions: list[int], answer: tuple[int, ...], paths: Sequence[Sequence[int]],
                rng: random.Random) -> None:
     """Cut each path (split first where neighbours in it do not share an edge) between its stars, at a
-    random point of each gap, each piece going to its star's region; pieces with no star stay free."""
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
-    runs = []
-    for path in paths:
-        run: list[int] = []
-        for cell in path:
-            if run and cell not in neighbours[run[-1]]:
-                runs.append(run)
-                run = []
-            if regions[cell] == UNASSIGNED or cell in stars:
-                if run and regions[cell] != UNASSIGNED and cell not in stars:
-                    runs.append(run)
-                    run = []
-                run.append(cell)
-            elif run:
-                runs.append(run)
-                run = []
-        if run:
-            runs.append(run)
-    for run in runs:
-        at = [i for i, cell in enumerate(run) if cell in stars and regions[cell] == answer.index(cell)]
-        if not at:
-            continue
-        # cut near the middle of each gap (a triangular draw): an end cut leaves a tiny piece
-        cuts = [0] + [(rng.randint(a + 1, b) + rng.randint(a + 1, b) + 1) // 2
-                      for a, b in zip(at, at[1:])] + [len(run)]
-        for (low, high), i in zip(zip(cuts, cuts[1:]), at):
-            for cell in run[low:high]:
-                regions[cell] = regions[run[i]]
+    random point of each gap, each piece going to its star's region; pieces with no star stay free.
+    Compiled (styles/_composed.pyx, cut_paths), with the draws of the Python it replaced."""
+    cut_paths(n, regions, answer, paths, rng)
 
 
 # ---- finishing ------------------------------------------------------------------------------------
