@@ -34,7 +34,7 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
               "print(sorted(m for m in sys.modules if m.startswith('engine.games.') and m.count('.') == 2));"
               "print([g.name for g in engine.games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
+    assert out.splitlines() == ["['engine.games.base', 'engine.games.lazy', 'engine.games.model', 'engine.games.sudoku']",
                                 "['queens', 'starbattle', 'sudoku', 'killer']", "True False"]
 
 
@@ -45,7 +45,7 @@ def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
               "print(sorted(m for m in sys.modules if m.startswith('engine.games.') and m.count('.') == 2));"
               "print(engine.is_band('nope'), engine.is_band('beyond'), 'engine.games.starbattle' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["True", "['engine.games.base', 'engine.games.model', 'engine.games.sudoku']",
+    assert out.splitlines() == ["True", "['engine.games.base', 'engine.games.lazy', 'engine.games.model', 'engine.games.sudoku']",
                                 "False True True"]
     assert set(engine.bands()) == {band for game in games() for band in game.bands}
     assert all(engine.is_band(band) for band in engine.bands()) and not engine.is_band(None)
