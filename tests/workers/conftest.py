@@ -300,27 +300,25 @@ class Fleet:
         return status
 
     def wait_job(self, job_id: int, timeout: float = 90) -> dict[str, Any]:
-        def finished() -> dict[str, Any] | None:
-            status = self.job(job_id)
-            return status if status["state"] in store.FINAL_STATES else None
-        try:
-            return wait_for(finished, timeout, f"job {job_id} to finish", interval=0.25)
-        except AssertionError:
-            logs = "\n".join(f"--- {p.name}\n{p.text()[-2000:]}" for p in self.procs)
-            raise AssertionError(f"job {job_id} did not finish: {self.job(job_id)}\n"
-                                 f"broker: {self.broker_state()}\n{logs}") from None
+        return self._wait_status(job_id, lambda status: status["state"] in store.FINAL_STATES, timeout,
+                                 "to finish", interval=0.25)
 
     def wait_stored(self, job_id: int, at_least: int, timeout: float = 60) -> dict[str, Any]:
-        """Wait until a job has at least `at_least` boards stored; on a timeout the message shows the job,
-        the broker and every process's log tail."""
-        def enough() -> dict[str, Any] | None:
+        return self._wait_status(job_id, lambda status: status["stored"] >= at_least, timeout,
+                                 f"to store {at_least} boards", interval=0.1)
+
+    def _wait_status(self, job_id: int, done: Callable[[dict[str, Any]], bool], timeout: float, what: str,
+                     interval: float) -> dict[str, Any]:
+        """The job's status once `done` holds; on a timeout the message shows the job, the broker and
+        every process's log tail."""
+        def check() -> dict[str, Any] | None:
             status = self.job(job_id)
-            return status if status["stored"] >= at_least else None
+            return status if done(status) else None
         try:
-            return wait_for(enough, timeout, f"job {job_id}'s first {at_least} boards", interval=0.1)
+            return wait_for(check, timeout, f"job {job_id} {what}", interval=interval)
         except AssertionError:
             logs = "\n".join(f"--- {p.name}\n{p.text()[-2000:]}" for p in self.procs)
-            raise AssertionError(f"job {job_id} stored fewer than {at_least} boards in {timeout:g} s: "
+            raise AssertionError(f"job {job_id} did not {what.removeprefix('to ')} in {timeout:g} s: "
                                  f"{self.job(job_id)}\nbroker: {self.broker_state()}\n{logs}") from None
 
     def broker_state(self) -> str:

@@ -252,6 +252,18 @@ def _counted(game: str, outcome: str = "retry") -> float:
     return REGISTRY.get_sample_value("puzzlefleet_slot_tasks_total", {"game": game, "outcome": outcome}) or 0.0
 
 
+def _store_engine_raising(monkeypatch: pytest.MonkeyPatch, fault: Exception) -> list[int]:
+    """The tasks' store engine raises `fault`; the list returned gets an item per try."""
+    from workers import tasks
+    tries: list[int] = []
+
+    def failing() -> Any:
+        tries.append(1)
+        raise fault
+    monkeypatch.setattr(tasks, "store_engine", failing)
+    return tries
+
+
 def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with_the_fault(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Celery runs the retries in line under apply() (no broker, no countdown): the slot task is tried
@@ -260,12 +272,7 @@ def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with
     from store.errors import StoreUnreachable
     from workers import tasks
     from workers.faults import Retryable
-    tries: list[int] = []
-
-    def unreachable() -> Any:
-        tries.append(1)
-        raise StoreUnreachable("the database does not answer: connection refused")
-    monkeypatch.setattr(tasks, "store_engine", unreachable)
+    tries = _store_engine_raising(monkeypatch, StoreUnreachable("the database does not answer: connection refused"))
     before, errors_before = _counted("queens"), _counted("queens", "error")
     params = JobParams(game="queens", size=8).to_json()
     result = tasks.generate_slots.apply(args=(1, 0, 2, params, 5))
@@ -278,12 +285,7 @@ def test_a_store_that_never_answers_is_retried_max_retries_times_then_fails_with
 
 def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from workers import tasks
-    tries: list[int] = []
-
-    def buggy() -> Any:
-        tries.append(1)
-        raise ZeroDivisionError("a bug")
-    monkeypatch.setattr(tasks, "store_engine", buggy)
+    tries = _store_engine_raising(monkeypatch, ZeroDivisionError("a bug"))
     before, errors_before = _counted("queens"), _counted("queens", "error")
     result = tasks.generate_slots.apply(args=(1, 0, 2, JobParams(game="queens", size=8).to_json(), 5))
     assert result.failed() and isinstance(result.result, ZeroDivisionError) and len(tries) == 1
