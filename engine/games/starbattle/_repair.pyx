@@ -134,15 +134,6 @@ cdef class _Board:
         return None
 
 
-def best_move(int n, int k, int keep, regions, answer, others, rng):
-    """The move of one repair round, as (cells to hand over, region to receive them), or None when no
-    impostor has a legal move. `others`: the alternatives found (each a sorted tuple of star cells);
-    the impostors shared by the most of them are tried first (ties: a `random()` each), and the first
-    legal move that leaves its region more than `keep` cells is taken, else the first that leaves more
-    than 2k - 1, else one that leaves a gift."""
-    return _best_move(_Board(n, regions, answer), k, keep, others, rng)
-
-
 # How repair_rounds' rounds ended (its first value).
 UNIQUE, INCOMPLETE, STUCK, AMBIGUOUS = 0, 1, 2, 3
 
@@ -152,7 +143,7 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
     """repair.repair's rounds (a count, then the best move while the answer is not alone), compiled:
     returns (how they ended: UNIQUE, INCOMPLETE (a count cut short), STUCK or AMBIGUOUS; the rounds
     taken). The draws are the Python loop's, in its order: one getrandbits(64) per count, then
-    best_move's. `regions` is edited in place and `search` kept in step with it; one map of the board
+    _best_move's. `regions` is edited in place and `search` kept in step with it; one map of the board
     (with its scratch space) serves every round, moved as `regions` is."""
     cdef _Board board = _Board(n, regions, answer)
     cdef int k = len(answer) // n, rounds, cell, target
@@ -185,7 +176,11 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
 
 
 cdef object _best_move(_Board board, int k, int keep, others, rng):
-    """best_move on a board already mapped."""
+    """The move of one repair round on the mapped `board`, as (cells to hand over, region to receive
+    them), or None when no impostor has a legal move. `others`: the alternatives found (each a sorted
+    tuple of star cells); the impostors shared by the most of them are tried first (ties: a `random()`
+    each), and the first legal move that leaves its region more than `keep` cells is taken, else the
+    first that leaves more than 2k - 1, else one that leaves a gift."""
     cdef int n = board.n
     cdef int ncells = n * n, cell, rank, left, best_rank = 3, best_shared = 0, met = 0, i, j, x
     cdef int *shared = <int *> calloc(3 * ncells, sizeof(int))   # per cell: alternatives holding it

@@ -44,7 +44,7 @@ def repair(n: int, search: Search | BitsetSearch, regions: list[int], answer: tu
     # regions: among the legal moves of the impostors shared by the most alternatives (ties are
     # common), take one that leaves its region more than 2k cells, else more than 2k - 1; a move
     # that makes a gift only when every legal move does. The rounds (a count, then that move) run
-    # compiled (_repair.pyx: repair_rounds, best_move), one map of the board serving them all.
+    # compiled (_repair.pyx: repair_rounds, _best_move), one map of the board serving them all.
     ended, rounds = repair_rounds(n, search, regions, answer, rng, max_rounds, alternatives, deadline,
                                   count_budget, keep)
     if ended == UNIQUE:
