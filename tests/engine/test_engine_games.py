@@ -172,3 +172,15 @@ def test_a_style_filter_is_checked_against_what_the_games_draw() -> None:
                                     ("organic", {"game": "sudoku"}, "draws no boards of game sudoku")]:
         with pytest.raises(InvalidRules, match=message):
             engine.check_style_filter(style, **filters)
+
+
+def test_a_game_package_loads_its_names_on_first_use() -> None:
+    """A fresh process: Killer's package holds GAME alone until a name is asked for; `grade` stays the
+    function when its module (grade.py) is imported first; an unknown name is an AttributeError."""
+    script = ("import importlib, sys; killer = importlib.import_module('engine.games.killer'); "
+              "print('engine.games.killer.grade' in sys.modules); import engine.games.killer.grade; "
+              "print(callable(killer.grade), killer.grade.__module__);"
+              "exec('try:\\n killer.nothing\\nexcept AttributeError as e: print(e)')")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["False", "True engine.games.killer.grade",
+                                "module 'engine.games.killer' has no attribute 'nothing'"]
