@@ -168,7 +168,11 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                     stats.rejected[outcome.reason] += 1
                     continue
                 # repair moves single cells and roughens the style's look: the style nudges it back
-                regions = drawing.tune(rules, regions, answer, rng, tune_steps * rules.size, drawn)
+                try:
+                    regions = drawing.tune(rules, regions, answer, rng, tune_steps * rules.size, drawn,
+                                           deadline=deadline)
+                except DeadlineExceeded:
+                    raise out_of_time(band or "unique") from None
                 board = Board(rules, tuple(regions), answer, seed)
                 graded = None
             if settings.sample and not drawing.keep(rules, regions, rng, drawn=False):

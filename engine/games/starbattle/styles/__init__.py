@@ -8,9 +8,10 @@ Every style module exposes the same small interface:
 - score(rules, regions) -> int: 0-100, how well the map has the style's look (the shape gate's score);
 - repair_keep(rules) -> int: repair prefers moves leaving a region more cells than this;
 - gates(rules) -> Gates: the bars a board of this style must clear (shape bound on `score`);
-- tune(rules, regions, answer, rng, steps, drawn) -> regions: after repair, nudges that bring the look
-  back (toward the style's range, or the map as `drawn` before repair) while the board stays unique (a
-  style with nothing to restore returns `regions` unchanged);
+- tune(rules, regions, answer, rng, steps, drawn, *, deadline) -> regions: after repair, nudges that
+  bring the look back (toward the style's range, or the map as `drawn` before repair) while the board
+  stays unique (a style with nothing to restore returns `regions` unchanged); DeadlineExceeded when
+  `deadline` (on `monotonic()`, 0 for none) passes first, never a map cut short by the clock;
 - keep(rules, regions, rng, drawn) -> bool: whether to go on with a map (`drawn`: the drawing, before
   repair; else the finished map), with the probability its fitted likeness gives at that stage
   (engine/core/likeness.py), so that the maps kept are distributed as the style's published boards

@@ -12,6 +12,8 @@ from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
 from engine.core._shape cimport look_around_cell, stays_one_piece
+from engine.errors import DeadlineExceeded
+from engine.games.starbattle._search import monotonic
 
 DEF UNASSIGNED = -1
 
@@ -506,9 +508,11 @@ def carve(int n, list regions, answer, object rng) -> None:
                 m.set(run[i], largest)
 
 
-def tune_moves(int n, list regions, answer, object rng, int steps, object search, double regrow) -> None:
+def tune_moves(int n, list regions, answer, object rng, int steps, object search, double regrow,
+               double deadline=0.0) -> None:
     """composed.tune after its set-up: _regrow, then `steps` boundary nudges, on `regions` in place
-    (`search` holds the map; a move is kept only while `answer` stays the only solution)."""
+    (`search` holds the map; a move is kept only while `answer` stays the only solution). Raises
+    DeadlineExceeded when `deadline` (on `monotonic()`; 0 for none) passes before a check."""
     cdef _Map m = _Map(n, regions, answer)
     cdef int *order = m.scratch + m.cells        # labels by size, stable
     cdef int *offers = m.scratch + 2 * m.cells
@@ -525,6 +529,8 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
     expected = [tuple(answer)]
 
     def only_solution() -> bool:
+        if deadline and monotonic() > deadline:
+            raise DeadlineExceeded(f"tuning a {n}x{n} map")
         search.set_regions(regions)
         return search.solve(2)[0] == expected
 

@@ -234,7 +234,7 @@ def gates(rules: Rules) -> Gates:
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-         steps: int, drawn: Sequence[int]) -> list[int]:
+         steps: int, drawn: Sequence[int], *, deadline: float = 0.0) -> list[int]:
     """Nudge boundary cells after repair (which moves single cells and roughens pieces): a non-star
     cell moves into a neighbouring region when that removes outline corners, mirrors a boundary or
     grows a tiny region out of a large one, the region it leaves stays one piece, and the board stays
@@ -244,9 +244,10 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     First each region repair left tiny (3 cells or fewer) or straight is grown back to a piece, with
     odds REGROW, a cell at a time from a neighbour of 6+ cells that stays one piece, while the board
     stays unique (hand-drawn boards have about half as many tiny regions and bars as repair leaves).
-    Compiled (styles/_composed.pyx, tune_moves), one search serving every check."""
+    Compiled (styles/_composed.pyx, tune_moves), one search serving every check. Raises
+    DeadlineExceeded when `deadline` (on `monotonic()`; 0 for none) passes first."""
     regions = list(regions)
-    tune_moves(rules.size, regions, answer, rng, steps, new_search(rules, regions), REGROW)
+    tune_moves(rules.size, regions, answer, rng, steps, new_search(rules, regions), REGROW, deadline)
     return regions
 
 

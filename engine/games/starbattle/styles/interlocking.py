@@ -24,7 +24,8 @@ from engine.core._shape import label_in_one_piece
 from engine.core import likeness, targets as shape_targets
 from engine.core.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
-from engine.games.starbattle.count import new_search, only_solution
+from engine.errors import DeadlineExceeded
+from engine.games.starbattle.count import monotonic, new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
@@ -305,7 +306,7 @@ def gates(rules: Rules) -> Gates:
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
-         steps: int, drawn: Sequence[int]) -> list[int]:
+         steps: int, drawn: Sequence[int], *, deadline: float = 0.0) -> list[int]:
     """After repair (single-cell moves, which roughen the look): move straight runs of boundary cells
     (a run of a region's cells along its border with one neighbour, all of it or a piece from one end)
     into that neighbour when the map comes closer to the published range and then to what it should
@@ -316,7 +317,10 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     `drawn` lies nearest), the distance to which must drop; up to TARGET_TRIES * `steps` nudges are tried, at most `steps`
     of them checked for uniqueness. Else the outline it was drawn with (repair adds corners to a
     blocky drawing, which the site's blocky boards do not have), `steps` nudges; a map inside the
-    range with no more corners than it was drawn with is left alone."""
+    range with no more corners than it was drawn with is left alone.
+
+    Raises DeadlineExceeded when `deadline` (on `monotonic()`; 0 for none) passes first: a map tuned
+    only as far as the clock allowed would make the same seed give different boards."""
     n, k = rules.size, rules.stars
     stars = set(answer)
     regions = list(regions)
@@ -366,6 +370,8 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
                 regions[moved] = own
             continue
         checks += 1
+        if deadline and monotonic() > deadline:
+            raise DeadlineExceeded(f"tuning a {rules} map")
         if not only_solution(search, regions, answer, nodes):
             for moved in run:
                 regions[moved] = own
