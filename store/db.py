@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (Column, Connection, Engine, MetaData, PrimaryKeyConstraint, String, Table, create_engine, event,
                         inspect)
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlmodel import Session
 
@@ -76,6 +76,19 @@ def _setup_sqlite(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
+def _close_interrupted(engine: Engine) -> None:
+    @event.listens_for(engine, "handle_error")
+    def _on_error(ctx: ExceptionContext) -> None:
+        # An exception from outside the database raised in the middle of a call (a task's soft time
+        # limit comes from a signal handler, at any line) can leave the connection with its command in
+        # flight and its transaction open on the server, holding locks. Pooled again, every later call
+        # on it fails ("another command is already in progress"); closed, the server ends the
+        # transaction. Only this connection: the others are sound.
+        if not isinstance(ctx.original_exception, (SQLAlchemyError, ctx.dialect.loaded_dbapi.Error)):
+            ctx.is_disconnect = True
+            ctx.invalidate_pool_on_disconnect = False
+
+
 def make_engine(url: str | None = None) -> Engine:
     """An engine for `url` (default: database_url()), connected once to prove it works.
 
@@ -90,6 +103,7 @@ def make_engine(url: str | None = None) -> Engine:
             # Without a timeout a blackholed host hangs a worker for minutes.
             connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": 10}
             engine = create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+        _close_interrupted(engine)
         # Fail here, with one line, rather than deep inside the first task.
         with engine.connect():
             pass

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import threading
 from collections.abc import Iterable
 from datetime import date, datetime, timezone
 from typing import Any
 
-from billiard.pool import SIG_SOFT_TIMEOUT, soft_timeout_sighandler
 from celery import signals
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import Engine
 
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import one_line
-from workers import metrics, softlimit
+from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from workers.daily import OutOfBudget, make_daily, today
 from workers.faults import Retryable, is_transient
@@ -52,9 +50,10 @@ def store_engine() -> Engine:
 
 
 def _retryable(exc: BaseException) -> bool:
-    """A transient fault, the daily set's work budget spent, or the soft time limit reached (in engine
-    work only, workers.softlimit: a daily board longer than the budget): a retry takes up what is left.
-    Acked as a failure instead, a range's slots would wait for beat's sweep."""
+    """A transient fault, the daily set's work budget spent, or the soft time limit reached where the
+    work could not hand itself over first (a store call or a hand-over still in flight, one board longer than
+    the budget): a retry takes up what is left. Acked as a failure instead, a range's slots would wait
+    for beat's sweep."""
     return isinstance(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
 
 
@@ -114,15 +113,6 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         raise Retryable.of(exc) from exc
     metrics.task_finished(game, "split" if summary["handed_over"] else "finished")
     return summary
-
-
-@signals.task_prerun.connect
-def _soft_limit_in_engine_work_only(**_: Any) -> None:
-    # A pool child puts in the pool's soft-limit handler after Celery's process-init hooks have run,
-    # so it is replaced here, at the child's first task (workers.softlimit says why).
-    if SIG_SOFT_TIMEOUT is not None and signal.getsignal(SIG_SOFT_TIMEOUT) is soft_timeout_sighandler:
-        softlimit.hold_outside_engine(SIG_SOFT_TIMEOUT, SoftTimeLimitExceeded)
-    softlimit.forget()
 
 
 def _game_of(args: Any, kwargs: Any) -> str:
