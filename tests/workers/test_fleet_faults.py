@@ -153,8 +153,11 @@ def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit:
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_rabbit.url,
                           PUZZLEFLEET_VISIBILITY_TIMEOUT="900")
     worker = fleet.worker("w1")
-    n = 300
-    job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(n), "--seed", "9")["job"]
+    n = 200
+    # Star Battle 10x10 2-star boards (tens of ms each), so that the job outlasts the poll below by
+    # seconds: 300 Queens 12x12 boards once finished before the node was killed.
+    job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(n),
+                           "--seed", "9")["job"]
     fleet.wait_stored(job_id, 25)
     own_rabbit.kill()
     assert fleet.job(job_id)["stored"] < n
@@ -175,8 +178,10 @@ def test_a_redis_restart_mid_job_still_lands_exactly_n_boards(tmp_path: Path, ow
                           PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_STALL_SECONDS="3")
     worker = fleet.worker("w1")
     fleet.beat()
-    n = 300
-    job_id = fleet.enqueue("--game", "queens", "--size", "12", "--count", str(n), "--seed", "9")["job"]
+    n = 200
+    # Star Battle 10x10 2-star boards, as above: the job must outlast the poll by seconds.
+    job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(n),
+                           "--seed", "9")["job"]
     fleet.wait_stored(job_id, 25)
     redis_proc.kill()
     stored_at_kill = fleet.job(job_id)["stored"]
