@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.errors import DeadlineExceeded
 from engine.games.starbattle._search import BitsetSearch, Search, monotonic
 from engine.games.starbattle.rules import Rules
 
@@ -39,11 +40,14 @@ def count_solutions(rules: Rules, regions: Sequence[int], limit: int = 2, *, sta
 
 
 def only_solution(search: Search | BitsetSearch, regions: Sequence[int], answer: tuple[int, ...],
-                  max_nodes: int = 0) -> bool:
+                  max_nodes: int = 0, deadline: float = 0.0) -> bool:
     """Whether `answer` is the only solution of `regions`, counted on `search` (loaded with them here):
     a tuning checks thousands of maps of one board, and one search serves them all (building one
     costs more than a small count). A non-zero `max_nodes` answers False for a count that needs more
-    search nodes (the same answer on every machine)."""
+    search nodes (the same answer on every machine). Raises DeadlineExceeded when `deadline` (on
+    `monotonic()`; 0 for none) has passed: never an answer that depends on the clock."""
+    if deadline and monotonic() > deadline:
+        raise DeadlineExceeded("the time for checking maps ran out")
     search.set_regions(regions)
     found, complete = search.solve(2, max_nodes=max_nodes)
     return complete and found == [answer]

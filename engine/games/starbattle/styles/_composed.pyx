@@ -12,8 +12,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
 from engine.core._shape cimport look_around_cell, stays_one_piece
-from engine.errors import DeadlineExceeded
-from engine.games.starbattle._search import monotonic
+from engine.games.starbattle.count import only_solution
 
 DEF UNASSIGNED = -1
 
@@ -526,13 +525,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
     cdef bint moved
     if n > 64:
         raise ValueError("tune_moves: maps of at most 64 x 64")
-    expected = [tuple(answer)]
-
-    def only_solution() -> bool:
-        if deadline and monotonic() > deadline:
-            raise DeadlineExceeded(f"tuning a {n}x{n} map")
-        search.set_regions(regions)
-        return search.solve(2)[0] == expected
+    expected = tuple(answer)
 
     # _regrow: sorted(range(n), key=size), stable
     for label in range(n):
@@ -584,7 +577,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
                 cell = offers[j]
                 donor = m.labels[cell]
                 m.set(cell, label)
-                if m.one_piece_without(cell, donor) and only_solution():
+                if m.one_piece_without(cell, donor) and only_solution(search, regions, expected, 0, deadline):
                     m.sizes[donor] -= 1
                     m.sizes[label] += 1
                     moved = True
@@ -621,7 +614,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
         if look_around_cell(n, m.labels, cell) + grown <= before or not m.one_piece_without(cell, own):
             m.set(cell, own)
             continue
-        if not only_solution():
+        if not only_solution(search, regions, expected, 0, deadline):
             m.set(cell, own)
             continue
         m.sizes[own] -= 1

@@ -24,8 +24,7 @@ from engine.core._shape import label_in_one_piece
 from engine.core import likeness, targets as shape_targets
 from engine.core.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
-from engine.errors import DeadlineExceeded
-from engine.games.starbattle.count import monotonic, new_search, only_solution
+from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star
 from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
@@ -370,9 +369,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
                 regions[moved] = own
             continue
         checks += 1
-        if deadline and monotonic() > deadline:
-            raise DeadlineExceeded(f"tuning a {rules} map")
-        if not only_solution(search, regions, answer, nodes):
+        if not only_solution(search, regions, answer, nodes, deadline):
             for moved in run:
                 regions[moved] = own
             continue
