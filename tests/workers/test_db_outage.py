@@ -15,11 +15,16 @@ from pathlib import Path
 import pytest
 
 import store
-from tests.workers.conftest import BIN, Fleet, OwnPostgres, OwnRedis, free_port, send_raw, wait_for
+from tests.workers.conftest import BIN, Fleet, OwnPostgres, OwnRedis, Proc, free_port, send_raw, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
 COUNT = 120          # Star Battle 10x10 2-star boards: several seconds of work for two pool processes
+
+
+def _without_sweeps(worker: Proc) -> str:
+    """The worker log's tail without beat's sweeps (one a second), for a failure's message."""
+    return "\n".join(line for line in worker.text().splitlines() if "resume_stalled" not in line)[-6000:]
 
 
 def _metrics(port: int) -> str:
@@ -43,8 +48,7 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         try:
             stored_before = wait_for(progress, 60, "the job to store its first boards", interval=0.1)
         except AssertionError as exc:
-            shown = "\n".join(line for line in worker.text().splitlines() if "resume_stalled" not in line)
-            raise AssertionError(f"{exc}; worker log without the sweeps:\n{shown[-6000:]}") from None
+            raise AssertionError(f"{exc}; worker log without the sweeps:\n{_without_sweeps(worker)}") from None
         own_postgres.stop("immediate")             # as a crash: every connection dropped mid-transaction
         stopped = time.monotonic()
         assert stored_before < COUNT, "the job finished before the outage: make it longer"
@@ -119,8 +123,7 @@ def test_housekeeping_rides_out_a_database_outage_and_a_broker_restart_without_a
             wait_for(lambda: re.search(r"Task puzzlefleet\.daily\[\S+\] succeeded", worker.text()), 240,
                      "the daily set once the store answers")
         except AssertionError as exc:
-            shown = "\n".join(line for line in worker.text().splitlines() if "resume_stalled" not in line)
-            raise AssertionError(f"{exc}; worker log without the sweeps:\n{shown[-6000:]}") from None
+            raise AssertionError(f"{exc}; worker log without the sweeps:\n{_without_sweeps(worker)}") from None
         redis_proc.kill()                                                # the broker restarts, empty
         time.sleep(1.0)
         redis.start()
