@@ -51,9 +51,9 @@ def store_engine() -> Engine:
 
 def _retryable(exc: BaseException) -> bool:
     """A transient fault, the daily set's work budget spent, or the soft time limit reached where the
-    work could not hand itself over first (a store call or a hand-over still in flight, one board longer than
-    the budget): a retry takes up what is left. Acked as a failure instead, a range's slots would wait
-    for beat's sweep."""
+    work could not hand itself over first (a store call or a hand-over still in flight, one board
+    longer than the budget): a retry takes up what is left. Acked as a failure instead, a range's slots
+    would wait for beat's sweep."""
     return isinstance(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
 
 
