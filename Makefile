@@ -28,9 +28,9 @@ DEMO := PUZZLEFLEET_DB=sqlite:///demo.db
 
 run: build
 	rm -f demo.db demo.db-wal demo.db-shm
-	$(DEMO) $(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1 --jobs 2
+	$(DEMO) $(BIN)/puzzlefleet generate --game queens --size 8 --count 4 --seed 1
 	$(DEMO) $(BIN)/puzzlefleet generate --game queens --size 10 --diagonals --count 2 --seed 2
-	$(DEMO) $(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3 --jobs 2
+	$(DEMO) $(BIN)/puzzlefleet generate --game starbattle --size 10 --stars 2 --count 3 --seed 3
 	$(DEMO) $(BIN)/puzzlefleet generate --game sudoku --size 9 --band hard --count 2 --seed 4
 	$(DEMO) $(BIN)/puzzlefleet list
 	$(DEMO) $(BIN)/puzzlefleet export --game queens --size 8 --limit 1 --format text

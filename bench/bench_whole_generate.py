@@ -1,12 +1,13 @@
 """Whole `generate` commands of two checkouts, side by side: seconds per stored board as a user times them.
 
     .venv/bin/python bench/bench_whole_generate.py --before ../before [--rules "queens 8:200" ...]
-        [--rounds 2] [--cpu 0] [--jobs 1]
+        [--rounds 2] [--cpu 0] [--jobs 1 | --jobs 0 --cpu -1]
 
 Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet generate --game G --size N
 [--stars K] --count C --seed 1`, one process, a fresh SQLite store in a temporary folder), alternating
 this checkout and `--before` for `--rounds` rounds so that both see the same load. `--jobs N` passes
-`--jobs N` to both (with `--cpu -1`, so that the processes have the machine's cores). Prints Markdown: wall
+`--jobs N` to both (with `--cpu -1`, so that the processes have the machine's cores); `--jobs 0` passes
+no `--jobs`: each checkout's own default, the command as a user types it. Prints Markdown: wall
 seconds of the whole command per stored board, the best round of each, and beside it the command's
 CPU seconds (user + system, the best round): on a machine shared with other work the wall time
 stretches with the load, the CPU time much less.
@@ -37,7 +38,7 @@ def command(checkout: Path, rules: str, count: int, jobs: int = 1) -> list[str]:
     game, size = words[0], words[1]
     stars = ["--stars", words[2]] if len(words) > 2 else []
     return [str(checkout / ".venv" / "bin" / "puzzlefleet"), "generate", "--game", game, "--size", size, *stars,
-            "--count", str(count), "--seed", "1", "--jobs", str(jobs)]
+            "--count", str(count), "--seed", "1", *(["--jobs", str(jobs)] if jobs else [])]
 
 
 def cpu_of_children() -> float:
@@ -66,10 +67,12 @@ def main() -> None:
     parser.add_argument("--rules", nargs="*", default=DEFAULT_RULES, help='"RULES:COUNT"')
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cpu", type=int, default=0, help="pin each command to this core (-1: no pinning)")
-    parser.add_argument("--jobs", type=int, default=1, help="generate's --jobs, on both sides")
+    parser.add_argument("--jobs", type=int, default=1, help="generate's --jobs, on both sides (0: none given)")
     args = parser.parse_args()
     sides = {"this checkout": ROOT, "before": args.before.resolve()}
-    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (commands pinned to CPU {args.cpu}), --jobs {args.jobs}, "
+    pinned = f"commands pinned to CPU {args.cpu}" if args.cpu >= 0 else "commands not pinned"
+    jobs = f"--jobs {args.jobs}" if args.jobs else "no --jobs (each checkout's default)"
+    print(f"Machine: {cpu_model()}, {os.cpu_count()} cores ({pinned}), {jobs}, "
           f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print(f"Load average {os.getloadavg()[0]:.1f} at the start.\n")

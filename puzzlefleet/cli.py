@@ -100,6 +100,15 @@ def _positive(limit: int):
     return parse
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: a run pinned with taskset, or confined by a cpuset, gets
+    its own share, not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:          # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -205,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
     _request_arguments(gen, max_count=100_000, seed_of="run")
-    gen.add_argument("--jobs", type=_positive(256), default=1, help="worker processes")
+    gen.add_argument("--jobs", type=_positive(256), default=usable_cores(),
+                     help="worker processes (default: %(default)s, the cores this command may run on)")
 
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis or "
                                                   "RabbitMQ)")

@@ -162,7 +162,7 @@ def _in_processes(db_url: str | None, job_id: int, params: dict[str, Any], seed:
     """The ranges shared by `workers` processes. Ctrl-C reaches the parent alone (the workers ignore
     it); it sets the stop flag, waits GRACE_SECONDS for the workers to record their work, then kills
     the rest; a second Ctrl-C kills them at once. Returns (interrupted, error)."""
-    import multiprocessing          # here: a one-process run (the default --jobs 1) does without it
+    import multiprocessing          # here: a one-process run (--jobs 1, or one board) does without it
     context = multiprocessing.get_context("fork")
     queue, results, stop = context.Queue(), context.Queue(), context.Event()
     for item in ranges:

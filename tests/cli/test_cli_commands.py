@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +15,10 @@ from engine.games.starbattle import Board, Rules
 from engine.games.starbattle.reference import reference_solutions
 
 KNOWN_URL = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"   # pzprjs test board, one solution
+
+
+def _by_id(boards: list[dict]) -> list[dict]:
+    return sorted(boards, key=lambda board: board["id"])
 
 
 def test_generate_stores_unique_boards_reproducibly(env, tmp_path):
@@ -27,9 +33,25 @@ def test_generate_stores_unique_boards_reproducibly(env, tmp_path):
         # an independent re-check: the plain reference counter finds the stored answer alone
         assert reference_solutions(board.rules, board.regions, 2) == [board.solution]
     other = {**env, "PUZZLEFLEET_DB": f"sqlite:///{tmp_path / 'q.db'}"}
-    assert run(other, "generate", "--game", "queens", "--size", "7", "--count", "6", "--seed", "5")\
+    assert run(other, "generate", "--game", "queens", "--size", "7", "--count", "6", "--seed", "5", "--jobs", "1")\
         .returncode == 0
     assert {b["id"] for b in exported(other)} == {b["id"] for b in boards}
+
+
+def test_generate_takes_every_core_it_may_run_on_by_default(env):
+    """Without --jobs a run has one process per core it may run on (a run pinned with taskset, one), and
+    never more processes than boards; the help says the default."""
+    cores = len(os.sched_getaffinity(0))
+    result = run(env, "generate", "--game", "queens", "--size", "6", "--count", "3", "--seed", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"(seed 2, {min(cores, 3)} process(es))" in result.stdout
+    exe = Path(sys.executable).with_name("puzzlefleet")
+    pinned = subprocess.run(["taskset", "-c", str(min(os.sched_getaffinity(0))), str(exe), "generate", "--game",
+                             "queens", "--size", "6", "--count", "3", "--seed", "2"],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert pinned.returncode == 0, pinned.stderr
+    assert "(seed 2, 1 process(es))" in pinned.stdout and "accepted 3 of 3" in pinned.stdout
+    assert f"default: {cores}, the cores" in " ".join(run(env, "generate", "--help").stdout.split())
 
 
 def test_a_second_run_with_the_same_seed_adds_new_boards_not_duplicates(env):
@@ -56,7 +78,8 @@ def test_generate_with_a_style_stores_and_shows_it_and_listings_filter_on_it(env
         ("composed", "composed"), ("composed", "composed"), ("organic", "organic"), (default, default)]
     assert all(isinstance(b["generation"]["style_score"], int) for b in boards)
     assert exported(env, "--style", "organic") == [b for b in boards if b["style"] == "organic"]
-    assert exported(env, "--style", "composed", "--job", "1") == boards[:2]
+    # the run's two processes may store its boards in either order
+    assert _by_id(exported(env, "--style", "composed", "--job", "1")) == _by_id(boards[:2])
     assert exported(env, "--style", "organic", "--job", "1") == []
     listing = run(env, "list", "--style", "composed").stdout.splitlines()
     assert listing[0].split()[5] == "style"
