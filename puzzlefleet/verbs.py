@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 import engine
-from engine import PuzzleError, board_from_json, game_of, games, recorded_option_specs
+from engine import PuzzleError, all_games, board_from_json, game_of, recorded_option_specs
 from puzzlefleet import embedded, fleet, render
 from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
 from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
@@ -259,11 +259,11 @@ def _filtered(args: argparse.Namespace) -> bool:
 
 def _from_line(line: str) -> Any:
     """A board from the one-line text form of whichever game reads it."""
-    for game in games():
+    for game in all_games():
         board = game.parse_text(line)
         if board is not None:
             return board
-    forms = [game.text_form for game in games() if game.text_form]
+    forms = [game.text_form for game in all_games() if game.text_form]
     raise PuzzleError("expected a JSON board" + "".join(f", {form}" for form in forms[:-1])
                       + (f" or {forms[-1]}" if forms else ""))
 

@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
-from engine import PuzzleError, game_of, games, recorded_option_specs
+from engine import PuzzleError, all_games, game_of, recorded_option_specs
 from store.errors import StoreError
 from store.jobmodels import JobSlot
 from store.models import Puzzle, utcnow
@@ -151,7 +151,7 @@ def option_filter(name: str, value: Any) -> ColumnElement[bool]:
     recorded = {bool: field.as_boolean, int: field.as_integer}.get(spec.kind, field.as_string)()
     if type(value) is type(spec.absent) and value == spec.absent:
         return or_(recorded == value, recorded.is_(None))
-    games_recording = [game.name for game in games() if any(own.name == name for own in game.recorded_options())]
+    games_recording = [game.name for game in all_games() if any(own.name == name for own in game.recorded_options())]
     return and_(col(Puzzle.game).in_(games_recording), recorded == value)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import PuzzleError, game_named, games, option_specs
+from engine import PuzzleError, all_games, game_named, option_specs
 
 FLEET_QUEUE = "fleet"                     # housekeeping (beat's sweep for stalled jobs)
 DEFAULT_TIMEOUT = 300.0                   # seconds per attempt, as `generate --timeout`
@@ -110,7 +110,7 @@ class JobParams:
 
 def queues() -> tuple[str, ...]:
     """The queues of every registered game: each game has its own."""
-    return tuple(dict.fromkeys(game.queue for game in games()))
+    return tuple(dict.fromkeys(game.queue for game in all_games()))
 
 
 def queue_of(params: Any) -> str | None:

@@ -83,19 +83,19 @@ def _load() -> None:
     _loaded = True
 
 
-def games() -> tuple[Game, ...]:
+def all_games() -> tuple[Game, ...]:
     """Every registered game, built-in ones first."""
     _load()
     return tuple(_games.values())
 
 
 def names() -> tuple[str, ...]:
-    return tuple(game.name for game in games())
+    return tuple(game.name for game in all_games())
 
 
 def bands() -> tuple[str, ...]:
     """Every band some game's request may ask for, in the order the games list them."""
-    return tuple(dict.fromkeys(band for game in games() for band in game.bands))
+    return tuple(dict.fromkeys(band for game in all_games() for band in game.bands))
 
 
 def is_band(value: Any) -> bool:
@@ -108,7 +108,7 @@ def is_band(value: Any) -> bool:
 
 def style_names() -> tuple[str, ...]:
     """Every drawing style some game's request may ask for, in the order the games list them."""
-    return tuple(dict.fromkeys(name for game in games() for name in game.style_names()))
+    return tuple(dict.fromkeys(name for game in all_games() for name in game.style_names()))
 
 
 def check_style_filter(style: str, *, game: str | None = None, size: int | None = None,
@@ -117,7 +117,7 @@ def check_style_filter(style: str, *, game: str | None = None, size: int | None 
     in `style`: a listing's filter by style is checked as a request's style is."""
     if style not in style_names():
         raise InvalidRules(f"unknown style {style!r}: expected one of {', '.join(style_names())}")
-    for candidate in games() if game is None else (game_named(game),):
+    for candidate in all_games() if game is None else (game_named(game),):
         if any(style in group.styles for group in candidate.style_groups() if group.matches(size=size, **rules)):
             return
     where = " ".join(f"{name} {value}" for name, value in (("game", game), ("size", size), *rules.items())
@@ -137,7 +137,7 @@ def _games_for(name: str | None) -> tuple[Game, ...]:
     game of another package cannot be loaded and `name` is a built-in one, the built-in games (a
     broken plugin does not stop `generate --game queens`, and sudoku still says it has no stars)."""
     try:
-        return games()
+        return all_games()
     except InvalidRules:
         if name is None or f"engine.games.{name}" not in BUILTIN:
             raise
@@ -211,7 +211,7 @@ def board_from_json(data: Any) -> Any:
 
 def board_schema() -> dict[str, Any]:
     """The JSON Schema of a board of any registered game."""
-    return _board_schema([game.model for game in games()])
+    return _board_schema([game.model for game in all_games()])
 
 
 def board_schema_text() -> str:

@@ -25,7 +25,7 @@ from sqlalchemy import Engine, bindparam, func, select
 from sqlmodel import col
 
 import store
-from engine import (ENGINE_VERSION, PuzzleError, board_schema_text, check_style_filter, game_of, games,
+from engine import (ENGINE_VERSION, PuzzleError, all_games, board_schema_text, check_style_filter, game_of,
                     recorded_option_specs)
 from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
@@ -223,7 +223,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         by rules (sizes, and the other rules fields each group goes with; the default style first)."""
         body = [{"name": game.name, "title": game.title, "bands": list(game.bands), "input": game.input_mode,
                  "styles": [group.to_json() for group in game.style_groups()]}
-                for game in games()]
+                for game in all_games()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
 
     @app.get("/boards", response_model=_page_model(), tags=["boards"])

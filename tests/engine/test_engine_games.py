@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import InvalidBoard, InvalidRules, game_named, game_of, games
+from engine import InvalidBoard, InvalidRules, all_games, game_named, game_of
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}, "killer": {"size": 9}}
@@ -20,7 +20,7 @@ REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudok
 
 def test_the_registry_lists_the_built_in_games_in_order() -> None:
     assert engine.names()[:4] == ("queens", "starbattle", "sudoku", "killer")
-    assert [game.queue for game in games()][:4] == ["queens", "starbattle", "sudoku", "killer"]
+    assert [game.queue for game in all_games()][:4] == ["queens", "starbattle", "sudoku", "killer"]
     with pytest.raises(InvalidRules, match="unknown game 'chess'"):
         game_named("chess")
     with pytest.raises(InvalidBoard, match="JSON object"):
@@ -32,10 +32,19 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
     follows still puts the built-in games first, in order."""
     script = ("import sys, engine; engine.game_named('sudoku');"
               "print(sorted(m for m in sys.modules if m.startswith('engine.games.') and m.count('.') == 2));"
-              "print([g.name for g in engine.games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
+              "print([g.name for g in engine.all_games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["['engine.games.base', 'engine.games.lazy', 'engine.games.model', 'engine.games.sudoku']",
                                 "['queens', 'starbattle', 'sudoku', 'killer']", "True False"]
+
+
+def test_a_game_module_imports_by_its_dotted_path() -> None:
+    """`import engine.games.starbattle.generator as generator` works in a fresh process: the registry's
+    list of games is `all_games()`, so no name in `engine` hides the `engine.games` package."""
+    script = ("import engine.games.starbattle.generator as generator, engine;"
+              "print(engine.games.__name__, generator.__name__)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["engine.games", "engine.games.starbattle.generator"]
 
 
 def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
@@ -47,7 +56,7 @@ def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["True", "['engine.games.base', 'engine.games.lazy', 'engine.games.model', 'engine.games.sudoku']",
                                 "False True True"]
-    assert set(engine.bands()) == {band for game in games() for band in game.bands}
+    assert set(engine.bands()) == {band for game in all_games() for band in game.bands}
     assert all(engine.is_band(band) for band in engine.bands()) and not engine.is_band(None)
 
 
