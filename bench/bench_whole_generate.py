@@ -8,9 +8,9 @@ Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet ge
 this checkout and `--before` for `--rounds` rounds so that both see the same load. `--jobs N` passes
 `--jobs N` to both (with `--cpu -1`, so that the processes have the machine's cores); `--jobs 0` passes
 no `--jobs`: each checkout's own default, the command as a user types it. Prints Markdown: wall
-seconds of the whole command per stored board, the best round of each, and beside it the command's
-CPU seconds (user + system, the best round): on a machine shared with other work the wall time
-stretches with the load, the CPU time much less.
+seconds of the whole command per stored board, the best and the worst round of each, and beside it the
+command's CPU seconds (user + system, the best round): on a machine shared with other work the wall
+time stretches with the load, the CPU time much less.
 """
 
 from __future__ import annotations
@@ -76,23 +76,23 @@ def main() -> None:
           f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print(f"Load average {os.getloadavg()[0]:.1f} at the start.\n")
-    print("| rules | boards | " + " | ".join(f"{side}: s / board (best of {args.rounds})" for side in sides)
-          + " | ratio | " + " | ".join(f"{side}: CPU s / board" for side in sides) + " | CPU ratio |\n|---|---:|"
+    print("| rules | boards | " + " | ".join(f"{side}: per board (best, worst of {args.rounds})" for side in sides)
+          + " | ratio (best) | " + " | ".join(f"{side}: CPU per board" for side in sides) + " | CPU ratio |\n|---|---:|"
           + "---:|" * (2 * len(sides) + 2))
     for item in args.rules:
         rules, count = item.rsplit(":", 1)
-        best = {side: float("inf") for side in sides}
-        best_cpu = {side: float("inf") for side in sides}
+        walls: dict[str, list[float]] = {side: [] for side in sides}
+        cpus: dict[str, list[float]] = {side: [] for side in sides}
         for _ in range(args.rounds):
             for side, checkout in sides.items():
                 wall, cpu_seconds = timed(checkout, rules, int(count), args.cpu, args.jobs)
-                best[side] = min(best[side], wall / int(count))
-                best_cpu[side] = min(best_cpu[side], cpu_seconds / int(count))
-        now, before = best["this checkout"], best["before"]
-        now_cpu, before_cpu = best_cpu["this checkout"], best_cpu["before"]
-        print(f"| {rules} | {count} | {now * 1000:.1f} ms | {before * 1000:.1f} ms | {now / before:.2f} | "
-              f"{now_cpu * 1000:.1f} ms | {before_cpu * 1000:.1f} ms | {now_cpu / before_cpu:.2f} |", flush=True)
-
+                walls[side].append(wall / int(count) * 1000)
+                cpus[side].append(cpu_seconds / int(count) * 1000)
+        now, before = min(walls["this checkout"]), min(walls["before"])
+        now_cpu, before_cpu = min(cpus["this checkout"]), min(cpus["before"])
+        print(f"| {rules} | {count} | {now:.1f}, {max(walls['this checkout']):.1f} ms | "
+              f"{before:.1f}, {max(walls['before']):.1f} ms | {now / before:.2f} | "
+              f"{now_cpu:.1f} ms | {before_cpu:.1f} ms | {now_cpu / before_cpu:.2f} |", flush=True)
 
 if __name__ == "__main__":
     main()
