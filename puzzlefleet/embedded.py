@@ -81,6 +81,11 @@ def _never(start: int, stop: int) -> None:
     raise AssertionError("an embedded range has no budget to run out of")
 
 
+def processes(jobs: int, count: int) -> int:
+    """How many processes a run of `count` boards with `--jobs` `jobs` has: never more than boards."""
+    return max(1, min(jobs, count))
+
+
 def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | None,
         progress: bool = False) -> Summary:
     """Generate `count` new boards into the store as one job, in `jobs` processes; returns the
@@ -95,7 +100,7 @@ def run(params: JobParams, *, count: int, seed: int, jobs: int, db_url: str | No
         job_id = create_job(session=s, game=params.game, rules=str(params.rules()), band=params.band,
                             params=data, seed=seed, requested=count)
     bar = Progress(count, progress)
-    workers = max(1, min(jobs, count))
+    workers = processes(jobs, count)
     per_range = max(1, min(MAX_SLOTS_PER_TASK, count // (workers * RANGES_PER_PROCESS)))
     ranges = slot_ranges(range(count), per_range)
     try:

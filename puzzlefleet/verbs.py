@@ -38,8 +38,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     band = f" {args.band}" if args.band else ""
     style = f", style {args.style}" if args.style else ""
-    processes = min(args.jobs, args.count)
-    print(f"generating {args.count} x {params.rules()}{band}{style} (seed {seed}, {processes} process(es))",
+    print(f"generating {args.count} x {params.rules()}{band}{style} (seed {seed}, "
+          f"{embedded.processes(args.jobs, args.count)} process(es))",
           flush=True)
     summary = embedded.run(params, count=args.count, seed=seed, jobs=args.jobs, db_url=None,
                            progress=sys.stderr.isatty())

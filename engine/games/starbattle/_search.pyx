@@ -595,7 +595,7 @@ cdef class BitsetSearch:
         """The map as set_regions would leave it after the `cells` (distinct) moved to region `target`
         (the repair loop's move, every round): only their units change. A move that would empty a
         region, or a region number outside 0..n-1, raises ValueError and leaves the map as it was."""
-        cdef int n = self.n, cell, old, i, count = 0, u_old, u_new
+        cdef int n = self.n, cell, old, i, u_old, u_new
         cdef int moving[MAX_UNITS]
         if not 0 <= target < n:
             raise ValueError("region numbers must be 0..n-1")
