@@ -1,6 +1,6 @@
 """Killer Sudoku in every band the game generates, through the fleet and through `generate`, each board
 proved unique again by a solver of this module's own: plain backtracking that shares no code with the
-engine's counter, so a fault there cannot hide itself here (issue 25)."""
+engine's counter, so a fault there cannot hide itself here."""
 
 from __future__ import annotations
 
