@@ -54,6 +54,15 @@ def test_generate_takes_every_core_it_may_run_on_by_default(env):
     assert f"default: {cores}, the cores" in " ".join(run(env, "generate", "--help").stdout.split())
 
 
+@pytest.mark.parametrize("jobs, message", [("0", "0 is out of range 1..256"), ("257", "257 is out of range 1..256"),
+                                           ("two", "'two' is not a whole number")])
+def test_generate_refuses_a_bad_process_count_in_one_line(env, jobs, message):
+    result = run(env, "generate", "--game", "queens", "--size", "6", "--count", "2", "--jobs", jobs)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == f"puzzlefleet: error: argument --jobs: {message}"
+    assert "Traceback" not in result.stderr
+
+
 def test_a_second_run_with_the_same_seed_adds_new_boards_not_duplicates(env):
     for _ in range(2):
         result = run(env, "generate", "--game", "starbattle", "--size", "8", "--stars", "2",
