@@ -417,6 +417,18 @@ class Game(ABC):
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
         """What the player page needs for a board JSON."""
 
+    def resemblance(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+        """How alike two solved boards of this game are to a player, 0 (unrelated) to 1 (the same
+        answer): the daily set keeps boards it puts near each other apart by it. By default the share
+        of cells whose answers agree, 0 for boards of different rules; a game whose answers are mostly
+        blank (stars among empty cells) says what matters."""
+        if a.get("rules") != b.get("rules"):
+            return 0.0
+        first, second = a.get("solution"), b.get("solution")
+        if not isinstance(first, str) or not isinstance(second, str) or len(first) != len(second) or not first:
+            return 0.0
+        return sum(x == y for x, y in zip(first, second)) / len(first)
+
     def heading(self, data: Mapping[str, Any]) -> str:
         """A short title for a board: "Queens 8×8"."""
         n = (data.get("rules") or {}).get("size", "?")
