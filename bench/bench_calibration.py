@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.board import Board  # noqa: E402
-from engine.core.shape import shape_features, shape_score  # noqa: E402
+from engine.games.starbattle.shape import shape_features, shape_score  # noqa: E402
 from engine.games.starbattle.gates import gates_for  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402

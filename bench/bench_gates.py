@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import DeadlineExceeded, game_named  # noqa: E402
-from engine.core.shape import shape_score  # noqa: E402
+from engine.games.starbattle.shape import shape_score  # noqa: E402
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle import styles  # noqa: E402
 from engine.games.starbattle.board import Board  # noqa: E402

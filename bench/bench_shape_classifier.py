@@ -7,10 +7,10 @@ Needs scikit-learn (`pip install -e '.[bench]'`). For each size of the calibrati
 294 hand-drawn Queens boards of ../shared/calibration/queens-handmade.jsonl; the published Star Battle
 file works too, per size and star count), the generator makes `--boards` boards of the same rules in
 the given style (`generate(..., style=)`, default settings: what the store would keep). Each board
-becomes the shape features of `engine.core.shape.shape_features` (sorted region sizes per n, tiny and
-straight regions, boundary per row, perimeter per cell, bounding-box fill, interior cells per row) and
-the size-normalised look of `engine.core.shape.look` (largest-region share, mirrored boundary share,
-corners per region, rectangle share, geometric share). A standardised logistic regression and a
+becomes the shape features of `engine.games.starbattle.shape.shape_features` (sorted region sizes per
+n, tiny and straight regions, boundary per row, perimeter per cell, bounding-box fill, interior cells
+per row) and the size-normalised look of `engine.games.starbattle.shape.look` (largest-region share,
+mirrored boundary share, corners per region, rectangle share, geometric share). A standardised logistic regression and a
 histogram gradient-boosting classifier are scored by stratified 5-fold cross-validation (seeded); the
 AUC of the out-of-fold scores is the chance that a generated board looks more machine-made than a
 hand-drawn one. 0.5: shape cannot tell them apart; 1.0: it always can. Prints Markdown: the AUC table,
@@ -40,7 +40,7 @@ from sklearn.preprocessing import StandardScaler
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import DeadlineExceeded  # noqa: E402
-from engine.core.shape import look, shape_features  # noqa: E402
+from engine.games.starbattle.shape import look, shape_features  # noqa: E402
 from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.generator import generate  # noqa: E402
 from machine import cpu_model  # noqa: E402

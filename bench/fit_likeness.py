@@ -13,8 +13,8 @@ calibration boards against the finished maps (the log density ratio, the generat
 as much as the calibration boards); and regresses that log-ratio on the features of the maps the
 likeness judges (ridge), adding the result to the fit. Round one starts from no likeness (the style's
 own habits); each later round corrects what the last one left; the last round only measures.
-`--split` gives the ragged indicator of engine/core/likeness.py (a ratio per kind, for a corpus drawn
-in two kinds). Each star count and each size with 20+ calibration boards gets a fit of its own (other
+`--split` gives the ragged indicator of engine/games/starbattle/likeness.py (a ratio per kind, for a
+corpus drawn in two kinds). Each star count and each size with 20+ calibration boards gets a fit of its own (other
 sizes are not sampled). The cap is the `--quantile` of the fitted log-ratio over round one's judged
 maps: above it a map is always kept, so the share kept is the cost. Reported per round: that share,
 and the classifier's AUC of the round's boards against the calibration boards (the fitting boards,
@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_shape_classifier import aucs, vector  # noqa: E402
 from engine import DeadlineExceeded  # noqa: E402
-from engine.core.likeness import NAMES, SPLIT_NAMES, Likeness, features  # noqa: E402
+from engine.games.starbattle.likeness import NAMES, SPLIT_NAMES, Likeness, features  # noqa: E402
 from engine.games.starbattle import Rules, styles  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 
@@ -223,7 +223,8 @@ def main() -> None:
     merged["FINISHED" if args.on_top else "LIKENESS"].update(tables)
     used = {fitted.names for kinds in merged.values() for sizes in kinds.values() for fitted in sizes.values()}
     names = ", ".join(name for name, kind in (("NAMES", NAMES), ("SPLIT_NAMES", SPLIT_NAMES)) if kind in used)
-    text = (f'"""{fitted_module.__doc__}"""\n\nfrom engine.core.likeness import {names}, Likeness\n'
+    text = (f'"""{fitted_module.__doc__}"""\n\n'
+            f'from engine.games.starbattle.likeness import {names}, Likeness\n'
             + "".join(f"\n{name}: dict[int, dict[int, Likeness]] = {{\n" + source(dict(sorted(kinds.items()))) + "}\n"
                       for name, kinds in merged.items()))
     if args.write:

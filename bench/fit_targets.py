@@ -5,8 +5,8 @@
 The published site draws two kinds of board, and its labels follow them (BENCHMARKS.md, "Drawing
 styles: interlocking against the calibration site"): `medium` boards are blocky, `hard` ones ragged.
 For each rules given (size x stars) and each kind, the mean and standard deviation of every feature
-of engine/core/targets.py over the calibration boards of that kind: what `tune` pulls a finished map
-toward. `--write` writes engine/games/starbattle/styles/interlocking_targets.py (the rules not given
+of engine/games/starbattle/targets.py over the calibration boards of that kind: what `tune` pulls a
+finished map toward. `--write` writes engine/games/starbattle/styles/interlocking_targets.py (the rules not given
 get no targets, and their boards stay as they were).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.targets import Target, features, names  # noqa: E402
+from engine.games.starbattle.targets import Target, features, names  # noqa: E402
 
 CORPUS = ROOT / ".." / "shared" / "calibration" / "starbattle-labelled.jsonl"
 KINDS = {"medium": "blocky", "hard": "ragged"}
@@ -66,10 +66,10 @@ def source(tables: dict[tuple[int, int], dict[str, Target]], command: str, path:
                 + "            ),\n        ),\n"
                 for kind, t in kinds.items()]
         body.append(f"    ({stars}, {size}): {{\n" + "".join(rows) + "    },\n")
-    return (f'"""The interlocking style\'s shape targets, by (stars, size) and kind of board (engine/core/\n'
-            f"targets.py): the mean and spread of each feature over the published boards of that kind\n"
+    return (f'"""The interlocking style\'s shape targets, by (stars, size) and kind of board\n'
+            f"(engine/games/starbattle/targets.py): the mean and spread of each feature over the published boards of that kind\n"
             f"({path.name}: `medium` boards are blocky, `hard` ones ragged). Written by\n\n    {command}\n"
-            f'"""\n\nfrom engine.core.targets import Target, names\n\n'
+            f'"""\n\nfrom engine.games.starbattle.targets import Target, names\n\n'
             f"TARGETS: dict[tuple[int, int], dict[str, Target]] = {{\n" + "".join(body) + "}\n")
 
 

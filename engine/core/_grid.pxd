@@ -1,5 +1,5 @@
 # The square grid's edge neighbours for compiled modules, inlined where it is cimported (the walks of
-# repair, the styles' drawing and tuning, and _shape.pyx call it for every cell they visit).
+# repair, the styles' drawing and tuning, and _regions.pyx call it for every cell they visit).
 
 cdef inline int edge_neighbours(int n, int cell, int *out) noexcept nogil:
     """The cells sharing an edge with `cell`: up, down, left, right (engine.core.grid's order);

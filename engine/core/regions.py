@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from engine.core import _shape
+from engine.core import _regions
 from engine.core.grid import orthogonal_neighbours
 
 UNASSIGNED = -1
@@ -69,7 +69,7 @@ def one_piece_without(n: int, regions: Sequence[int], cell: int, label: int) -> 
     away yet): a walk from one of the cell's neighbours in the region reaches the others. Local and
     cheap, for moves of one boundary cell (compiled: the styles' tunings ask it thousands of times a
     board)."""
-    return _shape.one_piece_without(n, regions, cell, label)
+    return _regions.one_piece_without(n, regions, cell, label)
 
 
 def region_sizes(regions: Sequence[int], n: int) -> list[int]:
@@ -91,8 +91,8 @@ def grow(n: int, regions: list[int], targets: Sequence[int], rng: random.Random,
     it is, and gives it one random cell of its frontier. With probability `thin` the step draws
     `tries` frontier cells instead and keeps, once the region has `thin_from` cells, the one touching
     fewest cells of the region (thinner, more ragged regions), before that the one touching most (small
-    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (single-cell
-    gifts and stripes keep their shape) unless a cell has no other neighbour.
+    regions fill in). `thin` 0 grows blobs. `closed` regions take no left-over cells (a single cell or
+    a stripe keeps its shape) unless a cell has no other neighbour.
     """
     neighbours = orthogonal_neighbours(n)
     sizes = [0] * len(targets)
@@ -145,7 +145,7 @@ def _absorb_leftovers(n: int, regions: list[int], sizes: list[int], rng: random.
     neighbours = orthogonal_neighbours(n)
     left = [cell for cell, label in enumerate(regions) if label == UNASSIGNED]
     rng.shuffle(left)
-    allow_closed = False        # only when a pass finds nothing else to do: a cell walled in by gifts
+    allow_closed = False        # only when a pass finds nothing else to do: a cell walled in by them
     while left:
         still = []
         for cell in left:
@@ -165,7 +165,7 @@ def target_sizes(total: int, minimums: Sequence[int], spread: float, rng: random
     """Target sizes summing to about `total`, each at least its minimum.
 
     `spread` 0 gives equal sizes (interlocking regions, longer deductions); larger values give a wide
-    mix of sprawling and tiny regions (tiny regions pin their stars at once: easier boards).
+    mix of sprawling and tiny regions (a tiny region leaves its answer few places: easier boards).
     """
     weights = [rng.lognormvariate(0.0, spread) for _ in minimums]
     scale = total / sum(weights)

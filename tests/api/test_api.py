@@ -136,7 +136,7 @@ def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
 
 def test_the_puzz_link_url_opens_the_same_board(client, boards):
     from engine.games.starbattle.pzpr import from_url
-    from engine.core.fingerprint import canonical_labels
+    from engine.games.starbattle.fingerprint import canonical_labels
     for data in boards:
         r = client.get(f"/boards/{data['id']}.pzpr")
         if data["game"] == "sudoku" or data["rules"].get("diagonals"):

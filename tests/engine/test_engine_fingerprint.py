@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.fingerprint import canonical_labels, fingerprint
+from engine.games.starbattle.fingerprint import canonical_labels, fingerprint
 from engine.core.grid import symmetries
 from engine.games.starbattle import Board, Rules, generate
 

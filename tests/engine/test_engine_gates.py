@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from engine import game_named
-from engine.core.shape import shape_score
+from engine.games.starbattle.shape import shape_score
 from engine.games.base import Gates
 from engine.games.starbattle import Board, Rules, styles
 from engine.games.starbattle.draw import draw_regions, plant

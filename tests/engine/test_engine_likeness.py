@@ -1,5 +1,5 @@
-"""The fitted likeness (engine/core/likeness.py) behind a style's `keep`: deterministic, a probability,
-fitted on the features it evaluates, and it keeps published boards more often than the style's own."""
+"""The fitted likeness (engine/games/starbattle/likeness.py) behind a style's `keep`: deterministic, a
+probability, fitted on the features it evaluates, and it keeps published boards more often than the style's own."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import likeness
-from engine.core.likeness import BASE, NAMES, SPLIT_NAMES, Likeness, features
+from engine.games.starbattle import likeness
+from engine.games.starbattle.likeness import BASE, NAMES, SPLIT_NAMES, Likeness, features
 from engine.games.starbattle import Rules
 from engine.games.starbattle.generator import Settings, generate
 from engine.games.starbattle.styles import composed_fit, interlocking_fit, named

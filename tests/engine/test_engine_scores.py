@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from engine.core.shape import ShapeFeatures, shape_features, shape_penalties, shape_score
+from engine.games.starbattle.shape import ShapeFeatures, shape_features, shape_penalties, shape_score
 from engine.ladder.fun import fun_score
 
 
@@ -71,7 +71,7 @@ def test_features_count_what_they_say():
 def test_region_corners_count_the_outline_of_known_shapes() -> None:
     """A rectangle has 4 corners, an L 6, a T 8, a plus 12, a ring 8 (4 outside, 4 round its hole);
     two cells touching only at a corner give that point 2."""
-    from engine.core.shape import region_corners
+    from engine.games.starbattle.shape import region_corners
 
     def corners_of(rows: list[str]) -> int:
         n = len(rows)

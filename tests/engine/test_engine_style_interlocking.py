@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.regions import labels_in_pieces
-from engine.core.shape import region_corners
+from engine.games.starbattle.shape import region_corners
 from engine.games.starbattle import Rules
 from engine.games.starbattle import styles
 from engine.games.starbattle.count import count_solutions, new_search
@@ -111,7 +111,7 @@ def test_gate_passes_the_published_sample() -> None:
 def test_targets_table_has_both_kinds_in_the_features_order() -> None:
     """The fitted targets (bench/fit_targets.py) cover 14x14 3-star only (other rules tune as before),
     one per kind, each feature with a positive spread; the blocky kind has the shorter outline."""
-    from engine.core.targets import names
+    from engine.games.starbattle.targets import names
     from engine.games.starbattle.styles.interlocking_targets import TARGETS
 
     assert set(TARGETS) == {(3, 14)}
@@ -127,7 +127,7 @@ def test_targets_table_has_both_kinds_in_the_features_order() -> None:
 
 
 def test_target_distance_is_zero_at_the_means_and_nearest_picks_the_kind() -> None:
-    from engine.core.targets import Target, features, names, nearest
+    from engine.games.starbattle.targets import Target, features, names, nearest
 
     rules = Rules(14, 3)
     rng = random.Random(3)
@@ -146,7 +146,7 @@ def test_tune_toward_targets_keeps_the_board_unique_and_comes_closer() -> None:
     drawing's kind (the first thing it draws from its random.Random): the style's score never drops,
     and at an equal score the distance to that point never rises; the board stays unique (a fresh
     count) and regions stay whole with 6 cells or more."""
-    from engine.core.targets import nearest
+    from engine.games.starbattle.targets import nearest
     from engine.games.starbattle.styles.interlocking_targets import TARGETS
 
     rules, kinds = Rules(14, 3), TARGETS[(3, 14)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from engine.core.fingerprint import fingerprint
+from engine.games.starbattle.fingerprint import fingerprint
 from engine.errors import InvalidBoard
 from engine.games.starbattle.rules import Rules
 

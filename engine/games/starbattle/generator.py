@@ -21,7 +21,7 @@ from types import ModuleType
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import stays_connected_without
-from engine.core.shape import shape_score
+from engine.games.starbattle.shape import shape_score
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search

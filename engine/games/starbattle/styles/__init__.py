@@ -14,7 +14,7 @@ Every style module exposes the same small interface:
   `deadline` (on `monotonic()`, 0 for none) passes first, never a map cut short by the clock;
 - keep(rules, regions, rng, drawn) -> bool: whether to go on with a map (`drawn`: the drawing, before
   repair; else the finished map), with the probability its fitted likeness gives at that stage
-  (engine/core/likeness.py), so that the maps kept are distributed as the style's published boards
+  (engine/games/starbattle/likeness.py), so that the maps kept are distributed as the style's published boards
   are (a style with no fitted likeness keeps every one).
 """
 

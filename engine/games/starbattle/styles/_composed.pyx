@@ -11,7 +11,8 @@ from libc.math cimport pow, rint
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
-from engine.core._shape cimport look_around_cell, stays_one_piece
+from engine.core._regions cimport stays_one_piece
+from engine.games.starbattle._shape cimport look_around_cell
 from engine.games.starbattle.count import only_solution
 
 DEF UNASSIGNED = -1

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from engine.core.regions import UNASSIGNED, region_sizes
-from engine.core import likeness
-from engine.core.shape import measure
+from engine.games.starbattle import likeness
+from engine.games.starbattle.shape import measure
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search
 from engine.games.starbattle.rules import Rules

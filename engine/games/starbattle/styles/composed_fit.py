@@ -1,12 +1,12 @@
-"""The fitted likeness of the composed style, by star count (engine/core/likeness.py);
-written by
+"""The fitted likeness of the composed style, by star count
+(engine/games/starbattle/likeness.py); written by
 
     .venv/bin/python bench/fit_likeness.py --style composed --stars 1 --boards 300 --sizes 6 7 8 9 10 11 13 15 --quantile 0.92 --strength 1.0 --write
 
 against queens-handmade.jsonl. Refit after changing the drawing.
 """
 
-from engine.core.likeness import NAMES, Likeness
+from engine.games.starbattle.likeness import NAMES, Likeness
 
 LIKENESS: dict[int, dict[int, Likeness]] = {
     1: {

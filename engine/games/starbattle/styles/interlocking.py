@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 from engine.core.grid import orthogonal_neighbours
 from engine.core.regions import UNASSIGNED, one_piece_without, region_sizes, target_sizes
-from engine.core._shape import label_in_one_piece
-from engine.core import likeness, targets as shape_targets
-from engine.core.shape import Look, ShapeFeatures, measure, region_corners
+from engine.core._regions import label_in_one_piece
+from engine.games.starbattle import likeness, targets as shape_targets
+from engine.games.starbattle.shape import Look, ShapeFeatures, measure, region_corners
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search, only_solution
 from engine.games.starbattle.draw import _path_to_free_star

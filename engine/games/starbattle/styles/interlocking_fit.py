@@ -1,5 +1,5 @@
-"""The fitted likeness of the interlocking style, by star count (engine/core/likeness.py);
-written by
+"""The fitted likeness of the interlocking style, by star count
+(engine/games/starbattle/likeness.py); written by
 
     .venv/bin/python bench/fit_likeness.py --style interlocking --stars 1 2 --boards 300 --sizes 8 10 --rounds 3 --quantile 0.92 --strength 1.0 --split 0.69 --stage finished --write
 
@@ -18,7 +18,7 @@ leaves (it keeps 47% of the finished maps), by
 against starbattle-labelled.jsonl. Refit after changing the drawing (the drawing's fit, then FINISHED).
 """
 
-from engine.core.likeness import SPLIT_NAMES, Likeness
+from engine.games.starbattle.likeness import SPLIT_NAMES, Likeness
 
 LIKENESS: dict[int, dict[int, Likeness]] = {
     1: {

@@ -1,11 +1,11 @@
-"""The interlocking style's shape targets, by (stars, size) and kind of board (engine/core/
-targets.py): the mean and spread of each feature over the published boards of that kind
+"""The interlocking style's shape targets, by (stars, size) and kind of board
+(engine/games/starbattle/targets.py): the mean and spread of each feature over the published boards of that kind
 (starbattle-labelled.jsonl: `medium` boards are blocky, `hard` ones ragged). Written by
 
     .venv/bin/python bench/fit_targets.py --rules 14x3 --write
 """
 
-from engine.core.targets import Target, names
+from engine.games.starbattle.targets import Target, names
 
 TARGETS: dict[tuple[int, int], dict[str, Target]] = {
     (3, 14): {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.core.shape import shape_score
+from engine.games.starbattle.shape import shape_score
 from engine.games.base import Gates
 from engine.games.starbattle.draw import draw_regions, pick_style
 from engine.games.starbattle.gates import gates_for

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from functools import cache
 
-from engine.core import _shape
+from engine.games.starbattle import _shape
 from engine.core.grid import symmetries
 
 

@@ -1,8 +1,8 @@
 """Shape targets: where the published boards of one kind sit, in the features a classifier reads.
 
-A likeness (engine/core/likeness.py) can only keep or refuse maps; a style that can still move cells
-(the interlocking style's `tune`, after repair) can instead pull a map toward the published boards of
-its kind. A Target is the mean and spread of each feature over one kind of published board (fitted
+A likeness (engine/games/starbattle/likeness.py) can only keep or refuse maps; a style that can still
+move cells (the interlocking style's `tune`, after repair) can instead pull a map toward the published
+boards of its kind. A Target is the mean and spread of each feature over one kind of published board (fitted
 by bench/fit_targets.py); the distance of a map to it is the sum of squared standardised gaps, the
 sorted region sizes counting together as much as SIZE_SHARE of the other features (n of them would
 otherwise outweigh the outline). Pure evaluation: the tables live in the style's own data module.
@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.shape import Look, ShapeFeatures, measure
+from engine.games.starbattle.shape import Look, ShapeFeatures, measure
 
 # The features after the sorted region sizes (each size / n), in order; a fitted table repeats them.
 SCALARS = ("boundary_per_row", "perimeter_per_cell", "fill", "interior_per_row", "largest_share",
@@ -34,7 +34,8 @@ def features(n: int, regions: Sequence[int]) -> list[float]:
 
 
 def features_of(n: int, shape: ShapeFeatures, seen: Look) -> list[float]:
-    """`features` from a map's measure (engine.core.shape.measure), for a caller that has it."""
+    """`features` from a map's measure (engine.games.starbattle.shape.measure), for a caller that has
+    it."""
     return ([size / n for size in shape.sizes]
             + [shape.boundary_per_row, shape.perimeter_per_cell, shape.fill, shape.interior_per_row,
                seen.largest_share, seen.mirrored, seen.corners_per_row, seen.rectangles, seen.geometric])

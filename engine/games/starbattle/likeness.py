@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.shape import measure
+from engine.games.starbattle.shape import measure
 
 # The names of `features`, in order; the fitted table repeats them, so a change here fails loudly.
 BASE = ("smallest", "second_smallest", "median_size", "second_largest", "largest", "tiny", "straight",

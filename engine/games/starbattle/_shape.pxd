@@ -2,5 +2,3 @@
 # C array, and asks these thousands of times a board).
 
 cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil
-cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *stack,
-                          unsigned char *seen) noexcept nogil

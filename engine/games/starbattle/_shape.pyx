@@ -1,19 +1,19 @@
-# Compiled measures of a region map (engine/core/shape.py gives them their names and meaning).
+# Compiled measures of a region map (engine/games/starbattle/shape.py gives them their names and
+# meaning).
 #
 # `measure` walks a map once for everything shape_features and look report; `look_around_cell` is the
-# part of the look one boundary move can change (composed's tuning asks it thousands of times a board).
-# Every ratio is computed as the Python code computed it (the same integer divisions, the same sums of
-# per-region ratios in the same order of regions: first cell first), so the floats are the same bits
-# and the maps a style keeps are the same. Labels are any integers from 0; cells are r * n + c.
+# part of the look one boundary move can change (composed's tuning asks it thousands of times a board;
+# a C entry point in _shape.pxd). Every ratio is computed as the Python code computed it (the same
+# integer divisions, the same sums of per-region ratios in the same order of regions: first cell
+# first), so the floats are the same bits and the maps a style keeps are the same. Labels are any
+# integers from 0; cells are r * n + c.
 #
-# Also the walks the styles' tunings repeat thousands of times a board (`one_piece_without`,
-# `label_in_one_piece`; C entry points in _shape.pxd), and a board's canonical labels (its fingerprint).
+# Also a board's canonical labels (its fingerprint, engine/games/starbattle/fingerprint.py). The walks
+# of a region's connectivity the styles' tunings repeat are shared: engine/core/_regions.pyx.
 
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdlib cimport malloc, calloc, free
-
-from engine.core._grid cimport edge_neighbours
 
 
 cdef inline int _corners_at(const int *lab, int n, int i, int j, int *per_label) noexcept nogil:
@@ -199,61 +199,8 @@ cdef int look_around_cell(int n, const int *regions, int cell) noexcept nogil:
     return _mirrored_bits(regions + r * n, n) - total
 
 
-cdef bint stays_one_piece(int n, const int *regions, int cell, int label, int *stack,
-                          unsigned char *seen) noexcept nogil:
-    """Whether region `label` stays one piece without `cell` (given away yet or not): a walk from one
-    of the cell's neighbours in the region reaches the others (engine/core/regions.py,
-    one_piece_without). `stack` and `seen` are scratch of n * n each."""
-    cdef int around[4]
-    cdef int count = 0, i, x, nb, top, m
-    cdef int nbs[4]
-    # the neighbours in engine.core.grid's order: up, down, left, right
-    m = edge_neighbours(n, cell, nbs)
-    for i in range(m):
-        if regions[nbs[i]] == label:
-            around[count] = nbs[i]
-            count += 1
-    if count <= 1:
-        return True
-    for i in range(n * n):
-        seen[i] = 0
-    seen[around[0]] = 1
-    stack[0] = around[0]
-    top = 1
-    while top:
-        top -= 1
-        x = stack[top]
-        m = edge_neighbours(n, x, nbs)
-        for i in range(m):
-            nb = nbs[i]
-            if not seen[nb] and regions[nb] == label and nb != cell:
-                seen[nb] = 1
-                stack[top] = nb
-                top += 1
-    for i in range(count):
-        if not seen[around[i]]:
-            return False
-    return True
-
-
-def one_piece_without(int n, regions, int cell, int label) -> bool:
-    """engine.core.regions.one_piece_without, compiled (any sequence of n * n labels)."""
-    cdef int i, cells = n * n
-    if len(regions) != cells or not 0 <= cell < cells:
-        raise ValueError("one_piece_without: a cell of a map of n * n labels")
-    cdef int *lab = <int *> malloc(cells * 2 * sizeof(int) + cells)
-    if not lab:
-        raise MemoryError()
-    try:
-        for i in range(cells):
-            lab[i] = regions[i]
-        return stays_one_piece(n, lab, cell, label, lab + cells, <unsigned char *> (lab + 2 * cells))
-    finally:
-        free(lab)
-
-
 def canonical_labels(int n, labels) -> tuple:
-    """engine.core.fingerprint.canonical_labels for labels that are whole numbers 0..65535: the least,
+    """engine.games.starbattle.fingerprint.canonical_labels for labels that are whole numbers 0..65535: the least,
     over the 8 symmetries of the square, of the grid relabelled by first appearance in row-major
     order. (Each symmetry's inverse is one of the 8 too, so reading the grid through every symmetry
     gives the same 8 forms as reading it through every inverse.)"""
@@ -329,44 +276,3 @@ def canonical_labels(int n, labels) -> tuple:
     finally:
         free(lab)
         free(index)
-
-
-def label_in_one_piece(int n, regions, int label) -> bool:
-    """Whether the cells of `label` form one piece through shared edges (no cells: True, as
-    engine.core.regions.is_connected says of an empty set)."""
-    cdef int cells = n * n, cell, first = -1, total = 0, reached, top, x, i, nb
-    cdef int nbs[4]
-    if len(regions) != cells:
-        raise ValueError("regions must list n * n cells")
-    cdef int *lab = <int *> malloc(2 * cells * sizeof(int) + cells)
-    if not lab:
-        raise MemoryError()
-    cdef int *stack = lab + cells
-    cdef unsigned char *seen = <unsigned char *> (lab + 2 * cells)
-    try:
-        for cell in range(cells):
-            lab[cell] = regions[cell]
-            seen[cell] = 0
-            if lab[cell] == label:
-                total += 1
-                if first == -1:
-                    first = cell
-        if not total:
-            return True
-        seen[first] = 1
-        stack[0] = first
-        top = 1
-        reached = 1
-        while top:
-            top -= 1
-            x = stack[top]
-            for i in range(edge_neighbours(n, x, nbs)):
-                nb = nbs[i]
-                if not seen[nb] and lab[nb] == label:
-                    seen[nb] = 1
-                    stack[top] = nb
-                    top += 1
-                    reached += 1
-        return reached == total
-    finally:
-        free(lab)

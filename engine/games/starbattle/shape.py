@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import _shape
+from engine.games.starbattle import _shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +115,8 @@ def look(n: int, regions: Sequence[int]) -> Look:
 
 
 def measure(n: int, regions: Sequence[int]) -> tuple[ShapeFeatures, Look]:
-    """The shape features and the look of a map, from one walk of it (compiled: engine/core/_shape.pyx;
-    a likeness or a style score that needs both asks once)."""
+    """The shape features and the look of a map, from one walk of it (compiled: _shape.pyx beside
+    this module; a likeness or a style score that needs both asks once)."""
     (sizes, tiny, straight, boundary, interior, perimeter, fill, largest, mirrored, corners, rectangles,
      geometric, count) = _shape.measure(n, regions)
     return (ShapeFeatures(n, sizes, tiny, straight, boundary / n, perimeter, fill, interior / n),
