@@ -221,6 +221,6 @@ def board_schema_text() -> str:
 
 __all__ = ["BUILTIN", "DigitsPlay", "ENTRY_POINTS", "Game", "GameOptions", "Gates", "MarksPlay", "OptionSpec",
            "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
-           "board_schema_text", "check_style_filter", "game_named", "game_of", "games", "is_game", "names", "option",
+           "board_schema_text", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
            "option_spec", "option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
            "unregister"]
