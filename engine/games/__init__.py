@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import (DigitsPlay, Game, GameOptions, Gates, MarksPlay, OptionSpec, Picture, PlaySpec,
+from engine.games.base import (EdgeClue, Game, GameOptions, Gates, OptionSpec, Outline, Picture, PlaySpec,
                                StyleGroup, option)
 from engine.games.model import board_schema as _board_schema
 
@@ -219,7 +219,7 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "DigitsPlay", "ENTRY_POINTS", "Game", "GameOptions", "Gates", "MarksPlay", "OptionSpec",
+__all__ = ["BUILTIN", "ENTRY_POINTS", "EdgeClue", "Game", "GameOptions", "Gates", "OptionSpec", "Outline",
            "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
            "board_schema_text", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
            "option_spec", "option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",

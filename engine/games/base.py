@@ -146,75 +146,123 @@ class Gates:
 
 
 @dataclass(frozen=True, slots=True)
+class Outline:
+    """A group of cells outlined together, whatever it means in the game (a Killer Sudoku cage): a
+    dashed line inset inside the cells, and `label` small in the corner of its first cell (the
+    top-most, then left-most). Cells are numbered r * n + c."""
+    label: str
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeClue:
+    """A clue standing on the edge between two side-by-side cells (r * n + c, the upper or left one
+    first), drawn as `symbol` centred on that edge: Tango's "=" and "×"."""
+    cells: tuple[int, int]
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
 class Picture:
-    """What to draw, in grid terms: `areas` gives each cell's area (a region, or a Sudoku box; thick
-    lines run between areas), `coloured` fills areas with the palette (else paper white), `marks`
-    (the cells of a marks game's answer, drawn as stars) and `digits` (row, column, symbol, given?). `cages` are outlined groups of
-    cells with a number each (a Killer Sudoku cage's sum): (number, cells as r * n + c), drawn as a
-    dashed outline inset inside the cells with the number small in the corner of the first cell (the
-    top-most, then left-most); empty for a game without them. Rows and columns from 0."""
+    """What to draw, in grid terms, from game-neutral parts: `areas` gives each cell's area (a region,
+    a Sudoku box, or one area for a grid without them; thick lines run between areas), `coloured`
+    fills areas with the palette (else paper white), `symbols` are what stands in cells as (row,
+    column, symbol, given?): a digit, or a symbol the renderer draws as a shape where it has one (★,
+    ☀, ☾); `outlines` and `edges` as their types say. Rows and columns from 0."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
-    marks: tuple[tuple[int, int], ...] = ()
-    digits: tuple[tuple[int, int, str, bool], ...] = ()
-    cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    symbols: tuple[tuple[int, int, str, bool], ...] = ()
+    outlines: tuple[Outline, ...] = ()
+    edges: tuple[EdgeClue, ...] = ()
+
+
+# Conflict checks: what the player page marks as a conflict while a person plays, declared by the game
+# from these few game-neutral rules (JSON, read by the page). A cell's "symbol" is what the player put
+# there or what was given; a game's memo marks (PlaySpec.notes) never count.
+
+def at_most(symbol: str, count: int, cells: Sequence[int]) -> dict[str, Any]:
+    """More than `count` of `symbol` among `cells` is a conflict (a full count also lets the page's
+    auto-memo fill the rest of the cells)."""
+    return {"check": "at_most", "symbol": symbol, "count": count, "cells": list(cells)}
+
+
+def apart(symbol: str, offsets: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """Two cells holding `symbol` whose (row, column) difference is one of `offsets` conflict."""
+    return {"check": "apart", "symbol": symbol, "offsets": [list(offset) for offset in offsets]}
+
+
+def no_run(length: int) -> dict[str, Any]:
+    """`length` cells side by side in a row or column holding the same symbol conflict."""
+    return {"check": "no_run", "length": length}
+
+
+def alike(a: int, b: int) -> dict[str, Any]:
+    """Cells `a` and `b` must hold the same symbol."""
+    return {"check": "same", "cells": [a, b]}
+
+
+def unlike(a: int, b: int) -> dict[str, Any]:
+    """Cells `a` and `b` must hold different symbols."""
+    return {"check": "different", "cells": [a, b]}
+
+
+def distinct(cells: Sequence[int]) -> dict[str, Any]:
+    """A symbol twice among `cells` is a conflict."""
+    return {"check": "distinct", "cells": list(cells)}
+
+
+def adds_up(total: int, cells: Sequence[int]) -> dict[str, Any]:
+    """The symbols in `cells`, read as numbers and all different, add up to `total`: a conflict once
+    they are all filled and do not; for the selected cell the page lists the sets that still fit."""
+    return {"check": "sum", "total": total, "cells": list(cells)}
 
 
 @dataclass(frozen=True, slots=True)
 class PlaySpec:
-    """What the player page needs, whatever the game; `MarksPlay` and `DigitsPlay` add their input
-    mode's own fields, and `PlaySpec(mode=..., ...)` builds the one its `mode` names.
+    """What the player page needs, whatever the game, from game-neutral parts.
 
-    `areas` gives each cell's area (thick lines between them), `units` the cell lists a conflict is
-    counted in; cells are numbered r * n + c. `letters` names each area (by label) as words for people
-    do ("region C"), shown on the board on request; empty when areas go unnamed. `cages` are as in
-    `Picture`, (sum, cells), game-neutral as there: the page outlines them and shows each sum (empty: no
-    cages). `hints` is the stored solve path (`hints_from_steps`). `rules` is the rules sentence by language code, for the languages
-    the game words it in beyond the English of `rules_sentence`."""
+    `mode` says how a cell takes input: "marks", a tap cycles it through `symbols` and back to empty
+    (the page draws them as the pictures do); "digits", a tap selects it and a pad of `symbols` fills
+    it, with pencil notes. `notes` are the marks among `symbols` that are the player's own memos (a ×
+    for "no star here"): the answer never needs one, and a drag lays the first of them across cells.
+    `givens` and `answer` hold one symbol per cell ("" for none: in `answer`, a cell that any memo or
+    nothing completes). `checks` are the conflict rules the page marks (`at_most`, `apart`, `no_run`,
+    `alike`, `unlike`, `distinct`, `adds_up`). `areas` gives each cell's area (thick lines between
+    them); `units` are the cell lists a digits page highlights around the selected cell. `letters`
+    names each area (by label) as words for people do ("region C"), shown on the board on request;
+    empty when areas go unnamed. `outlines` and `edges` are drawn as in `Picture`. `hints` is the
+    stored solve path (`hints_from_steps`). `rules` is the rules sentence and `words` the names of
+    the symbols (for screen readers), by language code, for the languages the game words them in
+    beyond English (`words` may hold "en" too)."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
     units: tuple[tuple[int, ...], ...]
-    answer: tuple[Any, ...]
+    answer: tuple[str, ...]
+    mode: InputMode = "marks"
+    symbols: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    givens: tuple[str, ...] = ()
+    checks: tuple[Mapping[str, Any], ...] = ()
+    outlines: tuple[Outline, ...] = ()
+    edges: tuple[EdgeClue, ...] = ()
     letters: tuple[str, ...] = ()
-    cages: tuple[tuple[int, tuple[int, ...]], ...] = ()
     hints: tuple[dict[str, Any], ...] = ()
     rules: Mapping[str, str] = field(default_factory=dict)
+    words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> PlaySpec:
-        if cls is PlaySpec:
-            if kwargs.get("mode") not in _PLAY_MODES:
-                raise ValueError(f"unknown input mode {kwargs.get('mode')!r}: expected one of {', '.join(_PLAY_MODES)}")
-            cls = _PLAY_MODES[kwargs["mode"]]
-        return object.__new__(cls)
+    def __post_init__(self) -> None:
+        if self.mode not in get_args(InputMode):
+            raise ValueError(f"unknown input mode {self.mode!r}: expected one of {', '.join(get_args(InputMode))}")
+        if any(note not in self.symbols for note in self.notes):
+            raise ValueError("every memo mark must be one of the symbols")
 
     def to_json(self) -> dict[str, Any]:
-        return {spec.name: getattr(self, spec.name) for spec in fields(self)}
-
-
-@dataclass(frozen=True, slots=True)
-class MarksPlay(PlaySpec):
-    """A cell cycles empty, ×, ★; `answer` lists the star cells; conflicts are more than `per_unit`
-    stars in one of `units`, and two stars that touch (`no_touch`) or share a diagonal (`diagonals`)."""
-    mode: Literal["marks"] = "marks"
-    per_unit: int = 1
-    no_touch: bool = False
-    diagonals: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class DigitsPlay(PlaySpec):
-    """A cell takes one of `symbols`; `givens` and `answer` are one symbol (or "") per cell; a conflict
-    is a symbol twice in one of `units`. For the selected cell's cage the page lists the sets of
-    distinct `symbols` (read as numbers) of its size that make its sum and agree with the digits placed
-    in it."""
-    mode: Literal["digits"] = "digits"
-    symbols: str = ""
-    givens: tuple[str, ...] = ()
-
-
-_PLAY_MODES: dict[Any, type[PlaySpec]] = {"marks": MarksPlay, "digits": DigitsPlay}
+        out = {spec.name: getattr(self, spec.name) for spec in fields(self)}
+        out["outlines"] = [{"label": o.label, "cells": list(o.cells)} for o in self.outlines]
+        out["edges"] = [{"cells": list(e.cells), "symbol": e.symbol} for e in self.edges]
+        return out
 
 
 class Game(ABC):
@@ -240,6 +288,11 @@ class Game(ABC):
         """The rules of a generation request, its options by name as `read_options` takes them, checked
         together with the band (InvalidRules, one line). `str(rules)` is its canonical text form, first
         word the game's name; `rules.to_json()` the board JSON's `rules`."""
+
+    @abstractmethod
+    def sample_request(self) -> dict[str, Any]:
+        """A small request of this game that makes a board quickly: its size and options as `rules`
+        takes them. Every layer's contract test makes a board of each registered game from it."""
 
     @abstractmethod
     def parse_rules(self, text: str) -> Any:
@@ -282,11 +335,6 @@ class Game(ABC):
             return self.options(**chosen)
         except ValidationError as exc:
             raise InvalidRules(first_error(exc)) from None
-
-    def refuse_options(self, stars: Any = None, diagonals: Any = False, band_by: Any = None) -> None:
-        """`read_options` for a game whose `rules` still take the three options of the earlier contract
-        by keyword: InvalidRules for one it does not take."""
-        self.read_options({"stars": stars, "diagonals": diagonals, "band_by": band_by})
 
     def board_rules(self, rules: Mapping[str, Any]) -> Any:
         """The rules value of a board JSON's `rules` (InvalidRules): the store keeps its `to_json()` and
@@ -439,15 +487,23 @@ def _score(described: Mapping[str, Any], name: str) -> int | None:
     return (described.get(name) or {}).get("score")
 
 
-def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]]) -> tuple[dict[str, Any], ...]:
+def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]],
+                     symbols: Sequence[str] | None = None) -> tuple[dict[str, Any], ...]:
     """The solve path (a board model's steps) as the player teaches it: every step, eliminations
     included, with the cells it places and clears ([row, column], plus the symbol where the game
-    places symbols), the cells of each unit it reasons about (`units` maps the game's unit names,
+    places symbols: the step's number itself, a digit, or `symbols[number]` for a game whose steps
+    number its symbols), the cells of each unit it reasons about (`units` maps the game's unit names,
     as steps word them, to cells r * n + c; a name it lacks is left out) and its sentence."""
-    return tuple({"place": [list(place) for place in step.place], "clear": [list(gone) for gone in step.eliminate],
+    def cell(entry: Sequence[int]) -> list[Any]:
+        if len(entry) < 3:
+            return list(entry)
+        return [entry[0], entry[1], symbols[entry[2]] if symbols is not None else str(entry[2])]
+
+    return tuple({"place": [cell(place) for place in step.place], "clear": [cell(gone) for gone in step.eliminate],
                   "units": [list(units[name]) for name in step.units if name in units], "why": step.why}
                  for step in steps)
 
 
-__all__ = ["DigitsPlay", "Game", "GameOptions", "Gates", "InputMode", "MarksPlay", "OptionSpec", "Picture", "PlaySpec",
-           "StyleGroup", "hints_from_steps", "option", "option_specs_of"]
+__all__ = ["EdgeClue", "Game", "GameOptions", "Gates", "InputMode", "OptionSpec", "Outline", "Picture", "PlaySpec",
+           "StyleGroup", "adds_up", "alike", "apart", "at_most", "distinct", "hints_from_steps", "no_run", "option",
+           "option_specs_of", "unlike"]

@@ -1,6 +1,7 @@
 """GET /play/{id}: one self-contained page (CSS, JS and the board inlined; no CDN), so it keeps
-working offline once loaded. What the page plays (marks or digits, units, answer, hints) is the
-board's game's `play` spec; the script knows no game."""
+working offline once loaded. What the page plays (marks or digits, symbols, conflict checks, answer,
+hints) is the board's game's `play` spec, and how its parts look (symbols' shapes, outlines, clues on
+edges) is the pictures' own drawing (store.render); the script knows no game."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from engine import game_of
 from store.api.offload import Drawn, drawn
-from store.render import area_colours, cage_path, heading, rules_text
+from store.render import SHAPES, area_colours, edge_strokes, heading, outline_path, rules_text, shape_path
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -43,15 +44,27 @@ def player_page(data: dict) -> str:
     title = heading(data)
     # the same colouring as the PNG/SVG pictures and the print page, by area label
     colours = area_colours(spec.areas) if spec.coloured else {}
-    # the cages' dashed outlines, by the pictures' one outline, in grid units (the page scales them)
-    outlines = [cage_path(spec.n, cells) for _, cells in spec.cages]
+    # the pictures' drawing of the parts, in grid units (the page scales them with its board)
+    drawing = {"outlines": [{"label": o.label, "first": min(o.cells), "d": outline_path(spec.n, o.cells)}
+                            for o in spec.outlines],
+               "shapes": {symbol: {"d": shape_path(symbol), "fill": SHAPES[symbol][0], "stroke": SHAPES[symbol][1]}
+                          for symbol in (*spec.symbols, *spec.givens) if symbol in SHAPES},
+               "edges": [_edge(spec.n, clue.cells, clue.symbol) for clue in spec.edges]}
     board = {"id": str(data.get("id")), "title": title}
     return (page.replace("{{TITLE}}", html.escape(title)).replace("{{RULES}}", html.escape(rules_text(data)))
             .replace("{{MODE}}", html.escape(spec.mode)).replace("{{ID}}", html.escape(str(data.get("id"))))
             .replace("{{CSS}}", css).replace("{{BOARD}}", _json_in_script(board))
             .replace("{{COLOURS}}", _json_in_script(colours))
-            .replace("{{OUTLINES}}", _json_in_script(outlines)).replace("{{PLAY}}", _json_in_script(spec.to_json()))
+            .replace("{{DRAWING}}", _json_in_script(drawing)).replace("{{PLAY}}", _json_in_script(spec.to_json()))
             .replace("{{JS}}", js))
+
+
+def _edge(n: int, cells: tuple[int, int], symbol: str) -> dict[str, object]:
+    """A clue on an edge as the page draws it: its centre and strokes in grid units."""
+    (r0, c0), (r1, c1) = divmod(cells[0], n), divmod(cells[1], n)
+    x, y = (c0 + c1) / 2 + 0.5, (r0 + r1) / 2 + 0.5
+    return {"x": x, "y": y, "symbol": symbol, "cells": list(cells),
+            "strokes": [[round(v, 4) for v in stroke] for stroke in edge_strokes(symbol, x, y, 1.0)]}
 
 
 def add_player_routes(app: FastAPI, board_text: Callable[[str], str], pictures: Drawn,

@@ -1,5 +1,7 @@
-"""One layout of a board (cells, fills, thin and thick lines, stars, digits), drawn two ways: as SVG
-text and as a Pillow image. Both read the same layout, so the pictures agree cell for cell."""
+"""One layout of a board (cells, fills, thin and thick lines, symbols, outlines, clues on edges), drawn
+two ways: as SVG text and as a Pillow image. Both read the same layout, so the pictures agree cell for
+cell. What to draw comes from the board's game (`Game.picture`), in game-neutral parts; how each part
+looks is decided here, once for every game."""
 
 from __future__ import annotations
 
@@ -12,25 +14,30 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine import PuzzleError, game_of
+from engine import EdgeClue, Outline, PuzzleError, game_of
 from engine.core.regions import colour_areas
 
 # Region fills: nine light colours, every pair of which stays apart (CIE76 distance at least 20) for
-# normal, protanope and deuteranope eyes (at least 10 for tritanopes), so black stars, × marks and
-# digits read on all of them. A board's regions get colours by colouring its touching graph
+# normal, protanope and deuteranope eyes (at least 10 for tritanopes), so black symbols and digits
+# read on all of them. A board's regions get colours by colouring its touching graph
 # (`engine.core.regions.colour_areas`): touching regions never share one. tests/exports checks both.
 PALETTE: list[str] = ["#99DDFF", "#FDBF6F", "#CCEBC5", "#BC80BD", "#FFD92F", "#FB8072", "#B3B3B3", "#AAAA00",
                       "#FFFFB3"]
-INK = "#111111"          # stars, thick borders, given digits
-GRID = "#555555"         # thin lines between cells of one region
-SOLVED_DIGIT = "#0072B2"  # digits the solver filled in (Sudoku solution)
+INK = "#111111"          # shapes, thick borders, given digits
+GRID = "#555555"         # thin lines between cells of one area
+SOLVED_DIGIT = "#0072B2"  # symbols drawn as text that the solver filled in (a Sudoku solution)
 PAPER = "#FFFFFF"
-STAR_EDGE = "#FFFFFF"
-# Cages (Killer Sudoku): a dashed outline this far inside the cells (a share of a cell), clear of the
-# box rules, and the sum in small type in the corner of the cage's first cell, on a patch of paper
-# that breaks the dashes there, as printed Killer Sudoku does.
-CAGE_INSET = 0.12
-CAGE_SUM_SIZE = 0.27        # the sum's font size, a share of a cell
+GIVEN_PATCH = "#E4E4E4"  # under a given symbol drawn as a shape, as printed binary puzzles shade givens
+# Outlines (a Killer Sudoku cage): a dashed line this far inside the cells (a share of a cell), clear of
+# the area rules, and the label in small type in the corner of the first cell, on a patch of the cell's
+# fill that breaks the dashes there, as printed Killer Sudoku does.
+OUTLINE_INSET = 0.12
+LABEL_SIZE = 0.27        # the label's font size, a share of a cell
+EDGE_PATCH = 0.17        # the radius of the paper disc under a clue on an edge, a share of a cell
+
+# Symbols drawn as shapes rather than type, so that they look the same in SVG, PNG and the player
+# whatever fonts a machine has: (fill, outline).
+SHAPES: dict[str, tuple[str, str]] = {"★": (INK, PAPER), "☀": ("#F6B40E", "#A86B00"), "☾": ("#3D6FD6", "#1F3F85")}
 
 
 class RenderError(ValueError):
@@ -46,6 +53,50 @@ def area_colours(areas: Sequence[Sequence[int]]) -> dict[int, str]:
     return {label: PALETTE[colour] for label, colour in sorted(colouring.items())}
 
 
+def shape_polygons(symbol: str, cx: float, cy: float, size: float) -> list[list[tuple[float, float]]]:
+    """The polygons that draw `symbol` centred on (cx, cy) in a cell `size` wide ([] when the symbol is
+    drawn as type). The one shape of each symbol the pictures and the player draw."""
+    if symbol == "★":
+        outer, inner = 0.36 * size, 0.15 * size
+        return [[(cx + (outer if i % 2 == 0 else inner) * math.sin(i * math.pi / 5),
+                  cy - (outer if i % 2 == 0 else inner) * math.cos(i * math.pi / 5)) for i in range(10)]]
+    if symbol == "☀":
+        return [_arc(cx, cy, 0.3 * size, 0.0, 2 * math.pi, 48)]
+    if symbol == "☾":
+        # a crescent: the disc less a disc of the same size moved up and right, facing left
+        radius = 0.32 * size
+        dx, dy = 0.42 * radius, -0.3 * radius
+        d = math.hypot(dx, dy)
+        along, across = d / 2, math.sqrt(radius * radius - d * d / 4)
+        ux, uy = dx / d, dy / d
+        tips = [(along * ux - across * uy, along * uy + across * ux), (along * ux + across * uy, along * uy - across * ux)]
+        t0, t1 = (math.atan2(y, x) for x, y in tips)
+        away = math.atan2(-dy, -dx)
+        outer = _arc(cx, cy, radius, t0, _through(t0, t1, away), 40)
+        u0, u1 = (math.atan2(y - dy, x - dx) for x, y in reversed(tips))
+        inner = _arc(cx + dx, cy + dy, radius, u0, _through(u0, u1, away), 32)
+        return [outer + inner[1:-1]]
+    return []
+
+
+def _through(start: float, end: float, via: float) -> float:
+    """The sweep from `start` to `end` (radians, either way round) that passes angle `via`."""
+    ccw = (end - start) % (2 * math.pi)
+    return ccw if (via - start) % (2 * math.pi) < ccw else ccw - 2 * math.pi
+
+
+def _arc(cx: float, cy: float, r: float, start: float, sweep: float, steps: int) -> list[tuple[float, float]]:
+    return [(cx + r * math.cos(start + sweep * k / steps), cy + r * math.sin(start + sweep * k / steps))
+            for k in range(steps + (0 if abs(sweep) >= 2 * math.pi else 1))]
+
+
+def shape_path(symbol: str, size: float = 1.0) -> str:
+    """A symbol's shape as SVG path data in a box `size` wide ("" for a symbol drawn as type): the
+    player draws its marks with it."""
+    return "".join("M" + "L".join(f"{x:.3f} {y:.3f}" for x, y in polygon) + "Z"
+                   for polygon in shape_polygons(symbol, size / 2, size / 2, size))
+
+
 @dataclass
 class Layout:
     n: int
@@ -55,9 +106,9 @@ class Layout:
     regions: list[list[int]]               # the area of each cell (a region, or a box): thick lines between
     fills: list[list[str]]
     thick: list[tuple[int, int, int, int]]  # segments in grid units (x1, y1, x2, y2)
-    marks: list[tuple[int, int]] = field(default_factory=list)       # drawn as stars
-    digits: list[tuple[int, int, str, bool]] = field(default_factory=list)  # row, col, digit, given?
-    cages: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # sum, cells r * n + c
+    symbols: list[tuple[int, int, str, bool]] = field(default_factory=list)  # row, col, symbol, given?
+    outlines: list[Outline] = field(default_factory=list)
+    edges: list[EdgeClue] = field(default_factory=list)
 
     @property
     def width(self) -> int:
@@ -70,15 +121,20 @@ class Layout:
     def centre(self, r: int, c: int) -> tuple[float, float]:
         return self.xy(c + 0.5, r + 0.5)
 
-    def star_points(self, r: int, c: int) -> list[tuple[float, float]]:
-        cx, cy = self.centre(r, c)
-        outer, inner = 0.36 * self.cell, 0.15 * self.cell
-        return [(cx + (outer if i % 2 == 0 else inner) * math.sin(i * math.pi / 5),
-                 cy - (outer if i % 2 == 0 else inner) * math.cos(i * math.pi / 5)) for i in range(10)]
+    def edge_centre(self, clue: EdgeClue) -> tuple[float, float]:
+        """The middle of the edge two side-by-side cells share, in pixels."""
+        (r0, c0), (r1, c1) = (divmod(i, self.n) for i in clue.cells)
+        return self.xy((c0 + c1) / 2 + 0.5, (r0 + r1) / 2 + 0.5)
+
+    def drawn_as_shape(self) -> list[tuple[int, int, str, bool]]:
+        return [item for item in self.symbols if item[2] in SHAPES]
+
+    def drawn_as_type(self) -> list[tuple[int, int, str, bool]]:
+        return [item for item in self.symbols if item[2] not in SHAPES]
 
 
 def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
-    """The drawing of a board dict, from its game's picture; `solution` adds the stars or digits."""
+    """The drawing of a board dict, from its game's picture; `solution` adds the answer's symbols."""
     try:
         game = game_of(data)
         picture = game.picture(data, solution=solution)
@@ -88,11 +144,11 @@ def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
     areas = [list(row) for row in picture.areas]
     colours = area_colours(areas) if picture.coloured else {}
     fills = [[colours.get(v, PAPER) for v in row] for row in areas]
-    return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.marks),
-                  list(picture.digits), list(picture.cages))
+    return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.symbols),
+                  list(picture.outlines), list(picture.edges))
 
 
-def cage_outline(n: int, cells: Iterable[int], inset: float = CAGE_INSET) -> list[list[tuple[float, float]]]:
+def outline_loops(n: int, cells: Iterable[int], inset: float = OUTLINE_INSET) -> list[list[tuple[float, float]]]:
     """The outline of a group of cells (r * n + c) drawn `inset` (a share of a cell) inside them: closed
     loops of corner points in grid units (x = column, y = row), one per boundary of the group. Where the
     group turns inwards the line crosses into the neighbouring cell, so it stays `inset` from every
@@ -151,11 +207,12 @@ def _corners(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
-def cage_path(n: int, cells: Iterable[int], to: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y)) -> str:
-    """A cage's outline as SVG path data: in grid units (the player scales it with its board), or
-    through `to` (grid units to pixels)."""
+def outline_path(n: int, cells: Iterable[int],
+                 to: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y)) -> str:
+    """An outline as SVG path data: in grid units (the player scales it with its board), or through
+    `to` (grid units to pixels)."""
     return "".join("M" + "L".join("{:g} {:g}".format(*(round(v, 4) for v in to(x, y))) for x, y in loop) + "Z"
-                   for loop in cage_outline(n, cells))
+                   for loop in outline_loops(n, cells))
 
 
 def _borders(regions: list[list[int]]) -> list[tuple[int, int, int, int]]:
@@ -184,11 +241,13 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
            f'role="img" aria-label="{html.escape(_title(data, solution))}">',
            f"<title>{html.escape(_title(data, solution))}</title>",
            f'<rect class="paper" x="0" y="0" width="{w}" height="{w}" fill="{PAPER}"/>', '<g class="cells">']
+    patched = {(r, c) for r, c, _, given in lay.drawn_as_shape() if given}
     for r in range(lay.n):
         for c in range(lay.n):
             x, y = lay.xy(c, r)
+            fill = GIVEN_PATCH if (r, c) in patched else lay.fills[r][c]
             out.append(f'<rect class="cell" x="{x:g}" y="{y:g}" width="{cell}" height="{cell}" '
-                       f'fill="{lay.fills[r][c]}" data-row="{r}" data-col="{c}" data-region="{lay.regions[r][c]}"/>')
+                       f'fill="{fill}" data-row="{r}" data-col="{c}" data-region="{lay.regions[r][c]}"/>')
     out.append("</g>")
     lines = []
     for i in range(1, lay.n):
@@ -203,56 +262,97 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
         borders.append(f"M{x0:g} {y0:g}L{x1:g} {y1:g}")
     out.append(f'<path class="border" d="{"".join(borders)}" stroke="{INK}" stroke-width="{thick}" '
                f'stroke-linecap="square" fill="none"/>')
-    if lay.marks:
-        out.append('<g class="stars">')
-        for r, c in lay.marks:
-            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in lay.star_points(r, c))
-            out.append(f'<polygon class="star" data-row="{r}" data-col="{c}" points="{points}" fill="{INK}" '
-                       f'stroke="{STAR_EDGE}" stroke-width="{thin}"/>')
+    if lay.drawn_as_shape():
+        out.append('<g class="shapes">')
+        for r, c, symbol, given in lay.drawn_as_shape():
+            fill, edge = SHAPES[symbol]
+            d = "".join("M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in polygon) + "Z"
+                        for polygon in shape_polygons(symbol, *lay.centre(r, c), cell))
+            out.append(f'<path class="shape {"given" if given else "solved"}" data-row="{r}" data-col="{c}" '
+                       f'data-symbol="{html.escape(symbol)}" d="{d}" fill="{fill}" stroke="{edge}" '
+                       f'stroke-width="{max(1, cell // 30)}" stroke-linejoin="round"/>')
         out.append("</g>")
-    if lay.cages:
-        out.extend(_svg_cages(lay))
-    if lay.digits:
+    if lay.outlines:
+        out.extend(_svg_outlines(lay))
+    if lay.edges:
+        out.extend(_svg_edges(lay))
+    if lay.drawn_as_type():
         out.append(f'<g class="digits" font-family="DejaVu Sans, Arial, sans-serif" font-size="{round(cell * 0.6)}" '
                    'text-anchor="middle" dominant-baseline="central">')
-        for r, c, digit, given in lay.digits:
+        for r, c, symbol, given in lay.drawn_as_type():
             x, y = lay.centre(r, c)
             out.append(f'<text class="digit {"given" if given else "solved"}" x="{x:g}" y="{y:g}" '
-                       f'fill="{INK if given else SOLVED_DIGIT}" data-row="{r}" data-col="{c}">{digit}</text>')
+                       f'fill="{INK if given else SOLVED_DIGIT}" data-row="{r}" data-col="{c}">{html.escape(symbol)}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _cage_pen(cell: int) -> tuple[int, float, float]:
-    """A cage outline's width and dash pattern (on, off) in pixels."""
+def _outline_pen(cell: int) -> tuple[int, float, float]:
+    """An outline's width and dash pattern (on, off) in pixels."""
     return max(1, cell // 32), max(2.0, cell * 0.1), max(2.0, cell * 0.07)
 
 
-def _sum_corner(lay: Layout, first: int) -> tuple[float, float]:
-    """Where a cage's sum starts (its left and the top of its digits): just inside the first cell."""
+def _label_corner(lay: Layout, first: int) -> tuple[float, float]:
+    """Where an outline's label starts (its left and the top of its type): just inside the first cell."""
     x, y = lay.xy(first % lay.n, first // lay.n)
     return x + 0.08 * lay.cell, y + 0.07 * lay.cell
 
 
-def _svg_cages(lay: Layout) -> list[str]:
-    width, on, off = _cage_pen(lay.cell)
-    size = round(lay.cell * CAGE_SUM_SIZE)
-    out = [f'<g class="cages" fill="none" stroke="{INK}" stroke-width="{width}" stroke-dasharray="{on:g} {off:g}">']
-    for total, cells in lay.cages:
-        r, c = divmod(min(cells), lay.n)
-        out.append(f'<path class="cage" d="{cage_path(lay.n, cells, lay.xy)}" data-sum="{total}" data-row="{r}" data-col="{c}"/>')
+def _svg_outlines(lay: Layout) -> list[str]:
+    width, on, off = _outline_pen(lay.cell)
+    size = round(lay.cell * LABEL_SIZE)
+    out = [f'<g class="outlines" fill="none" stroke="{INK}" stroke-width="{width}" stroke-dasharray="{on:g} {off:g}">']
+    for outline in lay.outlines:
+        r, c = divmod(min(outline.cells), lay.n)
+        out.append(f'<path class="outline" d="{outline_path(lay.n, outline.cells, lay.xy)}" '
+                   f'data-label="{html.escape(outline.label)}" data-row="{r}" data-col="{c}"/>')
     out.append("</g>")
-    out.append(f'<g class="sums" font-family="DejaVu Sans, Arial, sans-serif" font-size="{size}" fill="{INK}">')
-    for total, cells in lay.cages:
-        first = min(cells)
+    out.append(f'<g class="labels" font-family="DejaVu Sans, Arial, sans-serif" font-size="{size}" fill="{INK}">')
+    for outline in lay.outlines:
+        first = min(outline.cells)
         r, c = divmod(first, lay.n)
-        x, y = _sum_corner(lay, first)
+        x, y = _label_corner(lay, first)
         pad = 0.03 * lay.cell
-        # a patch of the cell's fill breaks the dashes under the sum (digits are about 0.64 em wide)
-        out.append(f'<rect class="sum-patch" x="{x - pad:g}" y="{y - pad:g}" width="{0.64 * size * len(str(total)) + 2 * pad:g}" '
+        # a patch of the cell's fill breaks the dashes under the label (digits are about 0.64 em wide)
+        out.append(f'<rect class="label-patch" x="{x - pad:g}" y="{y - pad:g}" '
+                   f'width="{0.64 * size * len(outline.label) + 2 * pad:g}" '
                    f'height="{0.75 * size + 2 * pad:g}" fill="{lay.fills[r][c]}"/>')
-        out.append(f'<text class="sum" x="{x:g}" y="{y + 0.73 * size:g}" data-row="{r}" data-col="{c}">{total}</text>')
+        out.append(f'<text class="label" x="{x:g}" y="{y + 0.73 * size:g}" data-row="{r}" data-col="{c}">'
+                   f'{html.escape(outline.label)}</text>')
+    out.append("</g>")
+    return out
+
+
+def edge_strokes(symbol: str, cx: float, cy: float, cell: float) -> list[tuple[float, float, float, float]]:
+    """The strokes that draw a clue on an edge centred on (cx, cy): "=" two bars, "×" a cross; []
+    for a symbol drawn as type. The one drawing of each the pictures and the player share."""
+    half = 0.085 * cell
+    if symbol == "=":
+        gap = 0.045 * cell
+        return [(cx - half, cy - gap, cx + half, cy - gap), (cx - half, cy + gap, cx + half, cy + gap)]
+    if symbol == "×":
+        return [(cx - half, cy - half, cx + half, cy + half), (cx - half, cy + half, cx + half, cy - half)]
+    return []
+
+
+def _svg_edges(lay: Layout) -> list[str]:
+    width = max(2, round(lay.cell * 0.05))
+    radius = EDGE_PATCH * lay.cell
+    out = [f'<g class="edges" stroke="{INK}" stroke-width="{width}" stroke-linecap="round">']
+    for clue in lay.edges:
+        cx, cy = lay.edge_centre(clue)
+        (r0, c0), (r1, c1) = (divmod(i, lay.n) for i in clue.cells)
+        strokes = edge_strokes(clue.symbol, cx, cy, lay.cell)
+        out.append(f'<g class="edge" data-symbol="{html.escape(clue.symbol)}" data-cells="{r0},{c0} {r1},{c1}">'
+                   f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{PAPER}" stroke="none"/>')
+        if strokes:
+            out.append("".join(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}"/>'
+                               for x0, y0, x1, y1 in strokes))
+        else:
+            out.append(f'<text x="{cx:g}" y="{cy:g}" stroke="none" fill="{INK}" font-size="{round(lay.cell * 0.3)}" '
+                       f'text-anchor="middle" dominant-baseline="central">{html.escape(clue.symbol)}</text>')
+        out.append("</g>")
     out.append("</g>")
     return out
 
@@ -273,20 +373,34 @@ def _dashed(pen: ImageDraw.ImageDraw, loop: list[tuple[float, float]], width: in
             phase = (phase + step) % (on + off)
 
 
-def _png_cages(lay: Layout, pen: ImageDraw.ImageDraw) -> None:
-    width, on, off = _cage_pen(lay.cell)
-    for _, cells in lay.cages:
-        for loop in cage_outline(lay.n, cells):
+def _png_outlines(lay: Layout, pen: ImageDraw.ImageDraw) -> None:
+    width, on, off = _outline_pen(lay.cell)
+    for outline in lay.outlines:
+        for loop in outline_loops(lay.n, outline.cells):
             _dashed(pen, [lay.xy(x, y) for x, y in loop], width, on, off)
-    font = ImageFont.load_default(size=round(lay.cell * CAGE_SUM_SIZE))
+    font = ImageFont.load_default(size=round(lay.cell * LABEL_SIZE))
     pad = 0.03 * lay.cell
-    for total, cells in lay.cages:
-        first = min(cells)
-        x, y = _sum_corner(lay, first)
-        left, top, right, bottom = pen.textbbox((x, y), str(total), font=font, anchor="lt")
+    for outline in lay.outlines:
+        first = min(outline.cells)
+        x, y = _label_corner(lay, first)
+        left, top, right, bottom = pen.textbbox((x, y), outline.label, font=font, anchor="lt")
         r, c = divmod(first, lay.n)
         pen.rectangle([left - pad, top - pad, right + pad, bottom + pad], fill=lay.fills[r][c])
-        pen.text((x, y), str(total), fill=INK, font=font, anchor="lt")
+        pen.text((x, y), outline.label, fill=INK, font=font, anchor="lt")
+
+
+def _png_edges(lay: Layout, pen: ImageDraw.ImageDraw) -> None:
+    width = max(2, round(lay.cell * 0.05))
+    radius = EDGE_PATCH * lay.cell
+    font = ImageFont.load_default(size=round(lay.cell * 0.3))
+    for clue in lay.edges:
+        cx, cy = lay.edge_centre(clue)
+        pen.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=PAPER)
+        strokes = edge_strokes(clue.symbol, cx, cy, lay.cell)
+        for x0, y0, x1, y1 in strokes:
+            pen.line([(x0, y0), (x1, y1)], fill=INK, width=width)
+        if not strokes:
+            pen.text((cx, cy), clue.symbol, fill=INK, font=font, anchor="mm")
 
 
 def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
@@ -295,10 +409,11 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
     image = Image.new("RGB", (lay.width, lay.width), PAPER)
     pen = ImageDraw.Draw(image)
     thin, thick = max(1, cell // 40), max(3, cell // 12)
+    patched = {(r, c) for r, c, _, given in lay.drawn_as_shape() if given}
     for r in range(lay.n):
         for c in range(lay.n):
             x, y = lay.xy(c, r)
-            pen.rectangle([x, y, x + cell - 1, y + cell - 1], fill=lay.fills[r][c])
+            pen.rectangle([x, y, x + cell - 1, y + cell - 1], fill=GIVEN_PATCH if (r, c) in patched else lay.fills[r][c])
     for i in range(1, lay.n):
         pen.line([lay.xy(i, 0), lay.xy(i, lay.n)], fill=GRID, width=thin)
         pen.line([lay.xy(0, i), lay.xy(lay.n, i)], fill=GRID, width=thin)
@@ -306,14 +421,18 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
     for gx0, gy0, gx1, gy1 in lay.thick:
         (x0, y0), (x1, y1) = lay.xy(gx0, gy0), lay.xy(gx1, gy1)
         pen.rectangle([x0 - half, y0 - half, x1 + half, y1 + half], fill=INK)   # square caps
-    for r, c in lay.marks:
-        pen.polygon(lay.star_points(r, c), fill=INK, outline=STAR_EDGE)
-    if lay.cages:
-        _png_cages(lay, pen)
-    if lay.digits:
+    for r, c, symbol, _ in lay.drawn_as_shape():
+        fill, edge = SHAPES[symbol]
+        for polygon in shape_polygons(symbol, *lay.centre(r, c), cell):
+            pen.polygon(polygon, fill=fill, outline=edge)
+    if lay.outlines:
+        _png_outlines(lay, pen)
+    if lay.edges:
+        _png_edges(lay, pen)
+    if lay.drawn_as_type():
         font = ImageFont.load_default(size=round(cell * 0.6))
-        for r, c, digit, given in lay.digits:
-            pen.text(lay.centre(r, c), digit, fill=INK if given else SOLVED_DIGIT, font=font, anchor="mm")
+        for r, c, symbol, given in lay.drawn_as_type():
+            pen.text(lay.centre(r, c), symbol, fill=INK if given else SOLVED_DIGIT, font=font, anchor="mm")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

@@ -88,7 +88,7 @@ def test_pictures_and_print(client, queens):
         r = client.get(f"/boards/{queens['id']}.svg", params=params)
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
         assert r.text == svg(queens, solution=solution)
-        stars = ET.fromstring(r.text).findall(".//{http://www.w3.org/2000/svg}polygon")
+        stars = ET.fromstring(r.text).findall(".//{http://www.w3.org/2000/svg}path[@data-symbol='★']")
         assert len(stars) == (8 if solution else 0)
         p = client.get(f"/boards/{queens['id']}.png", params=params)
         assert p.status_code == 200 and p.headers["content-type"] == "image/png"

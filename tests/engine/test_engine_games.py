@@ -15,7 +15,6 @@ import engine
 from engine import InvalidBoard, InvalidRules, all_games, game_named, game_of
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUESTS = {"queens": {"size": 6}, "starbattle": {"size": 8, "stars": 2}, "sudoku": {"size": 9}, "killer": {"size": 9}}
 
 
 def test_the_registry_lists_the_built_in_games_in_order() -> None:
@@ -78,10 +77,10 @@ def test_listing_every_games_options_loads_no_other_games_generator() -> None:
         "True True True True"]
 
 
-@pytest.mark.parametrize("name", sorted(REQUESTS))
+@pytest.mark.parametrize("name", engine.names())
 def test_a_game_answers_every_layer(name: str) -> None:
     game = game_named(name)
-    rules = game.rules(**REQUESTS[name])
+    rules = game.rules(**game.sample_request())
     assert game.parse_rules(str(rules)) == rules and engine.parse_rules(str(rules)) == rules
     board, stats = game.generate(rules, 11, timeout=60)
     data = board.to_json()
@@ -93,9 +92,12 @@ def test_a_game_answers_every_layer(name: str) -> None:
     assert status == "unique" and solved["solution"] == data["solution"] and solved["steps"] == data["steps"]
     picture = game.picture(data, solution=True)
     assert picture.n == len(picture.areas) == rules.size
-    assert picture.marks or picture.digits
+    assert picture.symbols and all(0 <= r < rules.size and 0 <= c < rules.size for r, c, _, _ in picture.symbols)
     spec = game.play(data)
     assert spec.mode == game.input_mode and len(spec.hints) == len(data["steps"])
+    assert len(spec.answer) == rules.size ** 2 and set(spec.answer) <= {"", *spec.symbols}
+    assert len(spec.givens) in (0, rules.size ** 2) and set(spec.givens) <= {"", *spec.symbols}
+    assert json.loads(json.dumps(spec.to_json(), ensure_ascii=False)) == json.loads(json.dumps(spec.to_json()))
     assert game.text(data).splitlines()[0].startswith(f"# {board.id} {name}")
     assert game.rules_sentence(data) and game.heading(data).startswith(game.title)
     assert isinstance(stats.rejected, dict)

@@ -412,15 +412,18 @@ def test_the_game_contract() -> None:
     text = GAME.text(out)
     assert text.splitlines()[0].startswith(f"# {out['id']} killer") and "solution" in text and "|40 |" in text
     picture = GAME.picture(out, solution=True)
-    assert picture.n == 9 and len(picture.digits) == 81
+    assert picture.n == 9 and len(picture.symbols) == 81
     # the boxes are the areas, uncoloured as in Sudoku; the cages are drawn apart, each with its sum
     assert picture.areas == tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
     assert not picture.coloured
     cages = tuple((cage["sum"], tuple(sorted(r * 9 + c for r, c in cage["cells"]))) for cage in FIRST["cages"])
-    assert sorted(picture.cages) == sorted(cages) and len(picture.cages) == 31
+    outlined = tuple((int(outline.label), tuple(sorted(outline.cells))) for outline in picture.outlines)
+    assert sorted(outlined) == sorted(cages) and len(outlined) == 31
     spec = GAME.play(out)
-    assert spec.areas == picture.areas and not spec.coloured and spec.cages == picture.cages
-    assert all(cells in spec.units for _, cells in spec.cages), "a repeated digit in a cage is a conflict"
+    assert spec.areas == picture.areas and not spec.coloured and spec.outlines == picture.outlines
+    checks = {(check["check"], tuple(sorted(check["cells"])), check.get("total")) for check in spec.checks}
+    assert all(("distinct", cells, None) in checks for _, cells in cages), "a repeated digit in a cage is a conflict"
+    assert all(("sum", cells, total) in checks for total, cells in cages), "a full cage must make its sum"
     assert spec.mode == "digits" and len(spec.hints) == len(out["steps"]) and "".join(spec.answer) == FIRST["solution"]
     assert all(hint["units"] for hint in spec.hints if hint["why"].startswith("cage "))
     rules = GAME.rules(size=9)

@@ -101,7 +101,7 @@ def test_svg_cells_regions_and_stars(boards, which):
         assert root.find(f".//{SVG}path[@class='border']") is not None
         assert root.find(f".//{SVG}path[@class='grid']") is not None
         stars = {(int(p.get("data-row")), int(p.get("data-col")))
-                 for p in root.findall(f".//{SVG}polygon[@class='star']")}
+                 for p in root.findall(f".//{SVG}path[@data-symbol='★']")}
         if solution:
             assert len(stars) == n * k and sorted(stars) == sorted(map(tuple, data["solution"]))
         else:
@@ -220,12 +220,12 @@ def _killer() -> dict:
 
 
 def test_cage_outline_runs_inside_its_cells_round_every_boundary():
-    from store.render.draw import cage_outline
+    from store.render.draw import outline_loops
     # an L: one loop of six corners, the inner corner crossing into the cell below
-    assert cage_outline(9, [0, 9, 10], 0.1) == [[(0.1, 0.1), (0.9, 0.1), (0.9, 1.1), (1.9, 1.1), (1.9, 1.9),
+    assert outline_loops(9, [0, 9, 10], 0.1) == [[(0.1, 0.1), (0.9, 0.1), (0.9, 1.1), (1.9, 1.1), (1.9, 1.9),
                                                    (0.1, 1.9)]]
     # a ring round one cell: its outer and its inner boundary
-    ring = cage_outline(3, [0, 1, 2, 3, 5, 6, 7, 8], 0.1)
+    ring = outline_loops(3, [0, 1, 2, 3, 5, 6, 7, 8], 0.1)
     assert sorted(map(len, ring)) == [4, 4]
     assert {min(x for x, _ in loop) for loop in ring} == {0.1, 0.9}
 
@@ -238,10 +238,10 @@ def test_killer_svg_draws_boxes_and_each_cage_dashed_with_its_sum():
     root = ET.fromstring(svg(data))
     cells = root.findall(f".//{SVG}rect[@class='cell']")
     assert {rect.get("fill") for rect in cells} == {"#FFFFFF"}, "no region colours"
-    group = root.find(f".//{SVG}g[@class='cages']")
+    group = root.find(f".//{SVG}g[@class='outlines']")
     assert group.get("stroke-dasharray"), "the cage outlines are dashed"
-    paths = group.findall(f"{SVG}path[@class='cage']")
-    sums = root.findall(f".//{SVG}text[@class='sum']")
+    paths = group.findall(f"{SVG}path[@class='outline']")
+    sums = root.findall(f".//{SVG}text[@class='label']")
     assert len(paths) == len(sums) == len(cages)
     first = {min(cells): (total, cells) for total, cells in cages}
     for path, text in zip(paths, sums):
@@ -287,4 +287,4 @@ def test_killer_png_shows_the_dashes_and_the_sums():
 def test_killer_print_page_draws_the_cages():
     data = _killer()
     page = print_page([data])
-    assert page.count('class="cage"') == 2 * len(data["cages"]) and page.count('class="sum"') == 2 * len(data["cages"])
+    assert page.count('class="outline"') == 2 * len(data["cages"]) and page.count('class="label"') == 2 * len(data["cages"])

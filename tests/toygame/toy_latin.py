@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_v
 
 from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules
 from engine.core.grid import lines
-from engine.games.base import Game, Picture, PlaySpec, hints_from_steps
+from engine.games.base import Game, Picture, PlaySpec, distinct, hints_from_steps
 from engine.games.model import BoardModel
 from engine.ladder import Ladder, Step, Technique, run
 from engine.ladder.fun import fun_score
@@ -257,11 +257,13 @@ class Latin(Game):
     bands = BANDS
     input_mode = "digits"
 
-    def rules(self, *, size: int, stars: int | None = None, diagonals: bool = False,
-              band_by: str | None = None, band: str | None = None) -> LatinRules:
-        self.refuse_options(stars, diagonals, band_by)
+    def rules(self, *, size: int, band: str | None = None, **options: Any) -> LatinRules:
+        self.read_options(options)          # it takes none: refuses any asked for
         self.check_band(band)
         return LatinRules(size)
+
+    def sample_request(self) -> dict[str, Any]:
+        return {"size": 4}
 
     def parse_rules(self, text: str) -> LatinRules:
         words = text.split()
@@ -333,14 +335,15 @@ class Latin(Game):
         digits = tuple((i // n, i % n, board.givens[i], True) if board.givens[i] != "."
                        else (i // n, i % n, board.solution[i], False)
                        for i in range(n * n) if board.givens[i] != "." or solution)
-        return Picture(n, tuple(tuple([0] * n) for _ in range(n)), False, digits=digits)
+        return Picture(n, tuple(tuple([0] * n) for _ in range(n)), False, symbols=digits)
 
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
         model = self.validate(data)
         assert isinstance(model, LatinBoardModel)
         n = model.rules.size
         return PlaySpec(mode="digits", n=n, areas=tuple(tuple([0] * n) for _ in range(n)), coloured=False,
-                        units=lines(n), answer=tuple(model.solution), symbols="123456"[:n],
+                        units=lines(n), answer=tuple(model.solution), symbols=tuple("123456"[:n]),
+                        checks=tuple(distinct(line) for line in lines(n)),
                         givens=tuple("" if ch == "." else ch for ch in model.givens),
                         hints=hints_from_steps(model.steps, dict(_units(n))))
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import DigitsPlay, Game, Picture, hints_from_steps
+from engine.games.base import Game, Outline, Picture, PlaySpec, adds_up, distinct, hints_from_steps
 from engine.games.killer.model import KillerBoardModel
 from engine.games.killer.rules import BANDS, GENERATED, KillerRules
 
@@ -25,9 +25,9 @@ def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
                     model.givens, model.solution, seed)
 
 
-def _cages(board: KillerBoard) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The cages as the contract's (sum, cells r * 9 + c)."""
-    return tuple((cage.total, cage.cells) for cage in board.cages)
+def _outlines(board: KillerBoard) -> tuple[Outline, ...]:
+    """The cages as outlines labelled with their sums."""
+    return tuple(Outline(str(cage.total), tuple(cage.cells)) for cage in board.cages)
 
 
 class Killer(Game):
@@ -44,6 +44,9 @@ class Killer(Game):
         if band is not None and band not in GENERATED:
             raise InvalidRules(f"the {band} band is graded, not generated: expected one of {', '.join(GENERATED)}")
         return rules
+
+    def sample_request(self) -> dict[str, Any]:
+        return {"size": 9}
 
     def parse_rules(self, text: str) -> KillerRules:
         return KillerRules.parse(text)
@@ -101,9 +104,9 @@ class Killer(Game):
             elif solution:
                 digits.append((i // 9, i % 9, board.solution[i], False))
         # boxes as in Sudoku (thick rules, no colours); the cages dashed over them, with their sums
-        return Picture(SIZE, _BOXES, False, digits=tuple(digits), cages=_cages(board))
+        return Picture(SIZE, _BOXES, False, symbols=tuple(digits), outlines=_outlines(board))
 
-    def play(self, data: Mapping[str, Any]) -> DigitsPlay:
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
         from engine.games.killer.board import SIZE, unit_name
         from engine.games.killer.techniques import SEVERAL_REGIONS, SINGLE_REGIONS
         model = self.validate(data)
@@ -113,11 +116,12 @@ class Killer(Game):
         names = {unit_name(u): cells for u, cells in enumerate(units)}
         names.update({cage.name: cage.cells for cage in board.cages})
         names.update({region.name: tuple(sorted(region.cells)) for region in SINGLE_REGIONS + SEVERAL_REGIONS})
-        # a repeated digit is a conflict in a cage as in a unit
-        units = units + tuple(cage.cells for cage in board.cages)
-        return DigitsPlay(
-            n=SIZE, areas=_BOXES, coloured=False, units=units, cages=_cages(board),
-            answer=tuple(model.solution), symbols="123456789",
+        # a repeated digit is a conflict in a cage as in a unit, and a full cage must make its sum
+        checks = (*map(distinct, units), *(distinct(cage.cells) for cage in board.cages),
+                  *(adds_up(cage.total, cage.cells) for cage in board.cages))
+        return PlaySpec(
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units, outlines=_outlines(board),
+            answer=tuple(model.solution), symbols=tuple("123456789"), checks=checks,
             givens=tuple("" if ch == "." else ch for ch in board.givens),
             hints=hints_from_steps(model.steps, names), rules={"ms": self._rules_sentence_ms()})
 

@@ -10,7 +10,8 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.base import Game, GameOptions, Gates, MarksPlay, Picture, StyleGroup, hints_from_steps, option
+from engine.games.base import (Game, GameOptions, Gates, Picture, PlaySpec, StyleGroup, apart, at_most, hints_from_steps,
+                               option)
 from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
@@ -24,6 +25,8 @@ from engine.games.starbattle.rules import DIAGONAL_SIZE_RANGE, SIZE_RANGE, Rules
 _BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 152, 217, 144, 189, 137,
                 109, 230]
 
+
+STAR, CROSS = "★", "×"      # the answer's mark, and the player's memo for "no star here"
 
 _STARS = {"help": "stars per unit, for games with stars (default: the game's)", "ge": min(SIZE_RANGE),
           "le": max(SIZE_RANGE), "refusal": "{game} has no stars"}
@@ -64,6 +67,9 @@ class StarFamily(Game):
         if rules.game != self.name:
             raise InvalidRules(f"{rules.stars} star(s) per unit is {rules.game}, not {self.name}")
         return rules
+
+    def sample_request(self) -> dict[str, Any]:
+        return {"size": 6} if self.default_stars == 1 else {"size": 8, "stars": self.default_stars}
 
     def parse_rules(self, text: str) -> Rules:
         rules = Rules.parse(text)
@@ -190,10 +196,10 @@ class StarFamily(Game):
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
         board = self.validate_grid(data)
         assert isinstance(board, StarBoard)
-        stars = tuple(sorted((r, c) for r, c in board.solution)) if solution else ()
-        return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, marks=stars)
+        stars = tuple(sorted((r, c, STAR, False) for r, c in board.solution)) if solution else ()
+        return Picture(board.rules.size, tuple(map(tuple, board.regions)), True, symbols=stars)
 
-    def play(self, data: Mapping[str, Any]) -> MarksPlay:
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
         board = self.validate(data)
         assert isinstance(board, StarBoard)
         n = board.rules.size
@@ -203,12 +209,20 @@ class StarFamily(Game):
         named = {f"row {i + 1}": rows_and_columns[i] for i in range(n)}
         named.update({f"column {i + 1}": rows_and_columns[n + i] for i in range(n)})
         named.update({f"region {region_letter(label)}": cells for label, cells in enumerate(regions)})
-        return MarksPlay(
-            n=n, areas=tuple(map(tuple, board.regions)), coloured=True,
-            units=rows_and_columns + regions,
-            answer=tuple(sorted(r * n + c for r, c in board.solution)), per_unit=board.rules.stars,
-            no_touch=True, diagonals=board.rules.diagonals, letters=tuple(map(region_letter, range(n))),
-            hints=hints_from_steps(board.steps, named), rules={"ms": self._rules_sentence_ms(data)})
+        units = rows_and_columns + regions
+        answer = [""] * (n * n)
+        for r, c in board.solution:
+            answer[r * n + c] = STAR
+        # no two stars touch, nor (classic Queens) share a diagonal line
+        near = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+        far = [(d * sr, d * sc) for d in range(2, n) for sr in (-1, 1) for sc in (-1, 1)] if board.rules.diagonals else []
+        return PlaySpec(
+            mode="marks", n=n, areas=tuple(map(tuple, board.regions)), coloured=True, units=units,
+            answer=tuple(answer), symbols=(CROSS, STAR), notes=(CROSS,),
+            checks=(*(at_most(STAR, board.rules.stars, unit) for unit in units), apart(STAR, near + far)),
+            letters=tuple(map(region_letter, range(n))), hints=hints_from_steps(board.steps, named),
+            rules={"ms": self._rules_sentence_ms(data)},
+            words={"en": {STAR: "star", CROSS: "crossed out"}, "ms": {STAR: "bintang", CROSS: "dipangkah"}})
 
 
 GAME = StarFamily("starbattle", "Star Battle", default_stars=2, options=StarBattleOptions)

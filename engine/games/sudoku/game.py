@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import DigitsPlay, Game, GameOptions, Picture, hints_from_steps, option
+from engine.games.base import Game, GameOptions, Picture, PlaySpec, distinct, hints_from_steps, option
 from engine.games.sudoku.model import SudokuBoardModel
 from engine.games.sudoku.rules import BAND_BY, BANDS, SudokuRules
 
@@ -38,6 +38,9 @@ class Sudoku(Game):
         rules = SudokuRules(size, self.read_options(options).band_by)
         check_band(band, rules.band_by)
         return rules
+
+    def sample_request(self) -> dict[str, Any]:
+        return {"size": 9}
 
     def parse_rules(self, text: str) -> SudokuRules:
         return SudokuRules.parse(text)
@@ -94,16 +97,16 @@ class Sudoku(Game):
                 digits.append((i // 9, i % 9, given, True))
             elif solution:
                 digits.append((i // 9, i % 9, board.solution[i], False))
-        return Picture(SIZE, _BOXES, False, digits=tuple(digits))
+        return Picture(SIZE, _BOXES, False, symbols=tuple(digits))
 
-    def play(self, data: Mapping[str, Any]) -> DigitsPlay:
+    def play(self, data: Mapping[str, Any]) -> PlaySpec:
         from engine.games.sudoku.board import SIZE, unit_name
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
         units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
-        return DigitsPlay(
-            n=SIZE, areas=_BOXES, coloured=False, units=units,
-            answer=tuple(board.solution), symbols="123456789",
+        return PlaySpec(
+            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units,
+            answer=tuple(board.solution), symbols=tuple("123456789"), checks=tuple(map(distinct, units)),
             givens=tuple("" if ch == "." else ch for ch in board.givens),
             hints=hints_from_steps(board.steps, {unit_name(u): cells for u, cells in enumerate(units)}),
             rules={"ms": self._rules_sentence_ms()})

@@ -4,19 +4,19 @@
   const play = JSON.parse(document.getElementById("play").textContent);
   const board = JSON.parse(document.getElementById("board").textContent);
   const colours = JSON.parse(document.getElementById("colours").textContent);
-  const outlines = JSON.parse(document.getElementById("outlines").textContent);
+  const drawing = JSON.parse(document.getElementById("drawing").textContent);
 
   // Every word the page shows, by language; `?lang=ms` or the browser's language picks one.
   const WORDS = {
     en: {
-      help_marks: "Tap a cell: empty → × → ★ → empty; drag to mark × across cells. Keys: arrows move, " +
-        "Space cycles, Backspace clears, Ctrl+Z / Ctrl+Y undo and redo.",
+      help_marks: "Tap a cell: empty → {cycle} → empty{drag}. Keys: arrows move, Space cycles, Backspace clears, " +
+        "Ctrl+Z / Ctrl+Y undo and redo.", drag: "; drag to mark {memo} across cells",
       help_digits: "Tap a cell, then a digit on the pad; Notes pencils candidates in. Keys: arrows move, " +
         "digits fill, Backspace or 0 erases, N toggles notes, Ctrl+Z / Ctrl+Y undo and redo.",
       undo: "Undo", redo: "Redo", check: "Check", hint: "Hint", reveal: "Reveal", reset: "Reset",
       notes: "Notes", erase: "Erase", letters: "Region letters", autox: "Auto ×",
       grid: "{title} board", row: "row {r}", column: "column {c}", region: "region {x}",
-      star: "star", marked: "crossed out", wrong: "wrong", empty: "empty", given: "given {d}", notes_of: "notes {d}",
+      wrong: "wrong", empty: "empty", given: "given {d}", notes_of: "notes {d}",
       digit_key: "digit {d}", erase_key: "erase", notes_key: "notes",
       solved: "Solved in {t}! Well done.", revealed: "Solution revealed.", locked: "The answer is shown: Reset to play again.",
       wrong_one: "1 wrong entry marked.", wrong_many: "{n} wrong entries marked.", no_mistakes: "No mistakes so far.",
@@ -26,14 +26,14 @@
       puzzle_png: "Puzzle PNG", solution_png: "Solution PNG", print: "Print",
     },
     ms: {
-      help_marks: "Ketik petak: kosong → × → ★ → kosong; seret untuk menanda × pada beberapa petak. Kekunci: " +
-        "anak panah bergerak, Space menukar, Backspace memadam, Ctrl+Z / Ctrl+Y buat asal dan buat semula.",
+      help_marks: "Ketik petak: kosong → {cycle} → kosong{drag}. Kekunci: anak panah bergerak, Space menukar, " +
+        "Backspace memadam, Ctrl+Z / Ctrl+Y buat asal dan buat semula.", drag: "; seret untuk menanda {memo} pada beberapa petak",
       help_digits: "Ketik petak, kemudian digit pada pad; Nota mencatat calon dengan pensel. Kekunci: anak panah " +
         "bergerak, digit mengisi, Backspace atau 0 memadam, N menukar nota, Ctrl+Z / Ctrl+Y buat asal dan buat semula.",
       undo: "Buat asal", redo: "Buat semula", check: "Semak", hint: "Petunjuk", reveal: "Dedahkan", reset: "Set semula",
       notes: "Nota", erase: "Padam", letters: "Huruf kawasan", autox: "× automatik",
       grid: "Papan {title}", row: "baris {r}", column: "lajur {c}", region: "kawasan {x}",
-      star: "bintang", marked: "dipangkah", wrong: "salah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
+      wrong: "salah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
       digit_key: "digit {d}", erase_key: "padam", notes_key: "nota",
       solved: "Selesai dalam {t}! Syabas.", revealed: "Penyelesaian didedahkan.",
       locked: "Jawapan ditunjukkan: tekan Set semula untuk bermain lagi.",
@@ -53,8 +53,11 @@
 
   const digits = play.mode === "digits";
   const n = play.n, N = n * n;
-  const answerStars = new Set(digits ? [] : play.answer);
-  const isGiven = (i) => digits && !!play.givens[i];
+  const givens = play.givens.length ? play.givens : new Array(N).fill("");
+  const isGiven = (i) => !!givens[i];
+  const isMemo = (symbol) => play.notes.includes(symbol);
+  const memo = play.notes.length ? play.symbols.indexOf(play.notes[0]) + 1 : 0;   // marks: the drag's mark
+  const wordFor = (symbol) => (play.words[lang] || {})[symbol] || (play.words.en || {})[symbol] || symbol;
   const area = (i) => play.areas[Math.floor(i / n)][i % n];
   const steps = play.hints || [];
   const $ = (id) => document.getElementById(id);
@@ -62,12 +65,12 @@
   const storeKey = `puzzlefleet:play:${board.id}`, settingsKey = "puzzlefleet:settings";
   const unitsOf = Array.from({ length: N }, () => []);
   play.units.forEach((unit, u) => unit.forEach((i) => unitsOf[i].push(u)));
-  // Cages: [sum, cells]; each cell's cage (-1: none), and each cage's sets of distinct symbols (read as
-  // numbers) of its size that make its sum, smallest first.
-  const cages = play.cages || [];
+  // Sums: [total, cells] of the "sum" checks; each cell's sum (-1: none), and each sum's sets of
+  // distinct symbols (read as numbers) of its size that make it, smallest first.
+  const sums = play.checks.filter((check) => check.check === "sum").map((check) => [check.total, check.cells]);
   const cageOf = new Array(N).fill(-1);
-  cages.forEach(([, members], k) => members.forEach((i) => { cageOf[i] = k; }));
-  const sets = cages.map(([sum, members]) => {
+  sums.forEach(([, members], k) => members.forEach((i) => { cageOf[i] = k; }));
+  const sets = sums.map(([sum, members]) => {
     const out = [];
     (function pick(from, chosen, total) {
       if (chosen.length === members.length) { if (total === sum) out.push(chosen.join("")); return; }
@@ -80,13 +83,14 @@
 
   // The words: the table's, and the game's rules in this language where the game gives them.
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = say(el.dataset.t, {}); });
-  $("help").textContent = say(digits ? "help_digits" : "help_marks", {});
+  $("help").textContent = say(digits ? "help_digits" : "help_marks", {
+    cycle: play.symbols.join(" → "), drag: memo ? say("drag", { memo: play.notes[0] }) : "" });
   if (play.rules && play.rules[lang]) $("rules").textContent = play.rules[lang];
   grid.setAttribute("aria-label", say("grid", { title: board.title }));
   $("letters-option").hidden = !play.letters.length;
-  $("autox-option").hidden = digits;
+  $("autox-option").hidden = digits || !memo;
 
-  // --- state: marks 0 empty, 1 ×, 2 star; digits "" or a symbol, with pencil notes -------------------
+  // --- state: marks 0 empty, k the k-th of the symbols; digits "" or a symbol, with pencil notes ---------
   let value = new Array(N).fill(digits ? "" : 0);
   let notes = new Array(N).fill("");
   let cursor = 0, elapsed = 0, since = Date.now(), solved = false, revealed = false;
@@ -111,12 +115,29 @@
   const locked = () => solved || revealed;
   const time = () => elapsed + (locked() ? 0 : Date.now() - since);
 
+  function svgNode(tag, attrs) {
+    const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    return el;
+  }
+  // A symbol in a cell: the pictures' shape where it has one (★ ☀ ☾), else the symbol as type.
+  function showSymbol(holder, symbol) {
+    if (holder.dataset.symbol === symbol) return;
+    holder.dataset.symbol = symbol;
+    const shape = drawing.shapes[symbol];
+    if (!shape) { holder.textContent = symbol; return; }
+    const picture = svgNode("svg", { viewBox: "0 0 1 1", class: "shape", "aria-hidden": "true" });
+    picture.appendChild(svgNode("path", { d: shape.d, fill: shape.fill, stroke: shape.stroke, "stroke-width": 0.03,
+                                          "stroke-linejoin": "round" }));
+    holder.replaceChildren(picture);
+  }
+
   // --- the grid: an ARIA grid of rows of cells, each with data-row and data-col (from 0) ---------------
   grid.style.setProperty("--n", n);
   grid.setAttribute("aria-rowcount", n); grid.setAttribute("aria-colcount", n);
   overlay.setAttribute("viewBox", `0 0 ${n} ${n}`);
   const cells = [], firstOfArea = new Set();
-  const sumAt = new Map(cages.map(([sum, members]) => [Math.min(...members), sum]));
+  const labelAt = new Map(drawing.outlines.map((outline) => [outline.first, outline.label]));
   for (let r = 0; r < n; r++) {
     const row = document.createElement("div");
     row.className = "row"; row.setAttribute("role", "row"); row.setAttribute("aria-rowindex", r + 1);
@@ -136,35 +157,45 @@
         letter.className = "lt"; letter.textContent = play.letters[area(i)]; letter.setAttribute("aria-hidden", "true");
         cell.appendChild(letter);
       }
-      if (sumAt.has(i)) {       // a cage's sum, small in the corner of its first cell
-        const sum = document.createElement("span");
-        sum.className = "sum"; sum.textContent = sumAt.get(i); sum.setAttribute("aria-hidden", "true");
-        cell.appendChild(sum);
+      if (labelAt.has(i)) {     // an outline's label, small in the corner of its first cell
+        const tag = document.createElement("span");
+        tag.className = "sum"; tag.textContent = labelAt.get(i); tag.setAttribute("aria-hidden", "true");
+        cell.appendChild(tag);
       }
       const bad = document.createElement("span");
       bad.className = "bad"; bad.textContent = "!"; bad.setAttribute("aria-hidden", "true");
       cell.appendChild(bad);
+      const v = document.createElement("span"); v.className = "v";
       if (digits) {
-        const v = document.createElement("span"); v.className = "v";
         const pencil = document.createElement("span"); pencil.className = "notes"; pencil.setAttribute("aria-hidden", "true");
-        cell.append(pencil, v);
-        if (isGiven(i)) { v.textContent = play.givens[i]; cell.classList.add("given"); }
+        cell.append(pencil);
       }
+      cell.append(v);
+      if (isGiven(i)) { showSymbol(v, givens[i]); cell.classList.add("given"); }
       row.appendChild(cell); cells.push(cell);
     }
     grid.appendChild(row);
   }
-  if (cages.length) {        // the cages' dashed outlines over the cells, under the sums
-    const layer = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    layer.setAttribute("class", "cages"); layer.setAttribute("aria-hidden", "true");
-    layer.setAttribute("viewBox", `0 0 ${n} ${n}`); layer.setAttribute("preserveAspectRatio", "none");
-    for (const d of outlines) {
-      const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-      path.setAttribute("class", "cage"); path.setAttribute("d", d);
-      layer.appendChild(path);
+  if (drawing.outlines.length || drawing.edges.length) {   // outlines and clues on edges, over the cells
+    const layer = svgNode("svg", { class: "parts", "aria-hidden": "true", viewBox: `0 0 ${n} ${n}`,
+                                   preserveAspectRatio: "none" });
+    for (const outline of drawing.outlines) layer.appendChild(svgNode("path", { class: "outline", d: outline.d }));
+    for (const edge of drawing.edges) {
+      const [a, b] = edge.cells;
+      const g = svgNode("g", { class: "edge", "data-symbol": edge.symbol,
+                               "data-cells": `${Math.floor(a / n)},${a % n} ${Math.floor(b / n)},${b % n}` });
+      g.appendChild(svgNode("circle", { cx: edge.x, cy: edge.y, r: 0.17 }));
+      for (const [x1, y1, x2, y2] of edge.strokes) g.appendChild(svgNode("line", { x1, y1, x2, y2 }));
+      if (!edge.strokes.length) {
+        const text = svgNode("text", { x: edge.x, y: edge.y, "text-anchor": "middle", "dominant-baseline": "central",
+                                       "font-size": 0.3 });
+        text.textContent = edge.symbol;
+        g.appendChild(text);
+      }
+      layer.appendChild(g);
     }
     grid.appendChild(layer);
-    document.body.classList.add("caged");
+    if (drawing.outlines.length) document.body.classList.add("outlined");
   }
 
   // --- the digit pad: one key per symbol (data-digit), erase (data-digit="0") and the notes toggle -----
@@ -219,25 +250,30 @@
     changed();
   }
 
-  function cycle(i) {        // marks: empty → × → ★ → empty
+  function cycle(i) {        // marks: empty → each symbol in turn → empty
+    if (isGiven(i)) return;
     change(() => {
-      value[i] = (value[i] + 1) % 3;
-      if (value[i] === 2 && settings.autox) crossAround(i);
+      value[i] = (value[i] + 1) % (play.symbols.length + 1);
+      if (settings.autox && memo && solid(i)) memoAround(i);
     });
   }
-  function setMark(i, mark) { change(() => { value[i] = mark; }); }
+  function setMark(i, mark) { if (!isGiven(i)) change(() => { value[i] = mark; }); }
 
-  // Auto-×: the cells a star rules out (its neighbours, its diagonals under that rule, units it completes).
-  function crossAround(star) {
-    const r0 = Math.floor(star / n), c0 = star % n;
-    for (let i = 0; i < N; i++) {
-      if (value[i] !== 0) continue;
-      const dr = Math.abs(Math.floor(i / n) - r0), dc = Math.abs((i % n) - c0);
-      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) value[i] = 1;
-    }
-    for (const u of unitsOf[star]) {
-      const unit = play.units[u];
-      if (unit.filter((i) => value[i] === 2).length >= play.per_unit) unit.forEach((i) => { if (value[i] === 0) value[i] = 1; });
+  // Auto-memo: the memo mark on the empty cells a placed symbol rules out by the checks (cells at an
+  // "apart" offset, the rest of an "at_most" group it fills).
+  function memoAround(i) {
+    const symbol = solid(i), r0 = Math.floor(i / n), c0 = i % n;
+    for (const check of play.checks) {
+      if (check.symbol !== symbol) continue;
+      if (check.check === "apart") {
+        for (const [dr, dc] of check.offsets) {
+          const r = r0 + dr, c = c0 + dc;
+          if (r >= 0 && r < n && c >= 0 && c < n && !isGiven(r * n + c) && value[r * n + c] === 0) value[r * n + c] = memo;
+        }
+      } else if (check.check === "at_most" && check.cells.includes(i) &&
+                 check.cells.filter((j) => solid(j) === symbol).length >= check.count) {
+        check.cells.forEach((j) => { if (!isGiven(j) && value[j] === 0) value[j] = memo; });
+      }
     }
   }
 
@@ -261,29 +297,48 @@
   }
 
   // --- what the board shows -----------------------------------------------------------------------------
-  const shown = (i) => isGiven(i) ? play.givens[i] : value[i];
+  // What a cell shows: its given, or the player's entry ("" for none); `solid` leaves memo marks out.
+  const shown = (i) => isGiven(i) ? givens[i] : digits ? value[i] : value[i] ? play.symbols[value[i] - 1] : "";
+  const solid = (i) => isMemo(shown(i)) ? "" : shown(i);
+  const runs = [];          // every row and column as a line of cells, for the "no_run" checks
+  for (let k = 0; k < n; k++) {
+    runs.push(Array.from({ length: n }, (_, c) => k * n + c), Array.from({ length: n }, (_, r) => r * n + k));
+  }
   function conflicts() {
     const bad = new Set();
-    if (digits) {
-      for (const unit of play.units) {
+    for (const check of play.checks) {
+      if (check.check === "at_most") {
+        const hits = check.cells.filter((i) => solid(i) === check.symbol);
+        if (hits.length > check.count) hits.forEach((i) => bad.add(i));
+      } else if (check.check === "distinct") {
         const seen = new Map();
-        for (const i of unit) {
-          if (!shown(i)) continue;
-          if (seen.has(shown(i))) { bad.add(i); bad.add(seen.get(shown(i))); } else seen.set(shown(i), i);
+        for (const i of check.cells) {
+          if (!solid(i)) continue;
+          if (seen.has(solid(i))) { bad.add(i); bad.add(seen.get(solid(i))); } else seen.set(solid(i), i);
+        }
+      } else if (check.check === "sum") {
+        const placed = check.cells.map(solid);
+        if (placed.every(Boolean) && placed.reduce((t, s) => t + Number(s), 0) !== check.total) check.cells.forEach((i) => bad.add(i));
+      } else if (check.check === "same" || check.check === "different") {
+        const [a, b] = check.cells;
+        if (solid(a) && solid(b) && (solid(a) === solid(b)) !== (check.check === "same")) { bad.add(a); bad.add(b); }
+      } else if (check.check === "apart") {
+        const offsets = new Set(check.offsets.map(([dr, dc]) => `${dr},${dc}`));
+        const holders = [];
+        for (let i = 0; i < N; i++) if (solid(i) === check.symbol) holders.push(i);
+        for (const a of holders) for (const b of holders) {
+          if (a < b && offsets.has(`${Math.floor(b / n) - Math.floor(a / n)},${(b % n) - (a % n)}`)) { bad.add(a); bad.add(b); }
+        }
+      } else if (check.check === "no_run") {
+        for (const line of runs) {
+          let start = 0;
+          for (let k = 1; k <= n; k++) {
+            if (k < n && solid(line[k]) && solid(line[k]) === solid(line[start])) continue;
+            if (solid(line[start]) && k - start >= check.length) line.slice(start, k).forEach((i) => bad.add(i));
+            start = k;
+          }
         }
       }
-      return bad;
-    }
-    for (const unit of play.units) {
-      const stars = unit.filter((i) => value[i] === 2);
-      if (stars.length > play.per_unit) stars.forEach((i) => bad.add(i));
-    }
-    const stars = [];
-    value.forEach((v, i) => { if (v === 2) stars.push(i); });
-    for (const a of stars) for (const b of stars) {
-      if (a >= b) continue;
-      const dr = Math.abs(Math.floor(a / n) - Math.floor(b / n)), dc = Math.abs((a % n) - (b % n));
-      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) { bad.add(a); bad.add(b); }
     }
     return bad;
   }
@@ -292,19 +347,17 @@
     const r = Math.floor(i / n), c = i % n;
     const parts = [say("row", { r: r + 1 }), say("column", { c: c + 1 })];
     if (play.letters.length) parts.push(say("region", { x: play.letters[area(i)] }));
-    if (cageOf[i] >= 0) parts.push(say("cage", { s: cages[cageOf[i]][0] }));
-    if (digits) {
-      if (isGiven(i)) parts.push(say("given", { d: play.givens[i] }));
-      else if (value[i]) parts.push(value[i]);
-      else parts.push(say("empty", {}), ...(notes[i] ? [say("notes_of", { d: [...notes[i]].join(" ") })] : []));
-    } else parts.push(say(["empty", "marked", "star"][value[i]], {}));
+    if (cageOf[i] >= 0) parts.push(say("cage", { s: sums[cageOf[i]][0] }));
+    if (isGiven(i)) parts.push(say("given", { d: wordFor(givens[i]) }));
+    else if (shown(i)) parts.push(wordFor(shown(i)));
+    else parts.push(say("empty", {}), ...(notes[i] ? [say("notes_of", { d: [...notes[i]].join(" ") })] : []));
     if (wrongs.has(i)) parts.push(say("wrong", {}));
     return parts.join(", ");
   }
 
   // The selected cell's cage: the sets that make its sum, less those the digits placed in it rule out.
   function combos(k) {
-    const placed = cages[k][1].map(shown).filter(Boolean);
+    const placed = sums[k][1].map(shown).filter(Boolean);
     const fits = (set) => new Set(placed).size === placed.length && placed.every((s) => set.includes(s));
     return sets[k].filter(fits);
   }
@@ -313,7 +366,7 @@
     line.hidden = k < 0;
     if (k < 0) return;
     const list = combos(k);
-    line.textContent = say("combos", { s: cages[k][0], k: cages[k][1].length,
+    line.textContent = say("combos", { s: sums[k][0], k: sums[k][1].length,
                                        list: list.length ? list.join(" ") : say("no_combos", {}) });
   }
 
@@ -337,9 +390,10 @@
         }
         cell.classList.toggle("peer", focus.has(i) && i !== cursor);
         cell.classList.toggle("same", !!same && shown(i) === same && i !== cursor);
-      } else {
-        cell.classList.toggle("mark", value[i] === 1);
-        cell.classList.toggle("star", value[i] === 2);
+      } else if (!isGiven(i)) {
+        showSymbol(cell.querySelector(".v"), shown(i));
+        cell.classList.toggle("mark", !!shown(i) && isMemo(shown(i)));
+        cell.classList.toggle("placed", !!solid(i));
       }
       cell.classList.toggle("conflict", bad.has(i));
       cell.classList.toggle("wrong", wrongs.has(i));
@@ -370,11 +424,10 @@
     $("autox").checked = !!settings.autox;
   }
 
+  // Solved when every cell holds its answer; a cell whose answer is "" takes a memo mark or nothing.
   function isSolved() {
-    if (digits) return value.every((v, i) => isGiven(i) || v === play.answer[i]);
-    let count = 0;
-    for (let i = 0; i < N; i++) if (value[i] === 2) { if (!answerStars.has(i)) return false; count++; }
-    return count === answerStars.size;
+    for (let i = 0; i < N; i++) if (solid(i) !== play.answer[i]) return false;
+    return true;
   }
 
   function finishedCheck() {
@@ -403,24 +456,28 @@
   // --- hints: the next step of the stored solve path, drawn on the board with its sentence ----------------
   // A step is done when what it places is on the board and what it clears is ruled out there: crossed
   // out or pencilled out by the player, or plainly out given the right entries already made.
-  function knownValue(i) {
-    if (digits) return isGiven(i) || value[i] === play.answer[i] ? play.answer[i] : "";
-    return value[i] === 2 && answerStars.has(i) ? 2 : 0;
-  }
+  // A cell's symbol once the player has it right (given or placed), else "".
+  const knownValue = (i) => solid(i) && solid(i) === play.answer[i] ? solid(i) : "";
+  const answerSymbols = play.symbols.filter((symbol) => !isMemo(symbol));
   function ruledOut([r, c, symbol]) {
     const i = r * n + c;
+    if (knownValue(i)) return true;
     if (digits) {
-      if (knownValue(i)) return true;
       if (notes[i] && !notes[i].includes(String(symbol))) return true;
       return unitsOf[i].some((u) => play.units[u].some((j) => knownValue(j) === String(symbol)));
     }
-    if (value[i] === 1) return true;
-    for (let j = 0; j < N; j++) {
-      if (!knownValue(j)) continue;
-      const dr = Math.abs(Math.floor(j / n) - r), dc = Math.abs((j % n) - c);
-      if ((play.no_touch && dr <= 1 && dc <= 1) || (play.diagonals && dr === dc)) return true;
-    }
-    return unitsOf[i].some((u) => play.units[u].filter((j) => knownValue(j)).length >= play.per_unit);
+    if (shown(i) && isMemo(shown(i))) return true;
+    // a step that clears a cell without naming a symbol clears the game's one answer symbol
+    const gone = symbol === undefined ? answerSymbols[0] : String(symbol);
+    return play.checks.some((check) => {
+      if (check.symbol !== gone) return false;
+      if (check.check === "apart") {
+        return check.offsets.some(([dr, dc]) => r + dr >= 0 && r + dr < n && c + dc >= 0 && c + dc < n &&
+                                               knownValue((r + dr) * n + c + dc) === gone);
+      }
+      return check.check === "at_most" && check.cells.includes(i) &&
+             check.cells.filter((j) => knownValue(j) === gone).length >= check.count;
+    });
   }
   function stepDone(step) {
     const placed = step.place.every(([r, c]) => !!knownValue(r * n + c));
@@ -447,11 +504,7 @@
     hintShown = first;
     document.body.classList.add("hinting");
     const step = steps[first];
-    const svg = (tag, attrs) => {
-      const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
-      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-      return el;
-    };
+    const svg = svgNode;
     for (const unit of step.units) {            // the units it reasons about, outlined
       const inside = new Set(unit), edges = [];
       for (const i of unit) {
@@ -499,9 +552,9 @@
   $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", showHint);
   $("check").addEventListener("click", () => {
-    wrongs = new Set(cells.map((_, i) => i).filter((i) => digits
-      ? !isGiven(i) && !!value[i] && value[i] !== play.answer[i]
-      : (value[i] === 2 && !answerStars.has(i)) || (value[i] === 1 && answerStars.has(i))));
+    // wrong: a symbol that is not the answer, or a memo mark where the answer has a symbol
+    wrongs = new Set(cells.map((_, i) => i).filter((i) => !isGiven(i) && !!shown(i) &&
+      (solid(i) ? solid(i) !== play.answer[i] : !!play.answer[i])));
     const wrong = wrongs.size;
     draw();
     if (!locked()) status.textContent = wrong === 1 ? say("wrong_one", {}) : wrong ? say("wrong_many", { n: wrong }) : say("no_mistakes", {});
@@ -509,7 +562,8 @@
   $("reveal").addEventListener("click", () => {
     if (locked()) return;
     elapsed = time(); revealed = true;
-    value = value.map((_, i) => digits ? (isGiven(i) ? "" : play.answer[i]) : (answerStars.has(i) ? 2 : 0));
+    value = value.map((_, i) => isGiven(i) ? (digits ? "" : 0)
+      : digits ? play.answer[i] : play.symbols.indexOf(play.answer[i]) + 1);
     notes = notes.map(() => ""); wrongs = new Set();
     clearHint(); showStatus();
     why.textContent = say("locked", {}); $("hintbox").classList.remove("quiet");
@@ -552,15 +606,15 @@
     if (digits) { cursor = i; draw(); }
   });
   grid.addEventListener("pointermove", (event) => {
-    if (!press || digits || locked()) return;
+    if (!press || digits || !memo || locked()) return;
     if (event.pointerType === "mouse" && !(event.buttons & 1)) { press = null; return; }
     const i = cellAt(event.clientX, event.clientY);
     if (i < 0 || (i === press.start && !press.dragging)) return;
     if (!press.dragging) {
       press.dragging = true; press.before = snapshot();
-      if (value[press.start] === 0) value[press.start] = 1;
+      if (value[press.start] === 0 && !isGiven(press.start)) value[press.start] = memo;
     }
-    if (value[i] === 0) value[i] = 1;
+    if (value[i] === 0 && !isGiven(i)) value[i] = memo;
     cursor = i; draw();
   });
   const endPress = (event) => {
@@ -606,8 +660,8 @@
       cycle(cursor);
     } else if (!digits && (key === "Backspace" || key === "Delete")) {
       setMark(cursor, 0);
-    } else if (!digits && (key === "x" || key === "X")) {
-      setMark(cursor, 1);
+    } else if (!digits && memo && (key === "x" || key === "X")) {
+      setMark(cursor, memo);
     } else if (digits && key.length === 1 && play.symbols.includes(key)) {
       enter(cursor, key);
     } else if (digits && (key === "0" || key === "Backspace" || key === "Delete")) {
