@@ -11,6 +11,7 @@ from engine.errors import InvalidRules
 # game's object loads without either.
 BANDS = ("easy", "medium", "hard", "expert")       # the graded bands, easiest first
 SIZES = range(4, 13, 2)                              # the sizes taken: even, 4 to 12
+MIN_FUN = 35            # the generator's fun gate: 2 of the 250 published boards score under it
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,4 +47,4 @@ class TangoRules:
         return cls(size)
 
 
-__all__ = ["BANDS", "SIZES", "TangoRules"]
+__all__ = ["BANDS", "MIN_FUN", "SIZES", "TangoRules"]
