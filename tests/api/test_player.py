@@ -38,7 +38,9 @@ def test_play_page_is_self_contained(client, queens):
     play = _spec(page)
     n = queens["rules"]["size"]
     assert play["mode"] == "marks" and play["n"] == n and play["areas"] == queens["regions"]
-    assert play["answer"] == sorted(r * n + c for r, c in queens["solution"])
+    stars = {r * n + c for r, c in queens["solution"]}
+    assert play["answer"] == ["★" if i in stars else "" for i in range(n * n)]
+    assert play["symbols"] == ["×", "★"] and play["notes"] == ["×"]
     assert play["letters"][:3] == ["A", "B", "C"]
     # every step is a hint, eliminations included, with the cells of the units it names
     assert [hint["why"] for hint in play["hints"]] == [step["why"] for step in queens["steps"]]
@@ -62,7 +64,7 @@ def test_play_page_for_sudoku_words_sudoku(client):
     page = client.get(f"/play/{SUDOKU['id']}").text
     assert "<title>Sudoku 9×9" in page and "1 to 9" in page and "star" not in page.split("<style>")[0]
     play = _spec(page)
-    assert play["mode"] == "digits" and play["symbols"] == "123456789" and play["rules"]["ms"].startswith("Isi")
+    assert play["mode"] == "digits" and play["symbols"] == list("123456789") and play["rules"]["ms"].startswith("Isi")
 
 
 def test_player_pictures_and_print_page_share_one_colouring(client, boards):
@@ -149,7 +151,7 @@ def _classes(driver: Any) -> list[set[str]]:
 
 
 def _stars(driver: Any, n: int) -> set[tuple[int, int]]:
-    return {divmod(i, n) for i, names in enumerate(_classes(driver)) if "star" in names}
+    return {divmod(i, n) for i, names in enumerate(_classes(driver)) if "placed" in names}
 
 
 def _row_heights(driver: Any) -> list[float]:
@@ -247,7 +249,7 @@ def test_drag_auto_cross_undo_redo_check_and_reload_on_a_phone(played, phone, sh
     _touch(phone, [cell[(n - 1, n - 1)]])
     assert "mark" in _classes(phone)[n * n - 1]
     _touch(phone, [cell[(n - 1, n - 1)]])
-    assert "star" in _classes(phone)[n * n - 1]
+    assert "placed" in _classes(phone)[n * n - 1]
     phone.find_element(By.ID, "undo").click(); phone.find_element(By.ID, "undo").click()
 
     # check outlines the wrong entries only: a star off the answer, a × on a star of it
@@ -265,7 +267,7 @@ def test_drag_auto_cross_undo_redo_check_and_reload_on_a_phone(played, phone, sh
     before = _classes(phone)
     phone.refresh()
     after = _classes(phone)
-    assert [names & {"mark", "star"} for names in after] == [names & {"mark", "star"} for names in before]
+    assert [names & {"mark", "placed"} for names in after] == [names & {"mark", "placed"} for names in before]
     phone.find_element(By.ID, "undo").click()                   # the × on the answer's star goes
     assert "mark" not in _classes(phone)[crossed_star[0] * n + crossed_star[1]]
 
@@ -370,7 +372,7 @@ def test_killer_shows_its_cages_and_combinations_and_is_solved_by_taps_on_a_phon
                                 " s.closest('.cell').getBoundingClientRect().width])")
     assert sorted((i, text) for i, text, _, _ in sums) == sorted((cells[0], str(total)) for total, cells in cages)
     assert all(0 < width < cell_width / 2 for _, _, width, cell_width in sums), "small, in the corner"
-    outlines = phone.find_elements(By.CSS_SELECTOR, "#grid svg.cages path.cage")
+    outlines = phone.find_elements(By.CSS_SELECTOR, "#grid svg.parts path.outline")
     assert len(outlines) == len(cages) and outlines[0].value_of_css_property("stroke-dasharray") != "none"
     assert set(phone.execute_script("return [...document.querySelectorAll('#grid .cell')].map(c => c.style.backgroundColor)")) \
         == {"rgb(255, 255, 255)"}, "no region colours"
@@ -504,7 +506,7 @@ def test_hints_teach_every_step_drawn_on_the_board(played, desktop, shots):
     for r, c in steps[shown]["place"]:
         cell[(r, c)].click(); cell[(r, c)].click()
     for r, c in steps[shown]["eliminate"]:
-        if "mark" not in _classes(desktop)[r * n + c] and "star" not in _classes(desktop)[r * n + c]:
+        if "mark" not in _classes(desktop)[r * n + c] and "placed" not in _classes(desktop)[r * n + c]:
             cell[(r, c)].click()
     assert why.text == "" and not overlay.find_elements(By.CSS_SELECTOR, "*")
     hint.click()
