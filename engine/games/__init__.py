@@ -135,7 +135,7 @@ def _merged(specs: Any) -> tuple[OptionSpec, ...]:
 def _games_for(name: str | None) -> tuple[Game, ...]:
     """The games whose options a request naming game `name` is read against: every game; but when a
     game of another package cannot be loaded and `name` is a built-in one, the built-in games (a
-    broken plugin does not stop `generate --game queens`, and sudoku still says it has no stars)."""
+    broken plugin does not stop `generate --game queens`, and a built-in game still refuses an option it lacks by name)."""
     try:
         return all_games()
     except InvalidRules:

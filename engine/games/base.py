@@ -112,9 +112,9 @@ def option_specs_of(model: type[GameOptions]) -> tuple[OptionSpec, ...]:
 @dataclass(frozen=True, slots=True)
 class StyleGroup:
     """The drawing styles a request may ask for, the default first, for the rules of sizes
-    `sizes[0]..sizes[1]` whose other fields are `rules` (as in the board JSON's rules, e.g.
-    {"stars": 1, "diagonals": False}). What `GET /games` lists, and what a filter by style is checked
-    against when not all the rules are known."""
+    `sizes[0]..sizes[1]` whose other fields are `rules` (as in the board JSON's rules, less the
+    size). What `GET /games` lists, and what a filter by style is checked against when not all the
+    rules are known."""
     rules: Mapping[str, Any]
     sizes: tuple[int, int]
     styles: tuple[str, ...]
