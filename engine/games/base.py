@@ -466,16 +466,37 @@ class Game(ABC):
         """What the player page needs for a board JSON."""
 
     def resemblance(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
-        """How alike two solved boards of this game are to a player, 0 (unrelated) to 1 (the same
-        answer): the daily set keeps boards it puts near each other apart by it. By default the share
-        of cells whose answers agree, 0 for boards of different rules; a game whose answers are mostly
-        blank (stars among empty cells) says what matters."""
-        if a.get("rules") != b.get("rules"):
+        """How alike two solved boards of this game are to a player, on one scale for every game: 1 for
+        the same answer, about 0 for two boards made apart, and above 0.6 near-duplicates, which the
+        daily set keeps apart (`workers.daily.MAX_OVERLAP`: the threshold lives in this scale, so each
+        game scales its own measure to it). 0 for boards of different games or rules.
+
+        By default, for answers that are strings of one symbol per cell: the share of cells whose
+        answers agree beyond chance, (agree - 1/k) / (1 - 1/k) for answers using k symbols, at least 0.
+        Two random 9x9 Sudoku grids agree on about 1/9 of their cells and two grids of two symbols on
+        about half: both 0 here, and above 0.6 takes 64% or 80% of the cells alike. A game whose answers
+        are mostly blank (a few marks among empty cells) says what matters."""
+        if a.get("game") != b.get("game") or a.get("rules") != b.get("rules"):
             return 0.0
         first, second = a.get("solution"), b.get("solution")
         if not isinstance(first, str) or not isinstance(second, str) or len(first) != len(second) or not first:
             return 0.0
-        return sum(x == y for x, y in zip(first, second)) / len(first)
+        agree = sum(x == y for x, y in zip(first, second)) / len(first)
+        chance = 1 / len(set(first) | set(second))
+        return agree if chance >= 1 else max(0.0, (agree - chance) / (1 - chance))
+
+    def daily_positions(self) -> tuple[tuple[str, ...], ...]:
+        """What this game adds to the default daily set (`workers/daily.py`, when the operator sets no
+        plan), in order: (rules text, band[, drawing style]) per position, each checked as an
+        operator's plan is. By default one position: the rules of `sample_request()` in the game's
+        second-easiest band, or none when the game does not take that band for them."""
+        if not self.bands:
+            return ()
+        band = self.bands[min(1, len(self.bands) - 1)]
+        try:
+            return ((str(self.rules(**self.sample_request(), band=band)), band),)
+        except PuzzleError:
+            return ()
 
     def heading(self, data: Mapping[str, Any]) -> str:
         """A short title for a board: "Queens 8×8"."""

@@ -146,6 +146,23 @@ class StarFamily(Game):
         # the gates of the style the map looks most like, as `describe` scores its shape in
         return drawing_styles.closest(board.rules, board.regions).gates(board.rules)
 
+    def resemblance(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+        """The share of stars two boards' answers have on the same cells, of the board with fewer stars;
+        0 for boards of different games or sizes. On the contract's scale as it stands: above 0.6 the
+        boards are near-duplicates, while two 10×10 two-star answers made apart share about a fifth."""
+        if a.get("game") != b.get("game") or (a.get("rules") or {}).get("size") != (b.get("rules") or {}).get("size"):
+            return 0.0
+        first, second = ({(int(r), int(c)) for r, c in board.get("solution") or ()} for board in (a, b))
+        if not first or not second:
+            return 0.0
+        return len(first & second) / min(len(first), len(second))
+
+    def daily_positions(self) -> tuple[tuple[str, ...], ...]:
+        """Queens: 8×8 easy, 9×9 medium and hard; Star Battle: 10×10 two-star in every band."""
+        if self.default_stars == 1:
+            return ((str(Rules(8)), "easy"), (str(Rules(9)), "medium"), (str(Rules(9)), "hard"))
+        return tuple((str(Rules(10, self.default_stars)), band) for band in self.bands)
+
     def to_url(self, board: Board) -> str:
         if board.rules.diagonals:
             # puzz.link has no type with the diagonal rule: a 1-star Star Battle URL has other answers.

@@ -75,6 +75,11 @@ class Sudoku(Game):
         from engine.games.sudoku.generator import describe
         return describe(board)
 
+    def daily_positions(self) -> tuple[tuple[str, ...], ...]:
+        """9×9, banded by technique: medium and hard."""
+        rules = str(self.rules(size=9))
+        return ((rules, "medium"), (rules, "hard"))
+
     def text(self, data: Mapping[str, Any], *, with_solution: bool = True, colour: bool = False) -> str:
         return self.board_from_json(data).to_text(with_solution=with_solution)
 
