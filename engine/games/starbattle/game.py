@@ -158,10 +158,13 @@ class StarFamily(Game):
         return len(first & second) / min(len(first), len(second))
 
     def daily_positions(self) -> tuple[tuple[str, ...], ...]:
-        """Queens: 8×8 easy, 9×9 medium and hard; Star Battle: 10×10 two-star in every band."""
+        """The family's positions, given once, by its Star Battle member (the Queens one gives none):
+        Star Battle 10×10 two-star easy to expert, then Queens 8×8 easy, 9×9 medium and hard. They are
+        the set's first seven positions as they have always been, so a date's seeds for them stay."""
         if self.default_stars == 1:
-            return ((str(Rules(8)), "easy"), (str(Rules(9)), "medium"), (str(Rules(9)), "hard"))
-        return tuple((str(Rules(10, self.default_stars)), band) for band in self.bands)
+            return ()
+        return (*((str(Rules(10, self.default_stars)), band) for band in self.bands),
+                (str(Rules(8)), "easy"), (str(Rules(9)), "medium"), (str(Rules(9)), "hard"))
 
     def to_url(self, board: Board) -> str:
         if board.rules.diagonals:
