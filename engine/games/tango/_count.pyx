@@ -1,11 +1,12 @@
 # Compiled Tango solution counter (see _count.pxd for the layout).
 #
-# A depth-first search over rows, top to bottom. Each row takes one of the valid lines of length n
-# (balanced, never three alike: at most a few hundred, computed once per size), those that agree with
-# the row's givens and its = and x clues filtered once per count. Going down, a row must agree with
-# the row above on the vertical clues, must not make three alike in a column with the two rows above,
-# and must not give a column more than n/2 moons or suns; n rows that pass are a solution (every
-# column then holds exactly n/2 of each).
+# A depth-first search over rows. Each row takes one of the valid lines of length n (balanced, never
+# three alike: at most a few hundred, computed once per size), those that agree with the row's givens
+# and its = and x clues filtered once per count. A line fits a row when it agrees with the placed rows
+# beside it on the vertical clues, makes no three alike in a column with placed rows, and gives no
+# column more than n/2 moons or suns; the search branches on the open row with the fewest lines that
+# fit; a node where some column can no longer be completed (its valid lines, filtered by its givens and
+# clues, none agreeing with the rows placed) is cut. n rows placed are a solution.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -96,6 +97,12 @@ cdef struct _search:
     int ncand[TG_MAXN]
     int moons[TG_MAXN]            # per column: moons placed so far
     unsigned int rows[TG_MAXN]
+    bint placed[TG_MAXN]
+    int nplaced
+    unsigned int placed_mask      # bit r: row r placed
+    unsigned short *colcand       # per column c: its candidate lines (bit r: row r) at colcand[c * TG_MAXLINES]
+    int ncolcand[TG_MAXN]
+    unsigned int colmoons[TG_MAXN]   # per column: bit r set when placed row r has a moon there
     int limit
     int found
     unsigned int *out
@@ -124,36 +131,132 @@ cdef bint _filter_rows(const tg_layout *L, unsigned short *cand, int *ncand) noe
     return 1
 
 
-cdef inline bint _fits(_search *s, int r, unsigned int m) noexcept nogil:
-    """Whether line `m` may go in row r under the rows above."""
-    cdef const tg_layout *L = s.L
-    cdef unsigned int above, flip, alike, sun_full = 0, moon_full = 0
-    cdef int c, half = L.n // 2
-    if r > 0:
-        above = s.rows[r - 1]
-        flip = m ^ above                   # bit c: differs from the row above
-        if (flip & L.vsame[r]) or (flip & L.vdiff[r]) != L.vdiff[r]:
+cdef bint _filter_columns(const tg_layout *L, unsigned short *cand, int *ncand) noexcept nogil:
+    """Each column's valid lines (bit r: row r) that agree with its givens and its column clues; 0 when
+    a column has none."""
+    cdef unsigned short lines[TG_MAXLINES]
+    cdef int nlines = tg_valid_lines(L.n, lines), r, c, i, k
+    cdef unsigned int m, step, known, moons, same, diff
+    for c in range(L.n):
+        known = moons = same = diff = 0
+        for r in range(L.n):
+            known |= ((L.known[r] >> c) & 1) << r
+            moons |= ((L.moons[r] >> c) & 1) << r
+            if r > 0:
+                same |= ((L.vsame[r] >> c) & 1) << (r - 1)
+                diff |= ((L.vdiff[r] >> c) & 1) << (r - 1)
+        k = 0
+        for i in range(nlines):
+            m = lines[i]
+            step = (m ^ (m >> 1))
+            if (m & known) != moons or (step & same) or (step & diff) != diff:
+                continue
+            cand[c * TG_MAXLINES + k] = <unsigned short> m
+            k += 1
+        if k == 0:
             return 0
-        if r > 1:
-            alike = ~(s.rows[r - 2] ^ above) & L.full
-            if alike & ~flip:              # two alike above, and this one alike too
-                return 0
-        for c in range(L.n):
-            if s.moons[c] == half:
-                moon_full |= 1u << c
-            elif r - s.moons[c] == half:
-                sun_full |= 1u << c
-        if (m & moon_full) or (~m & sun_full & L.full):
+        ncand[c] = k
+    return 1
+
+
+cdef inline bint _columns_open(const _search *s) noexcept nogil:
+    """Whether every column can still be completed with the rows placed."""
+    cdef int c, i
+    cdef unsigned int placed = s.placed_mask, want
+    cdef const unsigned short *cand
+    cdef bint ok
+    for c in range(s.L.n):
+        want = s.colmoons[c]
+        cand = &s.colcand[c * TG_MAXLINES]
+        ok = 0
+        for i in range(s.ncolcand[c]):
+            if (cand[i] & placed) == want:
+                ok = 1
+                break
+        if not ok:
             return 0
     return 1
 
 
-cdef bint _dfs(_search *s, int r) noexcept nogil:
-    """Fill rows r.. in every way; 1 when the search must stop (limit reached or deadline passed)."""
-    cdef int i, c, n = s.L.n
-    cdef unsigned int m
-    cdef unsigned short *cand
-    if r == n:
+cdef inline bint _fits(const _search *s, int r, unsigned int m, unsigned int moon_full,
+                       unsigned int sun_full) noexcept nogil:
+    """Whether line `m` may go in row r beside the rows placed: the columns' counts (`moon_full`,
+    `sun_full`: the columns holding n/2 of one already), the vertical clues to a placed row above or
+    below, and no three alike in a column with two placed rows."""
+    cdef const tg_layout *L = s.L
+    cdef int n = L.n
+    cdef unsigned int flip
+    if (m & moon_full) or (~m & sun_full & L.full):
+        return 0
+    if r > 0 and s.placed[r - 1]:
+        flip = m ^ s.rows[r - 1]
+        if (flip & L.vsame[r]) or (flip & L.vdiff[r]) != L.vdiff[r]:
+            return 0
+        if r > 1 and s.placed[r - 2] and (~(s.rows[r - 2] ^ s.rows[r - 1]) & ~flip & L.full):
+            return 0                       # alike with the two above
+        if r < n - 1 and s.placed[r + 1] and (~(s.rows[r + 1] ^ s.rows[r - 1]) & ~flip & L.full):
+            return 0                       # alike with the one above and the one below
+    if r < n - 1 and s.placed[r + 1]:
+        flip = m ^ s.rows[r + 1]
+        if (flip & L.vsame[r + 1]) or (flip & L.vdiff[r + 1]) != L.vdiff[r + 1]:
+            return 0
+        if r < n - 2 and s.placed[r + 2] and (~(s.rows[r + 2] ^ s.rows[r + 1]) & ~flip & L.full):
+            return 0                       # alike with the two below
+    return 1
+
+
+cdef inline void _full_columns(const _search *s, unsigned int *moon_full, unsigned int *sun_full) noexcept nogil:
+    cdef int c, half = s.L.n // 2
+    moon_full[0] = 0
+    sun_full[0] = 0
+    for c in range(s.L.n):
+        if s.moons[c] == half:
+            moon_full[0] |= 1u << c
+        if s.nplaced - s.moons[c] == half:
+            sun_full[0] |= 1u << c
+
+
+cdef int _next_row(const _search *s, unsigned int moon_full, unsigned int sun_full) noexcept nogil:
+    """The open row with the fewest lines that fit (the search branches on it); -1 when one has none."""
+    cdef int r, i, k, best = -2, fewest = TG_MAXLINES + 1
+    cdef const unsigned short *cand
+    for r in range(s.L.n):
+        if s.placed[r]:
+            continue
+        cand = &s.cand[r * TG_MAXLINES]
+        k = 0
+        for i in range(s.ncand[r]):
+            if _fits(s, r, cand[i], moon_full, sun_full):
+                k += 1
+                if k >= fewest:
+                    break
+        if k == 0:
+            return -1
+        if k < fewest:
+            fewest = k
+            best = r
+    return best
+
+
+cdef inline void _place(_search *s, int r, unsigned int m, int sign) noexcept nogil:
+    cdef int c
+    for c in range(s.L.n):
+        s.moons[c] += sign * <int> ((m >> c) & 1)
+        if (m >> c) & 1:
+            s.colmoons[c] ^= 1u << r
+    s.placed[r] = sign > 0
+    s.placed_mask ^= 1u << r
+    s.nplaced += sign
+    s.rows[r] = m
+
+
+cdef bint _dfs(_search *s) noexcept nogil:
+    """Fill the open rows in every way, the most constrained first; 1 when the search must stop
+    (limit reached or deadline passed)."""
+    cdef int i, c, r, n = s.L.n
+    cdef unsigned int m, moon_full, sun_full
+    cdef const unsigned short *cand
+    if s.nplaced == n:
         if s.out != NULL:
             for c in range(n):
                 s.out[s.found * n + c] = s.rows[c]
@@ -163,18 +266,21 @@ cdef bint _dfs(_search *s, int r) noexcept nogil:
     if s.deadline > 0 and (s.nodes & 1023) == 0 and now() > s.deadline:
         s.late = 1
         return 1
+    if not _columns_open(s):
+        return 0
+    _full_columns(s, &moon_full, &sun_full)
+    r = _next_row(s, moon_full, sun_full)
+    if r < 0:
+        return 0
     cand = &s.cand[r * TG_MAXLINES]
     for i in range(s.ncand[r]):
         m = cand[i]
-        if not _fits(s, r, m):
+        if not _fits(s, r, m, moon_full, sun_full):
             continue
-        s.rows[r] = m
-        for c in range(n):
-            s.moons[c] += (m >> c) & 1
-        if _dfs(s, r + 1):
+        _place(s, r, m, 1)
+        if _dfs(s):
             return 1
-        for c in range(n):
-            s.moons[c] -= (m >> c) & 1
+        _place(s, r, m, -1)
     return 0
 
 
@@ -188,40 +294,47 @@ cdef int tg_count(const tg_layout *L, int limit, double deadline, unsigned int *
     s.limit = limit
     s.out = out
     s.deadline = deadline
-    s.cand = <unsigned short *> malloc(TG_MAXN * TG_MAXLINES * sizeof(unsigned short))
+    s.cand = <unsigned short *> malloc(2 * TG_MAXN * TG_MAXLINES * sizeof(unsigned short))
     if s.cand == NULL:
         return -1
-    if _filter_rows(L, s.cand, s.ncand):
-        _dfs(&s, 0)
+    s.colcand = &s.cand[TG_MAXN * TG_MAXLINES]
+    if _filter_rows(L, s.cand, s.ncand) and _filter_columns(L, s.colcand, s.ncolcand):
+        _dfs(&s)
     free(s.cand)
     if nodes != NULL:
         nodes[0] += s.nodes
     return -1 if s.late else s.found
 
 
-cdef bint _random_dfs(_search *s, int r, uint64_t *rng) noexcept nogil:
-    cdef int i, j, c, n = s.L.n, k = s.ncand[r]
-    cdef unsigned int m
+cdef bint _random_dfs(_search *s, uint64_t *rng) noexcept nogil:
+    """One completion of the open rows, the lines of each branch tried in a random order."""
+    cdef int i, j, r, k
+    cdef unsigned int m, moon_full, sun_full
     cdef unsigned short order[TG_MAXLINES]
-    cdef unsigned short *cand = &s.cand[r * TG_MAXLINES]
-    if r == n:
+    cdef const unsigned short *cand
+    if s.nplaced == s.L.n:
         return 1
+    if not _columns_open(s):
+        return 0
+    _full_columns(s, &moon_full, &sun_full)
+    r = _next_row(s, moon_full, sun_full)
+    if r < 0:
+        return 0
+    cand = &s.cand[r * TG_MAXLINES]
+    k = s.ncand[r]
     for i in range(k):
         order[i] = cand[i]
     for i in range(k - 1, 0, -1):          # Fisher-Yates: the lines in a random order
-        j = <int> (splitmix(rng) % <unsigned long long> (i + 1))
+        j = <int> (splitmix(rng) % <uint64_t> (i + 1))
         order[i], order[j] = order[j], order[i]
     for i in range(k):
         m = order[i]
-        if not _fits(s, r, m):
+        if not _fits(s, r, m, moon_full, sun_full):
             continue
-        s.rows[r] = m
-        for c in range(n):
-            s.moons[c] += (m >> c) & 1
-        if _random_dfs(s, r + 1, rng):
+        _place(s, r, m, 1)
+        if _random_dfs(s, rng):
             return 1
-        for c in range(n):
-            s.moons[c] -= (m >> c) & 1
+        _place(s, r, m, -1)
     return 0
 
 
@@ -231,10 +344,11 @@ cdef bint tg_random_solution(const tg_layout *L, uint64_t *rng, unsigned int *ro
     cdef int r
     memset(&s, 0, sizeof(_search))
     s.L = L
-    s.cand = <unsigned short *> malloc(TG_MAXN * TG_MAXLINES * sizeof(unsigned short))
+    s.cand = <unsigned short *> malloc(2 * TG_MAXN * TG_MAXLINES * sizeof(unsigned short))
     if s.cand == NULL:
         return 0
-    if _filter_rows(L, s.cand, s.ncand) and _random_dfs(&s, 0, rng):
+    s.colcand = &s.cand[TG_MAXN * TG_MAXLINES]
+    if _filter_rows(L, s.cand, s.ncand) and _filter_columns(L, s.colcand, s.ncolcand) and _random_dfs(&s, rng):
         ok = 1
         for r in range(L.n):
             rows[r] = s.rows[r]

@@ -370,6 +370,8 @@ def _spell(n: int, moons: int) -> str:
 # tier 4: two neighbouring lines together
 
 LINE_PAIR_COST = 2      # line-pair costs this much more for each joint way beyond the first
+LINE_PAIR_LIMIT = 400   # two lines are taken together only when their ways multiply to at most this
+                        # (no person sifts more; every pair of 6x6 lines is within it)
 
 
 def _links(state: TangoState, line: int) -> tuple[int, int]:
@@ -404,8 +406,10 @@ def line_pair(state: TangoState) -> Found | None:
         empty_b = full & ~(state.suns[other] | state.moons[other])
         if not empty_a | empty_b:
             continue
-        joint = [(a, b) for a in state.line_ways(line) for b in state.line_ways(other)
-                 if not (a ^ b) & same and (a ^ b) & differ == differ]
+        ways_a, ways_b = state.line_ways(line), state.line_ways(other)
+        if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
+            continue
+        joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
         if not joint:
             continue
         all_a = all_b = full
