@@ -1,6 +1,7 @@
 """Calibrating the Killer Sudoku grader on published booklets.
 
     .venv/bin/python bench/bench_killer_calibration.py [--data PATH] [--limit N] [--jobs N] [--json OUT]
+        [--fit-volumes 1,2,3] [--opening-bit-cost C --round-cost C] [--figures OUT.json]
 
 Grades every board of the booklets (default: ../shared/calibration/killer-sudoku-booklets.jsonl beside
 the repository; each line a board with "volume" and "book": within a volume, books 1-100 are ordered by
@@ -8,10 +9,14 @@ difficulty) and prints Markdown for BENCHMARKS.md:
 - how many boards are unique with the published solution, how many the ladder finishes by logic, and
   how many need a trial step;
 - Spearman's rank correlation of the score with the book number, over all boards, per volume, and over
-  volumes 1-3 (where the costs were fitted) and 4-5 (held out);
+  the volumes the costs were fitted on (`--fit-volumes`, default 1-3, where the shipped costs were) and
+  the others (held back);
 - the band mix per tenth of the books, the median score per tenth, and the share of each hardest technique;
 - grading time (median and p90) and the counter's time per board.
-`--json OUT` also writes one line per board (id, volume, book, score, band, hardest, trial, seconds).
+`--opening-bit-cost` and `--round-cost` grade with other costs than the shipped ones (those
+bench/fit_killer_score.py found on other volumes: `--fit-volumes 4,5` with the costs fitted on 4-5 scores
+volumes 1-3 as held back). `--json OUT` also writes one line per board (id, volume, book, score, band,
+hardest, trial, seconds); `--figures OUT.json` the printed figures as one JSON object.
 """
 
 from __future__ import annotations
@@ -23,16 +28,40 @@ import sys
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from importlib import import_module
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.games.killer import GAME, count_solutions, grade  # noqa: E402
+from engine.games.killer.grade import OPENING_BIT_COST, ROUND_COST  # noqa: E402  (the shipped costs)
 from engine.games.killer.techniques import TABLE  # noqa: E402
+
+grading = import_module("engine.games.killer.grade")      # the module (the package's `grade` is the function)
 
 DEFAULT = ROOT.parent / "shared" / "calibration" / "killer-sudoku-booklets.jsonl"
 TRIAL = "trial-and-error"
+
+
+def split_volumes(text: str) -> tuple[int, ...]:
+    """ "1,2,3" or "1-3" -> (1, 2, 3): the volumes named by a --fit-volumes flag."""
+    out: list[int] = []
+    try:
+        for part in text.split(","):
+            first, _, last = part.strip().partition("-")
+            out += range(int(first), int(last or first) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected volumes as 1,2,3 or 1-3, got {text!r}") from None
+    if not out:
+        raise argparse.ArgumentTypeError("name at least one volume")
+    return tuple(sorted(set(out)))
+
+
+def use_costs(opening_bit_cost: int, round_cost: int) -> None:
+    """Grade with these costs (in this process: a worker's initializer)."""
+    grading.OPENING_BIT_COST = opening_bit_cost
+    grading.ROUND_COST = round_cost
 
 
 def measure(line: str) -> dict:
@@ -78,13 +107,20 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--fit-volumes", type=split_volumes, default=(1, 2, 3), metavar="V,V,...",
+                        help="the volumes the costs were fitted on (default 1,2,3); the others are held back")
+    parser.add_argument("--opening-bit-cost", type=int, default=OPENING_BIT_COST)
+    parser.add_argument("--round-cost", type=int, default=ROUND_COST)
+    parser.add_argument("--figures", type=Path, metavar="OUT.json", help="also write the figures as JSON")
     args = parser.parse_args()
+    costs = (args.opening_bit_cost, args.round_cost)
+    use_costs(*costs)
     lines = [line for line in args.data.read_text().splitlines() if line.strip()]
     if args.limit:
         lines = lines[:: max(1, len(lines) // args.limit)][: args.limit]
     started = time.perf_counter()
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
+        with ProcessPoolExecutor(args.jobs, initializer=use_costs, initargs=costs) as pool:
             rows = list(pool.map(measure, lines, chunksize=20))
     else:
         rows = [measure(line) for line in lines]
@@ -93,40 +129,70 @@ def main() -> None:
         args.json.write_text("".join(json.dumps(row) + "\n" for row in rows))
 
     n = len(rows)
-    print(f"## Killer Sudoku calibration ({n} published boards, {args.data.name})\n")
-    print(f"- unique with the published solution: {sum(r['unique'] for r in rows)} / {n}")
-    print(f"- finished by the ladder: {sum(r['solved'] for r in rows)} / {n}; needing trial: "
-          f"{sum(r['trial'] for r in rows)}")
-    print(f"- Spearman (score, book) over all boards: {spearman([r['score'] for r in rows], [r['book'] for r in rows]):.3f}")
+
+    def rho(group: list[dict]) -> float | None:
+        return spearman([r["score"] for r in group], [r["book"] for r in group]) if group else None
+
     by_volume = defaultdict(list)
     for r in rows:
         by_volume[r["volume"]].append(r)
-    for volume, group in sorted(by_volume.items()):
-        rho = spearman([r["score"] for r in group], [r["book"] for r in group])
-        print(f"  - volume {volume} ({len(group)} boards): {rho:.3f}")
-    for label, volumes in (("volumes 1-3 (the costs fitted here)", (1, 2, 3)), ("volumes 4-5 (held out)", (4, 5))):
-        group = [r for r in rows if r["volume"] in volumes]
-        if group:
-            rho = spearman([r["score"] for r in group], [r["book"] for r in group])
-            print(f"  - {label} ({len(group)} boards): {rho:.3f}")
+    fitted = [r for r in rows if r["volume"] in args.fit_volumes]
+    held = [r for r in rows if r["volume"] not in args.fit_volumes]
+    fitted_name = ",".join(map(str, args.fit_volumes))
+    held_name = ",".join(map(str, sorted(by_volume.keys() - set(args.fit_volumes)))) or "none"
     grades = sorted(r["seconds"] for r in rows)
     counts = sorted(r["count_seconds"] for r in rows)
-    print(f"- grading: median {1000 * statistics.median(grades):.1f} ms, p90 {1000 * grades[int(0.9 * (n - 1))]:.1f} ms; "
-          f"counting to 2: median {1000 * statistics.median(counts):.2f} ms, max {1000 * counts[-1]:.1f} ms; "
-          f"wall {wall:.1f} s with {args.jobs} job(s)")
-    print("\n| books | boards | median score | " + " | ".join(GAME.bands) + " |")
-    print("| --- | --- | --- | " + " | ".join("---" for _ in GAME.bands) + " |")
     by_tenth = defaultdict(list)
     for r in rows:
         by_tenth[(r["book"] - 1) // 10].append(r)
-    for tenth, group in sorted(by_tenth.items()):
-        mix = Counter(r["band"] for r in group)
-        print(f"| {tenth * 10 + 1}-{tenth * 10 + 10} | {len(group)} | {statistics.median(r['score'] for r in group):.0f} | "
-              + " | ".join(str(mix.get(band, 0)) for band in GAME.bands) + " |")
     hardest = Counter(r["hardest"] for r in rows)
     order = [e.name for e in TABLE]
-    print("\nhardest technique: " + ", ".join(f"{name} {hardest[name]}" for name in order if hardest.get(name)))
+    shipped = costs == (OPENING_BIT_COST, ROUND_COST)
+    figures = {
+        "data": args.data.name, "boards": n, "costs": {"opening_bit_cost": costs[0], "round_cost": costs[1],
+                                                        "shipped": shipped},
+        "fit_volumes": list(args.fit_volumes), "held_out_volumes": sorted(by_volume.keys() - set(args.fit_volumes)),
+        "unique": sum(r["unique"] for r in rows), "solved": sum(r["solved"] for r in rows),
+        "trial": sum(r["trial"] for r in rows),
+        "spearman": {"all": rho(rows), "fitted": rho(fitted), "held_out": rho(held),
+                     "per_volume": {str(v): rho(group) for v, group in sorted(by_volume.items())}},
+        "grading_ms": {"median": 1000 * statistics.median(grades), "p90": 1000 * grades[int(0.9 * (n - 1))]},
+        "counting_ms": {"median": 1000 * statistics.median(counts), "max": 1000 * counts[-1]},
+        "wall_seconds": wall, "jobs": args.jobs,
+        "tenths": [{"books": f"{t * 10 + 1}-{t * 10 + 10}", "boards": len(group),
+                    "median_score": statistics.median(r["score"] for r in group),
+                    "bands": {band: sum(r["band"] == band for r in group) for band in GAME.bands}}
+                   for t, group in sorted(by_tenth.items())],
+        "hardest": {name: hardest[name] for name in order if hardest.get(name)},
+    }
+    if args.figures:
+        args.figures.write_text(json.dumps(figures, indent=2) + "\n")
 
+    def text(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    print(f"## Killer Sudoku calibration ({n} published boards, {args.data.name})\n")
+    if not shipped:
+        print(f"- costs: {costs[0]} per opening bit, {costs[1]} per round (not the shipped ones)")
+    print(f"- unique with the published solution: {figures['unique']} / {n}")
+    print(f"- finished by the ladder: {figures['solved']} / {n}; needing trial: {figures['trial']}")
+    print(f"- Spearman (score, book) over all boards: {text(rho(rows))}")
+    for volume, group in sorted(by_volume.items()):
+        print(f"  - volume {volume} ({len(group)} boards): {text(rho(group))}")
+    for label, group in ((f"volumes {fitted_name} (the costs fitted here)", fitted),
+                         (f"volumes {held_name} (held out)", held)):
+        if group:
+            print(f"  - {label} ({len(group)} boards): {text(rho(group))}")
+    grading_ms, counting_ms = figures["grading_ms"], figures["counting_ms"]
+    print(f"- grading: median {grading_ms['median']:.1f} ms, p90 {grading_ms['p90']:.1f} ms; "
+          f"counting to 2: median {counting_ms['median']:.2f} ms, max {counting_ms['max']:.1f} ms; "
+          f"wall {wall:.1f} s with {args.jobs} job(s)")
+    print("\n| books | boards | median score | " + " | ".join(GAME.bands) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in GAME.bands) + " |")
+    for tenth in figures["tenths"]:
+        print(f"| {tenth['books']} | {tenth['boards']} | {tenth['median_score']:.0f} | "
+              + " | ".join(str(tenth["bands"][band]) for band in GAME.bands) + " |")
+    print("\nhardest technique: " + ", ".join(f"{name} {count}" for name, count in figures["hardest"].items()))
 
 if __name__ == "__main__":
     main()
