@@ -6,7 +6,7 @@ level it belongs to), its cost per step, and a finder that looks at a state and 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.ladder.step import Step
@@ -73,10 +73,21 @@ class Ladder:
     def tier_of(self, name: str) -> int:
         return self.by_name[name].tier
 
+    @property
+    def top_of_tier(self) -> dict[int, str]:
+        """Each tier's last technique on the ladder (the cap that allows that tier and those below)."""
+        return {t.tier: t.name for t in sorted(self.techniques, key=lambda t: (t.tier, t.order))}
+
 
 def hardest(techniques: Iterable[Technique]) -> Technique | None:
     """The technique of the highest tier among these, the latest on the ladder on ties; None for none."""
     return max(techniques, key=lambda t: (t.tier, t.order), default=None)
+
+
+def in_order(techniques: Iterable[Technique]) -> tuple[Technique, ...]:
+    """The techniques, each given its place on the ladder (`order`) where it stands: a table written
+    as a list, the cheapest first, whose rows may be another game's techniques (Killer takes Sudoku's)."""
+    return tuple(replace(t, order=place) for place, t in enumerate(techniques))
 
 
 def ladder_of(techniques: Sequence[Technique] | Ladder) -> Ladder:

@@ -1,33 +1,13 @@
-# The compiled Killer Sudoku solution counter: the contract of `_count.pyx`.
+# The compiled cage arithmetic of Killer Sudoku: the contract of `_count.pyx`. (Killer counts solutions
+# with Sudoku's counter, the cages its option: engine/games/sudoku/_count.pxd.)
 #
 # Cells are r * 9 + c (rows and columns from 0), digits 0..8 inside (1..9 outside), a cell's
-# candidates a 9-bit mask (bit d = digit d + 1). A layout (kl_layout) is the cages: each cell's cage,
-# each cage's cells and sum, and each cell's peers (its 20 Sudoku peers plus its cage mates).
+# candidates a 9-bit mask (bit d = digit d + 1).
 
 from libc.stdint cimport uint16_t
 
-DEF MAXCAGES = 81
-
-cdef struct kl_layout:
-    int ncages
-    int cage_of[81]
-    int cage_size[MAXCAGES]
-    int cage_sum[MAXCAGES]
-    int cage_cells[MAXCAGES * 9]
-    int npeers[81]
-    int peers[81 * 28]
-
-cdef struct kl_pos:
-    uint16_t cand[81]
-    unsigned char done[81]        # 1 once the cell's single digit has been removed from its peers
-    int nsolved
-
-# Read the cages (a cage number per cell, 0..ncages-1, and each cage's sum); 0 when malformed.
-cdef bint kl_layout_from(kl_layout *L, const int *cage_of, const int *sums, int ncages) noexcept nogil
-# Propagate singles, hidden singles and cage sums to a fixed point; 0 on a contradiction.
-cdef bint kl_propagate(const kl_layout *L, kl_pos *p) noexcept nogil
-# Count solutions from 81 masks up to `limit` (storing up to `limit` of them as 81 digits 1..9 each in
-# `out` when it is not NULL), leaving out the solution `avoid` (81 digits 1..9; NULL: none), whose
-# digits are tried first; -1 when the deadline (monotonic seconds, 0 = none) passed first.
-cdef int kl_count(const kl_layout *L, const uint16_t *masks, int limit, double deadline,
-                  unsigned char *out, long long *nodes, const unsigned char *avoid) noexcept nogil
+# For k distinct cells adding up to `total` (holding every digit of `need`): each cell's digits that some
+# assignment within the cells' candidates uses (`support`), and the digit sets those assignments use
+# (`live`, room for SD_MAXCOMBOS). Returns how many sets are live (0: the cage cannot be completed).
+cdef int kl_cage_support(int total, const uint16_t *masks, int k, unsigned int need,
+                         uint16_t *support, uint16_t *live) noexcept nogil

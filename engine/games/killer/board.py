@@ -25,9 +25,9 @@ from typing import Any, NamedTuple
 from engine.core.regions import is_connected
 from engine.errors import InvalidBoard
 from engine.games.killer._count import combos
-from engine.games.sudoku.board import EMPTY, cell_name, check_solution, parse_line, unit_name
+from engine.games.sudoku.board import EMPTY, SIZE, Grid9, cell_name, check_solution, parse_line, unit_name
+from engine.games.sudoku.geometry import grid_lines
 
-SIZE = 9
 KIND = "killer 9"
 NO_GIVENS = EMPTY * 81
 
@@ -99,7 +99,7 @@ def _order(first: int, key: Sequence[int]) -> list[int]:
 
 
 @dataclass(frozen=True)
-class KillerBoard:
+class KillerBoard(Grid9):
     cages: tuple[Cage, ...]                      # by first cell
     givens: str = NO_GIVENS                      # 81 characters, '.' for empty
     solution: str = ""                           # 81 digits, or "" when not known
@@ -107,11 +107,6 @@ class KillerBoard:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)   # grade, fun, steps, stats
 
     game = "killer"
-    n = SIZE
-
-    @property
-    def rules(self) -> dict[str, int]:
-        return {"size": SIZE}
 
     @cached_property
     def cage_of(self) -> tuple[int, ...]:
@@ -126,19 +121,9 @@ class KillerBoard:
     def sums(self) -> tuple[int, ...]:
         return tuple(cage.total for cage in self.cages)
 
-    @property
-    def clues(self) -> int:
-        return 81 - self.givens.count(EMPTY)
-
-    def solved(self) -> str:
-        """The solution, found by the counter when not known; InvalidBoard unless it is unique."""
-        if self.solution:
-            return self.solution
+    def count(self, limit: int) -> Any:
         from engine.games.killer.count import count_solutions
-        found = count_solutions(self, 2)
-        if found.count != 1:
-            raise InvalidBoard("the board has no solution" if found.count == 0 else "the board has several solutions")
-        return found.solutions[0]
+        return count_solutions(self, limit)
 
     def canonical(self) -> str:
         """The canonical form (see the module notes): the solution, the cage map and the givens."""
@@ -208,12 +193,7 @@ class KillerBoard:
                 row += (total + " " * (3 - len(total) - len(digit)) + digit) if total else f" {digit or ' '} "
             lines.append(row + "|")
         if with_solution and self.solution:
-            lines.append("solution")
-            for r in range(9):
-                if r and r % 3 == 0:
-                    lines.append("------+-------+------")
-                row = self.solution[r * 9:(r + 1) * 9]
-                lines.append(" | ".join(" ".join(row[i:i + 3]) for i in (0, 3, 6)))
+            lines += ["solution"] + grid_lines(self.solution)
         return "\n".join(lines)
 
 

@@ -12,13 +12,10 @@ some assignment that respects every cell's candidates, the distinct pairs and th
 from __future__ import annotations
 
 from engine.games.killer._count import cage_support, combos as _combos
+from engine.games.sudoku.geometry import digits_text
 
 COMBOS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(tuple(_combos(k, s)) for s in range(46))
                                                          for k in range(10))
-
-
-def digits_text(mask: int) -> str:
-    return "{" + ",".join(str(d + 1) for d in range(9) if mask >> d & 1) + "}"
 
 
 def bits(mask: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Counting Killer Sudoku solutions: a typed front for the compiled search, stopping at a limit.
+"""Counting Killer Sudoku solutions: Sudoku's counter with the board's cages, stopping at a limit.
 
 A position is the board's cages with its givens, or with 81 candidate masks (bit d is digit d + 1),
 so the counter also answers for a half-solved position with pencil marks.
@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.games.killer._count import solve
 from engine.games.killer.board import KillerBoard
-from engine.games.sudoku.count import ALL, Count, masks_of
+from engine.games.sudoku.count import ALL, Count, count_solutions as count_sudoku
 
 
 def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] | None = None,
@@ -19,9 +18,8 @@ def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] 
     on the monotonic clock, 0 for none. With `other_than` (a solution, 81 digits), only solutions
     other than it, those that differ from it in few cells first (its digits are tried first): none,
     completely searched, proves it the only one."""
-    found, complete, nodes = solve(board.cage_of, board.sums, masks_of(board.givens) if masks is None else masks,
-                                   limit, deadline, other_than)
-    return Count(tuple(found), complete, nodes)
+    return count_sudoku(board.givens if masks is None else masks, limit, deadline=deadline,
+                        cages=(board.cage_of, board.sums), other_than=other_than)
 
 
 __all__ = ["ALL", "Count", "count_solutions"]

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.killer.cages import bits, cage_support
-from engine.games.killer.techniques import UNIT_CELLS, KillerState
-
-PEERS = tuple(tuple(sorted({x for u in UNIT_CELLS if c in u for x in u} - {c})) for c in range(81))
+from engine.games.killer.techniques import KillerState
+from engine.games.sudoku.geometry import PEERS, UNIT_CELLS
 
 
 def reference_solutions(cage_of: Sequence[int], sums: Sequence[int], masks: Sequence[int], limit: int) -> list[str]:

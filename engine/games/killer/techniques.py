@@ -20,36 +20,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
 from engine.games.killer._count import Cages, group_support_c
-from engine.games.killer.board import Cage, KillerBoard, cell_name, unit_name
-from engine.games.killer.cages import COMBOS, bits, cage_support, digits_text
+from engine.games.killer.board import Cage, KillerBoard
+from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
 from engine.games.sudoku._logic import Position
-from engine.games.sudoku.techniques import IDS as SUDOKU_IDS, SAY as SUDOKU_SAY, TABLE as SUDOKU_TABLE
+from engine.games.sudoku.geometry import CELL_UNITS, PEER_BITS, UNIT_CELLS, cand_name, cell_name, digits_text, unit_name
+from engine.games.sudoku.techniques import LADDER as SUDOKU_LADDER, compiled_step
 from engine.games.killer.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
+from engine.ladder.table import in_order
 
 GROUP_LIMIT = 4           # a signed or not all-distinct sum group is searched up to this many cells
-UNIT_CELLS = tuple(tuple(cell for cell in range(81) if u == cell // 9 or u == 9 + cell % 9 or
-                         u == 18 + (cell // 27) * 3 + (cell % 9) // 3) for u in range(27))
-CELL_UNITS = tuple((cell // 9, 9 + cell % 9, 18 + (cell // 27) * 3 + (cell % 9) // 3) for cell in range(81))
-
-
-def _sees(a: int, b: int) -> bool:
-    return a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3)
-
-
-def cand_name(x: int) -> str:
-    return f"{x % 9 + 1}@{cell_name(x // 9)}"
-
-
-def _cells(cells: Sequence[int]) -> str:
-    return " ".join(cell_name(c) for c in cells)
 
 
 def _gone(eliminate: Sequence[int]) -> str:
@@ -104,10 +90,6 @@ class Sides(NamedTuple):
     crossing: tuple[tuple[Cage, tuple[int, ...], tuple[int, ...]], ...]
 
 
-# Each cell's peers (the cells it shares a row, column or box with), as an 81-bit set.
-_PEER_BITS = tuple(sum(1 << b for b in range(81) if b != a and _sees(a, b)) for a in range(81))
-
-
 class SumGroup:
     """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
     `total`. Fixed by the cages, so made once per board."""
@@ -130,7 +112,7 @@ class SumGroup:
         if self._apart is None:
             apart = []
             for a in self.cells:
-                near = _PEER_BITS[a] | self._mates[a]
+                near = PEER_BITS[a] | self._mates[a]
                 apart.append(sum(1 << j for j, b in enumerate(self.cells) if near >> b & 1))
             self._apart = tuple(apart)
         return self._apart
@@ -292,20 +274,18 @@ class KillerState:
             return True
         return self.scan()[1]
 
+    def find(self, tid: int) -> Step | None:
+        """The step of Sudoku's compiled finder `tid` (its id in Sudoku's table) in this position."""
+        return compiled_step(self.pos, tid)
+
 
 # ------------------------------------------------------------------------------------------------
-# the killer finders: each looks at a state and returns a Step (without its technique and cost,
-# which the table adds) or None
+# the killer finders: each looks at a state and returns a Step or None
 
-class Found(NamedTuple):
-    place: tuple[int, ...]
-    eliminate: tuple[int, ...]
-    units: tuple[str, ...]
-    why: str
-    cost: int | None = None      # this step's cost when it depends on the step (None: the table's)
-
-
-Finder = Callable[[KillerState], "Found | None"]
+def _step(technique: str, place: tuple[int, ...], eliminate: tuple[int, ...], units: tuple[str, ...], why: str,
+          cost: int | None = None) -> Step:
+    """A step of the killer technique named, at its table cost unless the step has its own (`cost`)."""
+    return Step(technique, LADDER[technique].cost if cost is None else cost, place, eliminate, units, why)
 
 
 def _losses(cells: Sequence[int], old: Sequence[int], new: Sequence[int]) -> tuple[int, ...]:
@@ -328,10 +308,10 @@ def combinations_cost(cage: Cage, values: str) -> int:
     open_cells = sum(1 for c in cage.cells if values[c] == ".")
     rest = cage.total - sum(int(values[c]) for c in cage.cells if values[c] != ".")
     ways = len(COMBOS[open_cells][rest]) if 0 <= rest <= 45 else 1
-    return TABLE[IDS["cage-combinations"]].cost + round(COMBINATION_BIT_COST * math.log2(max(1, ways)))
+    return LADDER["cage-combinations"].cost + round(COMBINATION_BIT_COST * math.log2(max(1, ways)))
 
 
-def cage_combinations(state: KillerState) -> Found | None:
+def cage_combinations(state: KillerState) -> Step | None:
     """A cage's cells keep only the digits of the combinations they can still make."""
     masks = state.masks()
     number, dead = state.scan()
@@ -341,13 +321,13 @@ def cage_combinations(state: KillerState) -> Found | None:
         new, live = cage_support(cage.total, old)
         if live:
             gone = _losses(cage.cells, old, new)
-            return Found((), gone, (cage.name,),
+            return _step("cage-combinations", (), gone, (cage.name,),
                          f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
                          f" here, so not {_gone(gone)}", combinations_cost(cage, state.values()))
     return None
 
 
-def cage_pointing(state: KillerState) -> Found | None:
+def cage_pointing(state: KillerState) -> Step | None:
     """A digit every combination of a cage holds, whose places in the cage lie in one unit, leaves the
     rest of that unit. (The compiled screen finds the first such cage, digit and unit.)"""
     found = state.screen().pointing()
@@ -358,12 +338,12 @@ def cage_pointing(state: KillerState) -> Found | None:
     cage = state.cages[number]
     _, live = cage_support(cage.total, [masks[c] for c in cage.cells])
     gone = tuple(c * 9 + d for c in UNIT_CELLS[u] if masks[c] >> d & 1 and state.cage_of[c] != number)
-    return Found((), gone, (cage.name, unit_name(u)),
+    return _step("cage-pointing", (), gone, (cage.name, unit_name(u)),
                  f"{cage.name} must hold {d + 1} ({_combos_text(live)}), and only in {unit_name(u)}: so not "
                  f"elsewhere in {unit_name(u)}: {_gone(gone)}")
 
 
-def cage_claiming(state: KillerState) -> Found | None:
+def cage_claiming(state: KillerState) -> Step | None:
     """A digit whose places in a unit all lie in one cage: that cage holds it there, so nowhere else in the
     cage, and only the combinations with it are left. (The compiled screen finds the first such unit,
     digit and cage that teaches the cage something.)"""
@@ -377,12 +357,12 @@ def cage_claiming(state: KillerState) -> Found | None:
     old = tuple(masks[c] for c in cage.cells)
     new, live = cage_support(cage.total, [m if u in CELL_UNITS[c] else m & ~bit for c, m in zip(cage.cells, old)], bit)
     gone = _losses(cage.cells, old, new)
-    return Found((), gone, (unit_name(u), cage.name),
+    return _step("cage-claiming", (), gone, (unit_name(u), cage.name),
                  f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it there "
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | None:
+def _group_step(region: Region, group: SumGroup, state: KillerState, technique: str) -> Step | None:
     """The eliminations (or the placement) a sum group of the rule of 45 gives, if any."""
     masks = state.masks()
     values = state.values()
@@ -429,11 +409,11 @@ def _group_step(region: Region, group: SumGroup, state: KillerState) -> Found | 
         what = f"place {cand_name(place[0])}"
     else:
         what = f"not {_gone(gone)}"
-    return Found(place, gone, (region.name,),
+    return _step(technique, place, gone, (region.name,),
                  f"rule of 45 on {region.name} ({group.how}): {terms} = {total}, so {what}")
 
 
-def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
+def _rule_of_45(state: KillerState, regions: Sequence[Region], technique: str) -> Step | None:
     layout = cage_layout(state.cages)
     masks = state.masks()
     values = state.values()
@@ -443,24 +423,24 @@ def _rule_of_45(state: KillerState, regions: Sequence[Region]) -> Found | None:
             now = (group.pick(masks), group.pick(values))
             if quiet.get(group) == now:
                 continue
-            found = _group_step(region, group, state)
+            found = _group_step(region, group, state, technique)
             if found is not None:
                 return found
             quiet[group] = now
     return None
 
 
-def rule_of_45(state: KillerState) -> Found | None:
+def rule_of_45(state: KillerState) -> Step | None:
     """Innies, outies or their difference on one row, column or box."""
-    return _rule_of_45(state, SINGLE_REGIONS)
+    return _rule_of_45(state, SINGLE_REGIONS, "rule-of-45")
 
 
-def rule_of_45_several(state: KillerState) -> Found | None:
+def rule_of_45_several(state: KillerState) -> Step | None:
     """Innies, outies or their difference on two to four adjacent rows or columns, or adjacent boxes."""
-    return _rule_of_45(state, SEVERAL_REGIONS)
+    return _rule_of_45(state, SEVERAL_REGIONS, "rule-of-45-several")
 
 
-def trial(state: KillerState) -> Found | None:
+def trial(state: KillerState) -> Step | None:
     """Try each candidate of the open cell with fewest: the counter shows which leave no solution."""
     masks = state.masks()
     values = state.values()
@@ -476,99 +456,65 @@ def trial(state: KillerState) -> Found | None:
             gone.append(cell * 9 + bit.bit_length() - 1)
     if not gone or len(gone) == masks[cell].bit_count():
         return None
-    return Found((), tuple(gone), (), f"trying each candidate of {cell_name(cell)}: with {_gone(gone)} "
-                 "the board has no solution")
+    return _step("trial-and-error", (), tuple(gone), (),
+                 f"trying each candidate of {cell_name(cell)}: with {_gone(gone)} the board has no solution")
 
 
 # ------------------------------------------------------------------------------------------------
 # the table
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    name: str
-    tier: int                   # 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond
-    cost: int                   # per step, on HoDoKu's scale as Sudoku's table; the cage techniques' costs
-                                # are set so the score follows the booklets' order (bench_killer_calibration.py);
-                                # cage-combinations' is its least: a step costs more with more ways to sift
-    find: Finder | None = None  # a killer finder; None: Sudoku's compiled finder of the same name
+# A killer technique's tier is 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond; its cost per step is on
+# HoDoKu's scale as Sudoku's table. The cage techniques' costs are set so the score follows the
+# booklets' order (bench_killer_calibration.py); cage-combinations' is its least: a step costs more with
+# more ways to sift. Sudoku's techniques come with Sudoku's tier, cost and compiled finder (which asks
+# the state's find(tid): KillerState.find). Sudoku's uniqueness techniques are left out (see above).
+
+def _own(name: str, tier: int, cost: int, find: Callable[[KillerState], Step | None]) -> Technique:
+    """A technique of Killer's own (in_order gives it its place on the ladder)."""
+    return Technique(name, 0, tier, cost, find)
 
 
-def _sudoku(name: str) -> Entry:
-    entry = SUDOKU_TABLE[SUDOKU_IDS[name]]
-    return Entry(entry.name, entry.tier, entry.cost)
-
-
-TABLE: tuple[Entry, ...] = (
-    _sudoku("full-house"),
-    _sudoku("naked-single"),
-    _sudoku("hidden-single"),
-    Entry("cage-combinations", 1, 40, cage_combinations),
-    Entry("cage-pointing", 2, 40, cage_pointing),
-    Entry("cage-claiming", 2, 60, cage_claiming),
-    _sudoku("locked-candidates"),
-    Entry("rule-of-45", 2, 150, rule_of_45),
-    _sudoku("naked-pair"),
-    _sudoku("hidden-pair"),
-    _sudoku("naked-triple"),
-    _sudoku("hidden-triple"),
-    Entry("rule-of-45-several", 3, 200, rule_of_45_several),
-    _sudoku("naked-quad"),
-    _sudoku("hidden-quad"),
-    _sudoku("skyscraper"),
-    _sudoku("x-wing"),
-    _sudoku("2-string-kite"),
-    _sudoku("swordfish"),
-    _sudoku("w-wing"),
-    _sudoku("simple-colouring"),
-    _sudoku("xy-wing"),
-    _sudoku("jellyfish"),
-    _sudoku("xyz-wing"),
-    _sudoku("x-chain"),
-    _sudoku("xy-chain"),
-    _sudoku("aic"),
-    _sudoku("als-xz"),
-    _sudoku("forcing-chain"),
-    Entry("trial-and-error", 5, 10_000, trial),
-)
-IDS = {e.name: tid for tid, e in enumerate(TABLE)}
-TOP_OF_TIER = {tier: [e.name for e in TABLE if e.tier == tier][-1] for tier in sorted({e.tier for e in TABLE})}
-
-
-def _killer_finder(entry: Entry) -> Callable[[KillerState], Step | None]:
-    find = entry.find
-    assert find is not None
-
-    def step(state: KillerState) -> Step | None:
-        found = find(state)
-        if found is None:
-            return None
-        return Step(entry.name, entry.cost if found.cost is None else found.cost, found.place, found.eliminate,
-                    found.units, found.why)
-    return step
-
-
-def _sudoku_finder(entry: Entry) -> Callable[[KillerState], Step | None]:
-    tid = SUDOKU_IDS[entry.name]
-    say = SUDOKU_SAY[tid]
-
-    def step(state: KillerState) -> Step | None:
-        found = state.pos.find(tid)
-        if found is None:
-            return None
-        return Step(entry.name, entry.cost, found.place, found.eliminate,
-                    tuple(unit_name(u) for u in found.units), say(found))
-    return step
+TABLE: tuple[Technique, ...] = in_order((
+    SUDOKU_LADDER["full-house"],
+    SUDOKU_LADDER["naked-single"],
+    SUDOKU_LADDER["hidden-single"],
+    _own("cage-combinations", 1, 40, cage_combinations),
+    _own("cage-pointing", 2, 40, cage_pointing),
+    _own("cage-claiming", 2, 60, cage_claiming),
+    SUDOKU_LADDER["locked-candidates"],
+    _own("rule-of-45", 2, 150, rule_of_45),
+    SUDOKU_LADDER["naked-pair"],
+    SUDOKU_LADDER["hidden-pair"],
+    SUDOKU_LADDER["naked-triple"],
+    SUDOKU_LADDER["hidden-triple"],
+    _own("rule-of-45-several", 3, 200, rule_of_45_several),
+    SUDOKU_LADDER["naked-quad"],
+    SUDOKU_LADDER["hidden-quad"],
+    SUDOKU_LADDER["skyscraper"],
+    SUDOKU_LADDER["x-wing"],
+    SUDOKU_LADDER["2-string-kite"],
+    SUDOKU_LADDER["swordfish"],
+    SUDOKU_LADDER["w-wing"],
+    SUDOKU_LADDER["simple-colouring"],
+    SUDOKU_LADDER["xy-wing"],
+    SUDOKU_LADDER["jellyfish"],
+    SUDOKU_LADDER["xyz-wing"],
+    SUDOKU_LADDER["x-chain"],
+    SUDOKU_LADDER["xy-chain"],
+    SUDOKU_LADDER["aic"],
+    SUDOKU_LADDER["als-xz"],
+    SUDOKU_LADDER["forcing-chain"],
+    _own("trial-and-error", 5, 10_000, trial),
+))
+LADDER = Ladder(TABLE)
+IDS = {t.name: t.order for t in TABLE}
+TOP_OF_TIER = LADDER.top_of_tier
 
 
 def finder(name: str) -> Callable[[KillerState], Step | None]:
     """The finder of one technique, as the ladder calls it."""
-    entry = TABLE[IDS[name]]
-    return _killer_finder(entry) if entry.find is not None else _sudoku_finder(entry)
+    return LADDER[name].find
 
 
-LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, finder(e.name)) for tid, e in enumerate(TABLE))
-
-
-__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE", "TOP_OF_TIER",
-           "CageLayout", "Entry", "Found", "KillerState", "Region", "SumGroup", "cage_layout", "cand_name",
-           "combinations_cost", "finder"]
+__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE",
+           "TOP_OF_TIER", "CageLayout", "KillerState", "Region", "SumGroup", "cage_layout", "cand_name", "combinations_cost", "finder"]

@@ -23,29 +23,13 @@ from typing import Any
 
 from engine.errors import InvalidBoard
 from engine.games.sudoku._canon import canonical
+from engine.games.sudoku.geometry import CELL_UNITS, SIZE, UNIT_CELLS, cell_name, grid_lines, unit_name
 
-SIZE = 9
 EMPTY = "."
 KIND = "sudoku 9"
 
-
-def unit_name(u: int) -> str:
-    """A unit in words: rows, columns and boxes counted from 1 (boxes row by row)."""
-    return f"row {u + 1}" if u < 9 else f"column {u - 8}" if u < 18 else f"box {u - 17}"
-
-
-def cell_name(cell: int) -> str:
-    """A cell in words: r1c1 is the top left."""
-    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
-
-
-def _units_of(cell: int) -> tuple[int, int, int]:
-    r, c = divmod(cell, 9)
-    return r, 9 + c, 18 + (r // 3) * 3 + c // 3
-
-
-# each unit's cells, read from a line in one call (the units as _units_of numbers them)
-_UNIT_READERS = tuple(itemgetter(*(cell for cell in range(81) if u in _units_of(cell))) for u in range(27))
+# each unit's cells, read from a line in one call
+_UNIT_READERS = tuple(itemgetter(*cells) for cells in UNIT_CELLS)
 
 
 def _check_units(line: str, what: str) -> None:
@@ -60,7 +44,7 @@ def _check_units(line: str, what: str) -> None:
     for cell, ch in enumerate(line):
         if ch == EMPTY:
             continue
-        for u in _units_of(cell):
+        for u in CELL_UNITS[cell]:
             other = seen.setdefault((u, ch), cell)
             if other != cell:
                 raise InvalidBoard(f"{what}: digit {ch} appears twice in {unit_name(u)} "
@@ -80,14 +64,12 @@ def parse_line(text: str) -> SudokuBoard:
     return SudokuBoard(line)
 
 
-@dataclass(frozen=True)
-class SudokuBoard:
-    givens: str                                  # 81 characters, '.' for empty
-    solution: str = ""                           # 81 digits, or "" when not known
-    seed: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # grade, fun, steps, stats
+class Grid9:
+    """What a 9x9 board of digits answers the same way in Sudoku and Killer Sudoku (each board's
+    dataclass has `givens` and `solution`, and counts its own solutions: `count`)."""
 
-    game = "sudoku"
+    givens: str
+    solution: str
     n = SIZE
 
     @property
@@ -98,6 +80,30 @@ class SudokuBoard:
     def clues(self) -> int:
         return 81 - self.givens.count(EMPTY)
 
+    def count(self, limit: int) -> Any:
+        """The board's solutions up to `limit` (a count.Count)."""
+        raise NotImplementedError
+
+    def solved(self) -> str:
+        """The solution, found by the counter when not known; InvalidBoard unless it is unique."""
+        if self.solution:
+            return self.solution
+        found = self.count(2)
+        if found.count != 1:
+            raise InvalidBoard("the board has no solution" if found.count == 0 else
+                               "the board has several solutions")
+        return found.solutions[0]
+
+
+@dataclass(frozen=True)
+class SudokuBoard(Grid9):
+    givens: str                                  # 81 characters, '.' for empty
+    solution: str = ""                           # 81 digits, or "" when not known
+    seed: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # grade, fun, steps, stats
+
+    game = "sudoku"
+
     @property
     def line(self) -> str:
         return self.givens
@@ -105,16 +111,9 @@ class SudokuBoard:
     def __str__(self) -> str:
         return self.givens
 
-    def solved(self) -> str:
-        """The solution, found by the counter when not known; InvalidBoard unless it is unique."""
-        if self.solution:
-            return self.solution
+    def count(self, limit: int) -> Any:
         from engine.games.sudoku.count import count_solutions
-        found = count_solutions(self.givens, 2)
-        if found.count != 1:
-            raise InvalidBoard("the board has no solution" if found.count == 0 else
-                               "the board has several solutions")
-        return found.solutions[0]
+        return count_solutions(self.givens, limit)
 
     @cached_property
     def fingerprint(self) -> str:
@@ -147,11 +146,7 @@ class SudokuBoard:
         for number, grid in enumerate(grids):
             if number:
                 lines.append("solution")
-            for r in range(9):
-                if r and r % 3 == 0:
-                    lines.append("------+-------+------")
-                row = grid[r * 9:(r + 1) * 9]
-                lines.append(" | ".join(" ".join(row[i:i + 3]) for i in (0, 3, 6)))
+            lines += grid_lines(grid)
         return "\n".join(lines)
 
     @classmethod
@@ -170,4 +165,4 @@ def check_solution(givens: str, solution: str) -> None:
         raise InvalidBoard('"solution" disagrees with the givens')
 
 
-__all__ = ["EMPTY", "SIZE", "SudokuBoard", "cell_name", "check_solution", "parse_line", "unit_name"]
+__all__ = ["EMPTY", "SIZE", "Grid9", "SudokuBoard", "cell_name", "check_solution", "parse_line", "unit_name"]

@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.sudoku.count import masks_of
-
-
-def _units_of(cell: int) -> tuple[int, int, int]:
-    r, c = divmod(cell, 9)
-    return r, 9 + c, 18 + (r // 3) * 3 + c // 3
+from engine.games.sudoku.geometry import CELL_UNITS
 
 
 def reference_solutions(position: str | Sequence[int], limit: int) -> list[str]:
@@ -25,7 +21,7 @@ def reference_solutions(position: str | Sequence[int], limit: int) -> list[str]:
 
     def options(cell: int) -> int:
         taken = 0
-        for u in _units_of(cell):
+        for u in CELL_UNITS[cell]:
             taken |= used[u]
         return masks[cell] & ~taken
 
@@ -43,10 +39,10 @@ def reference_solutions(position: str | Sequence[int], limit: int) -> list[str]:
         for d in range(9):
             if best_options >> d & 1:
                 grid[best] = d + 1
-                for u in _units_of(best):
+                for u in CELL_UNITS[best]:
                     used[u] |= 1 << d
                 stop = search()
-                for u in _units_of(best):
+                for u in CELL_UNITS[best]:
                     used[u] &= ~(1 << d)
                 grid[best] = 0
                 if stop:

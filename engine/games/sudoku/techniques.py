@@ -16,12 +16,12 @@ table.py, so a stale build fails loudly instead of giving the techniques the wro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 
 from engine.games.sudoku import _logic
 from engine.games.sudoku._logic import Position
-from engine.games.sudoku.board import cell_name, unit_name
+from engine.games.sudoku.geometry import cand_name, cell_name, cells_text as _cells, digits_text, unit_name
 from engine.games.sudoku.table import TABLE, Finding
 from engine.games.sudoku.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
@@ -33,20 +33,6 @@ if _logic.BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
 IDS = {e.name: tid for tid, e in enumerate(TABLE)}
 NAME_OF = {tid: e.name for tid, e in enumerate(TABLE)}
 UNIQUENESS = frozenset(e.name for e in TABLE if e.needs_unique)    # sound only where the answer is unique
-TOP_OF_TIER = {tier: [e.name for e in TABLE if e.tier == tier][-1]          # the last rung of each tier
-               for tier in sorted({e.tier for e in TABLE})}
-
-
-def cand_name(x: int) -> str:
-    return f"{x % 9 + 1}@{cell_name(x // 9)}"
-
-
-def digits_text(mask: int) -> str:
-    return "{" + ",".join(str(d + 1) for d in range(9) if mask >> d & 1) + "}"
-
-
-def _cells(cells: Sequence[int]) -> str:
-    return " ".join(cell_name(c) for c in cells)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -209,6 +195,17 @@ def why(found: Finding) -> str:
     return SAY[found.technique](found)
 
 
+def compiled_step(pos: Position, tid: int) -> Step | None:
+    """The step the compiled finder of technique `tid` finds in `pos`, worded; None when it finds none.
+    (Killer Sudoku's position is Sudoku's: its state asks the same.)"""
+    found = pos.find(tid)
+    if found is None:
+        return None
+    entry = TABLE[tid]
+    return Step(entry.name, entry.cost, found.place, found.eliminate, tuple(unit_name(u) for u in found.units),
+                SAY[tid](found))
+
+
 class SudokuState:
     """A position for the shared ladder loop: wraps the compiled Position (placed digits and marks)."""
 
@@ -234,21 +231,17 @@ class SudokuState:
         return self.pos.values()
 
     def find(self, tid: int) -> Step | None:
-        found = self.pos.find(tid)
-        if found is None:
-            return None
-        entry = TABLE[tid]
-        return Step(entry.name, entry.cost, found.place, found.eliminate,
-                    tuple(unit_name(u) for u in found.units), SAY[tid](found))
+        return compiled_step(self.pos, tid)
 
 
 def _finder(tid: int):
-    def find(state: SudokuState) -> Step | None:
+    def find(state: SudokuState) -> Step | None:      # or any state whose find(tid) asks the compiled finder
         return state.find(tid)
     return find
 
 
 LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, _finder(tid)) for tid, e in enumerate(TABLE))
+TOP_OF_TIER = LADDER.top_of_tier          # the last rung of each tier
 
 
 @lru_cache(maxsize=64)
@@ -262,5 +255,5 @@ def technique_names() -> tuple[str, ...]:
 
 
 __all__ = ["BANDS", "IDS", "LADDER", "NAME_OF", "SAY", "SENTENCES", "TABLE", "TOP_OF_TIER", "UNIQUENESS",
-           "Finding", "SudokuState", "cand_name", "cell_name", "digits_text", "order_ids", "technique_names",
-           "why"]
+           "Finding", "SudokuState", "cand_name", "cell_name", "compiled_step", "digits_text", "order_ids",
+           "technique_names", "why"]
