@@ -372,6 +372,9 @@ cdef _read_layout(tg_layout *L, int n, const unsigned char[:] values, clues):
             raise ValueError(f"cells {a} and {b} are not neighbours")
 
 
+MAX_LIMIT = 1 << 20          # the solutions a count keeps at most (4 bytes a row each)
+
+
 cdef str _grid(int n, const unsigned int *rows):
     return "".join("M" if rows[r] >> c & 1 else "S" for r in range(n) for c in range(n))
 
@@ -386,8 +389,8 @@ def count(int n, const unsigned char[:] values, clues, int limit, double deadlin
     cdef long long nodes = 0
     cdef int found
     cdef unsigned int *out
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be 1 to {MAX_LIMIT}")
     _read_layout(&L, n, values, clues)
     out = <unsigned int *> malloc(limit * n * sizeof(unsigned int))
     if out == NULL:
