@@ -34,11 +34,13 @@ DEFAULT_RULES = ["queens 8:200", "starbattle 10 2:40", "starbattle 14 3:10"]
 
 
 def command(checkout: Path, rules: str, count: int, jobs: int = 1) -> list[str]:
-    words = rules.split()
+    """The command of "GAME SIZE [STARS] [band=BAND]" rules: "sudoku 9 band=hard"."""
+    words = [word for word in rules.split() if not word.startswith("band=")]
+    band = ["--band", rules.split("band=")[1].split()[0]] if "band=" in rules else []
     game, size = words[0], words[1]
     stars = ["--stars", words[2]] if len(words) > 2 else []
     return [str(checkout / ".venv" / "bin" / "puzzlefleet"), "generate", "--game", game, "--size", size, *stars,
-            "--count", str(count), "--seed", "1", *(["--jobs", str(jobs)] if jobs else [])]
+            *band, "--count", str(count), "--seed", "1", *(["--jobs", str(jobs)] if jobs else [])]
 
 
 def cpu_of_children() -> float:
@@ -64,7 +66,7 @@ def timed(checkout: Path, rules: str, count: int, cpu: int, jobs: int) -> tuple[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the other checkout (built: make build)")
-    parser.add_argument("--rules", nargs="*", default=DEFAULT_RULES, help='"RULES:COUNT"')
+    parser.add_argument("--rules", nargs="*", default=DEFAULT_RULES, help='"RULES:COUNT" ("sudoku 9 band=hard:200")')
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cpu", type=int, default=0, help="pin each command to this core (-1: no pinning)")
     parser.add_argument("--jobs", type=int, default=1, help="generate's --jobs, on both sides (0: none given)")
