@@ -86,7 +86,7 @@ def hardest(techniques: Iterable[Technique]) -> Technique | None:
 
 def in_order(techniques: Iterable[Technique]) -> tuple[Technique, ...]:
     """The techniques, each given its place on the ladder (`order`) where it stands: a table written
-    as a list, the cheapest first, whose rows may be another game's techniques (Killer takes Sudoku's)."""
+    as a list, the cheapest first, whose rows may be another game's techniques."""
     return tuple(replace(t, order=place) for place, t in enumerate(techniques))
 
 
