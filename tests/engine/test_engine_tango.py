@@ -256,9 +256,14 @@ def test_the_compiled_counter_agrees_with_the_reference_at_8x8() -> None:
     rng = random.Random(8)
     for _ in range(40):
         values, clues, _ = random_position(rng, 8, rng.randrange(16, 40), rng.randrange(0, 16))
-        slow = reference_solutions(8, values, clues, 30)
+        slow = reference_solutions(8, values, clues, 31)
         fast = count_solutions(TangoBoard(8, values, clues), 30)
-        assert sorted(fast.solutions) == sorted(slow)
+        if len(slow) <= 30:
+            assert sorted(fast.solutions) == sorted(slow)
+        else:                            # 30 of the many: each a real one, none twice
+            assert len(set(fast.solutions)) == 30
+            assert all(rule_breach(8, found) is None and all(v in (".", f) for v, f in zip(values, found))
+                       and all(c.holds(found[c.first], found[c.second]) for c in clues) for found in fast.solutions)
 
 
 def test_the_counter_honours_its_deadline_and_refuses_bad_input() -> None:

@@ -111,6 +111,8 @@ class _Drawing:
         self.clued: set[tuple[int, int]] = set()
         self.orbits: list[tuple[frozenset[int], frozenset[tuple[int, int]]]] = []
         self.edges = _edges(n)
+        # an = edge drawn SAME_WEIGHT times as readily as an x one
+        self.weights = [SAME_WEIGHT if solution[a] == solution[b] else 1.0 for a, b in self.edges]
 
     def _orbit(self, cells: list[int], edges: list[tuple[int, int]]) -> tuple[frozenset[int], frozenset[tuple[int, int]]]:
         image_cells = frozenset(m[c] for m in self.maps for c in cells)
@@ -118,11 +120,6 @@ class _Drawing:
         return image_cells, image_edges   # type: ignore[return-value]
 
 
-    def _clue_edge(self) -> tuple[int, int]:
-        """A free edge, an = one drawn SAME_WEIGHT times as readily as an x one."""
-        free = [e for e in self.edges if e not in self.clued]
-        weights = [SAME_WEIGHT if self.solution[a] == self.solution[b] else 1.0 for a, b in free]
-        return self.rng.choices(free, weights)[0]
 
     def piece(self) -> tuple[frozenset[int], frozenset[tuple[int, int]]] | None:
         """A random piece's orbit, disjoint from the orbits drawn, or None when the draw misses."""
@@ -142,9 +139,7 @@ class _Drawing:
                     return None           # the bottom-right corner has no right or lower neighbour
                 cells.append(rng.choice(near))
         else:
-            if len(self.clued) == len(self.edges):
-                return None
-            a, b = self._clue_edge()
+            a, b = self.rng.choices(self.edges, self.weights)[0]      # a clued one is turned away below
             edges = [(a, b)]
             across = b == a + 1
             if kind == "clue-pair":           # the parallel edge beside it
