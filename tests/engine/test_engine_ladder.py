@@ -19,6 +19,7 @@ from engine.games.starbattle.grade import BANDS, Grade, band_for, grade, steps_j
 from engine.games.starbattle.pzpr import from_url
 from engine.games.starbattle.techniques import StarState, ladder_for, technique_names
 from engine.ladder import Ladder, NoProgress, SolveResult, Step, Technique, run
+from engine.ladder.table import in_order
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "starbattle_published.json"
 
@@ -76,6 +77,15 @@ def test_ladder_table_is_ordered_and_capped():
         TOY.capped("nonsense")
     with pytest.raises(ValueError):
         Ladder([Technique("a", 1, 1, 1, _odd), Technique("a", 2, 1, 1, _odd)])
+
+
+def test_a_table_written_as_a_list_takes_its_places_and_tops_its_tiers():
+    # another table's rows, and one of its own
+    rows = in_order([TOY["any"], TOY["odd"], Technique("big", 0, 1, 5, _big)])
+    assert [(t.name, t.order) for t in rows] == [("any", 0), ("odd", 1), ("big", 2)]
+    assert rows[0].find is TOY["any"].find and TOY["any"].order == 30              # the row taken is not changed
+    assert Ladder(rows).top_of_tier == {3: "any", 1: "big"}
+    assert TOY.top_of_tier == {1: "odd", 2: "big", 3: "any"}
 
 
 def test_loop_uses_the_cheapest_rung_and_restarts_from_the_bottom():
