@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from engine.games.starbattle import blocks as B
 from engine.games.starbattle import techniques as T
 from engine.games.starbattle._techniques import FINDERS
 from engine.games.starbattle.finding import Finding
@@ -494,21 +493,61 @@ def _block_deductions(state: StarState, area: int, need: int, needs: Sequence[in
     return blocks, place, elim
 
 
-def _area_deductions(state: StarState, area: B.Area, needs: Sequence[int]) -> tuple[int, int, int] | None:
-    """(placements, eliminations, 2x2 blocks used) from an area with an exact need."""
+def window_areas(state: StarState, needs: Sequence[int], size: int, kind: str) -> list[tuple[int, int, tuple[int, ...], int]]:
+    """The remainder or excess of every window of `size` adjacent rows, then columns (Prober.window_areas):
+    (the area's candidates, its exact need, the lines then the regions, the lines' need)."""
+    geo, cand, n = state.geo, state.cand, state.geo.n
+    if size >= 4 and size > n // 2:
+        return []
+    regions = [cand & geo.unit_mask[2 * n + r] for r in range(n)]
+    out = []
+    for base in (0, n):
+        for start in range(n - size + 1):
+            lines = tuple(range(base + start, base + start + size))
+            window = 0
+            need = 0
+            for u in lines:
+                window |= geo.unit_mask[u]
+                need += needs[u]
+            if need < 0 or not cand & window:
+                continue
+            inside = [r for r, rc in enumerate(regions) if rc & window and not rc & ~window]
+            touching = [r for r, rc in enumerate(regions) if rc & window]
+            if kind == "remainder":
+                cells = cand & window
+                for r in inside:
+                    cells &= ~regions[r]
+                m = need - sum(needs[2 * n + r] for r in inside)
+                if not cells or m < 0 or not inside:
+                    continue
+                out.append((cells, m, lines + tuple(2 * n + r for r in inside), need))
+            else:
+                cells = 0
+                for r in touching:
+                    cells |= regions[r]
+                cells &= ~window
+                m = sum(needs[2 * n + r] for r in touching) - need
+                if not cells or m < 0:
+                    continue
+                out.append((cells, m, lines + tuple(2 * n + r for r in touching), need))
+    return out
+
+
+def _area_deductions(state: StarState, cells: int, need: int, needs: Sequence[int]) -> tuple[int, int, int] | None:
+    """(placements, eliminations, 2x2 blocks used) from an area (its cells `cells`) with an exact need."""
     geo, cand = state.geo, state.cand
-    cells = area.cells & cand
+    cells &= cand
     if not cells:
         return None
-    if area.need == 0:
+    if need == 0:
         return 0, cells, 0
-    if area.need == 1:
+    if need == 1:
         common = cand & ~cells
         for cell in cells_of(cells):
             common &= geo.attack[cell]
         if common:
             return 0, common, 0
-    result = _block_deductions(state, cells, area.need, needs)
+    result = _block_deductions(state, cells, need, needs)
     if result is None:
         return None
     blocks, place, elim = result
@@ -540,11 +579,11 @@ def block_argument(state: StarState, needs: Sequence[int], what: str, sizes: Seq
     for size in sizes:
         if size >= 4 and size > n // 2:
             break
-        for area in B.window_areas(state, list(needs), size, what):
-            found = _area_deductions(state, area, needs)
+        for cells, m, units, need in window_areas(state, needs, size, what):
+            found = _area_deductions(state, cells, m, needs)
             if found is not None:
                 place, elim, blocks = found
-                return Finding(place, elim, area.units, sum(needs[u] for u in area.units[:size]), area.need, blocks)
+                return Finding(place, elim, units, need, m, blocks)
     return None
 
 
@@ -641,6 +680,9 @@ class PlainFinders:
 
     def block_argument(self, cand, needs, what, sizes=()) -> Finding | None:
         return block_argument(self._state(cand), needs, what, sizes)
+
+    def window_areas(self, cand, needs, size, kind):
+        return window_areas(self._state(cand), needs, size, kind)
 
     def differential(self, cand, needs, sizes, parts) -> Finding | None:
         return differential(self._state(cand), needs, sizes, parts)

@@ -162,6 +162,12 @@ cdef class Prober(Search):
     cdef void _region_words(self, const uint64_t *wcand, uint64_t *region) noexcept nogil
     cdef bint _window_words(self, int first, int size, const int *needs, const uint64_t *wcand,
                             uint64_t *window, int *need) noexcept nogil
+    cdef void _window_regions(self, const uint64_t *window, const uint64_t *region,
+                              unsigned char *where) noexcept nogil
+    cdef int _window_area(self, int first, int size, bint excess, const int *needs, const uint64_t *wcand,
+                          const uint64_t *region, uint64_t *window, uint64_t *cells, int *regs, int *nregs,
+                          int *need) noexcept nogil
+    cdef tuple _window_units(self, int first, int size, const int *regs, int nregs)
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil
     cdef object _words_int(self, const uint64_t *words)
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,

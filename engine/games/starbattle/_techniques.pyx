@@ -1097,7 +1097,8 @@ cdef class Prober(Search):
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
         cdef int k, u, r, i, count, j, need_w, need_g, diff, m, npartial, ninside, side, nb
         cdef int more_n, fewer_n
-        cdef bint any_cand, touching, outside
+        cdef bint any_cand
+        cdef unsigned char where[64]                # n <= 64 (__cinit__)
         cdef int *need
         cdef int *inside
         cdef int *partial
@@ -1141,19 +1142,15 @@ cdef class Prober(Search):
                 any_cand = self._window_words(windows[2 * k], windows[2 * k + 1], need, wcand, window, &need_w)
                 if need_w <= 0 or not any_cand:
                     continue
+                self._window_regions(window, region, where)
                 ninside = npartial = 0
                 for r in range(n):
-                    touching = outside = False
-                    for i in range(nw):
-                        touching = touching or (region[r * nw + i] & window[i]) != 0
-                        outside = outside or (region[r * nw + i] & ~window[i]) != 0
-                    if touching:
-                        if outside:
-                            partial[npartial] = r
-                            npartial += 1
-                        else:
-                            inside[ninside] = r
-                            ninside += 1
+                    if where[r] == 1:
+                        partial[npartial] = r
+                        npartial += 1
+                    elif where[r] == 2:
+                        inside[ninside] = r
+                        ninside += 1
                 for count in range(1, min(parts, npartial - 1) + 1):
                     # every `count` of the partial regions (pick: their indexes, ascending)
                     for j in range(count):
@@ -1231,23 +1228,22 @@ cdef class Prober(Search):
         something, else 0 (m = 0: the area is empty; m = 1: its candidates all attack the cells ruled
         out)."""
         cdef int nc = self.ncells, nu = self.nunits, n = self.n, nw = self.nwords
-        cdef int k, u, r, i, j, base, start, need, inner, m, count, ninside, ntouching, cell
-        cdef bint excess, any_cand, gives, is_touching, is_inside
+        cdef int k, u, i, j, base, start, need, m, nregs, cell
+        cdef bint excess, gives
         cdef BlockRun b
         cdef bytes data
         if what not in ("bound", "squeeze", "remainder", "excess"):
             raise ValueError(f"unknown block argument {what!r}")
         if len(needs) != nu:
             raise ValueError(f"needs must list {nu} units")
-        cdef int *ints = <int *> calloc(nu + nc + 2 * n, sizeof(int))
+        cdef int *ints = <int *> calloc(nu + nc + n, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 1 + n + 3) * nw, sizeof(uint64_t))
         cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
         if not ints or not words or not windows:
             free(ints); free(words); free(windows)
             raise MemoryError()
         cdef int *need_of = ints
-        cdef int *inside = ints + nu + nc
-        cdef int *touching = ints + nu + nc + n
+        cdef int *regs = ints + nu + nc
         b.anchors = ints + nu                   # a cover has at most one block per cell
         b.parts = words
         b.blocks = words + nc * nw
@@ -1290,48 +1286,9 @@ cdef class Prober(Search):
             excess = what == "excess"
             self._region_words(wcand, region)
             for k in range(self._windows(sizes, windows)):
-                any_cand = self._window_words(windows[2 * k], windows[2 * k + 1], need_of, wcand, window, &need)
-                if need < 0 or not any_cand:
-                    continue
-                ninside = ntouching = 0
-                for r in range(n):
-                    is_touching = False
-                    is_inside = True
-                    for i in range(nw):
-                        is_touching = is_touching or (region[r * nw + i] & window[i]) != 0
-                        is_inside = is_inside and (region[r * nw + i] & ~window[i]) == 0
-                    if is_touching:
-                        touching[ntouching] = r
-                        ntouching += 1
-                        if is_inside:
-                            inside[ninside] = r
-                            ninside += 1
-                # the area (blocks.window_areas) and its need m
-                if not excess:
-                    if not ninside:
-                        continue
-                    inner = 0
-                    for i in range(nw):
-                        cells[i] = wcand[i] & window[i]
-                    for r in range(ninside):
-                        for i in range(nw):
-                            cells[i] &= ~region[inside[r] * nw + i]
-                        inner += need_of[2 * n + inside[r]]
-                    m = need - inner
-                else:
-                    memset(cells, 0, nw * sizeof(uint64_t))
-                    inner = 0
-                    for r in range(ntouching):
-                        for i in range(nw):
-                            cells[i] |= region[touching[r] * nw + i]
-                        inner += need_of[2 * n + touching[r]]
-                    for i in range(nw):
-                        cells[i] &= ~window[i]
-                    m = inner - need
-                count = 0
-                for i in range(nw):
-                    count += __builtin_popcountll(cells[i])
-                if not count or m < 0:
+                m = self._window_area(windows[2 * k], windows[2 * k + 1], excess, need_of, wcand, region, window,
+                                      cells, regs, &nregs, &need)
+                if m < 0:
                     continue
                 # what it shows
                 gives = m == 0
@@ -1345,17 +1302,12 @@ cdef class Prober(Search):
                     for i in range(nw):
                         gives = gives or common[i] != 0
                 if gives or self._block_gives(cells, m, need_of, wcand, &b):
-                    lines = tuple(range(windows[2 * k], windows[2 * k] + windows[2 * k + 1]))
-                    regions = []
-                    for r in range(ntouching if excess else ninside):
-                        regions.append(2 * n + (touching[r] if excess else inside[r]))
-                    regions = tuple(regions)
+                    units = self._window_units(windows[2 * k], windows[2 * k + 1], regs, nregs)
                     if m == 0:
-                        return Finding(0, self._words_int(cells), lines + regions, need, m, 0)
+                        return Finding(0, self._words_int(cells), units, need, m, 0)
                     if gives:
-                        return Finding(0, self._words_int(common), lines + regions, need, m, 0)
-                    return Finding(self._words_int(found_place), self._words_int(found_elim), lines + regions,
-                                   need, m, m)
+                        return Finding(0, self._words_int(common), units, need, m, 0)
+                    return Finding(self._words_int(found_place), self._words_int(found_elim), units, need, m, m)
             return None
         finally:
             free(ints)
@@ -1444,6 +1396,106 @@ cdef class Prober(Search):
         for i in range(nw):
             any_cand = any_cand or (wcand[i] & window[i]) != 0
         return any_cand
+
+    cdef void _window_regions(self, const uint64_t *window, const uint64_t *region,
+                              unsigned char *where) noexcept nogil:
+        """Where each region's candidates (`region`, as _region_words lays them) lie against a window:
+        into `where`, a byte a region, 0 when none is inside it, 1 when some are inside and some
+        outside, 2 when all are inside."""
+        cdef int r, i, n = self.n, nw = self.nwords
+        cdef bint touching, outside
+        for r in range(n):
+            touching = outside = False
+            for i in range(nw):
+                touching = touching or (region[r * nw + i] & window[i]) != 0
+                outside = outside or (region[r * nw + i] & ~window[i]) != 0
+            where[r] = 0 if not touching else 1 if outside else 2
+
+    cdef int _window_area(self, int first, int size, bint excess, const int *needs, const uint64_t *wcand,
+                          const uint64_t *region, uint64_t *window, uint64_t *cells, int *regs, int *nregs,
+                          int *need) noexcept nogil:
+        """The area with an exact need of one window, the `size` adjacent lines from unit `first`
+        (blocks.window_areas): its remainder, what the regions wholly inside it leave of its candidates,
+        which must hold the lines' need less theirs; or its excess (`excess`), the candidates of the
+        regions touching it that lie outside it, which must hold their need less the lines'. Into
+        `window` the window's cells, `cells` the area's candidates, `regs` and `nregs` those regions
+        (ascending), `need` the lines' need. Returns the area's exact need, or -1 when the window has
+        none (no candidate in it, a negative need, no region inside it for a remainder, an area without
+        candidates, or a negative exact need)."""
+        cdef int r, i, m, nw = self.nwords, n = self.n
+        cdef bint empty = True
+        cdef unsigned char where[64]                # n <= 64 (__cinit__)
+        if not self._window_words(first, size, needs, wcand, window, need) or need[0] < 0:
+            return -1
+        self._window_regions(window, region, where)
+        m = -need[0] if excess else need[0]
+        for i in range(nw):
+            cells[i] = 0 if excess else wcand[i] & window[i]
+        nregs[0] = 0
+        for r in range(n):
+            if where[r] == 2 or (excess and where[r] == 1):
+                regs[nregs[0]] = r
+                nregs[0] += 1
+                for i in range(nw):
+                    if excess:
+                        cells[i] |= region[r * nw + i]
+                    else:
+                        cells[i] &= ~region[r * nw + i]
+                m += needs[2 * n + r] if excess else -needs[2 * n + r]
+        for i in range(nw):
+            if excess:
+                cells[i] &= ~window[i]
+            empty = empty and cells[i] == 0
+        if empty or m < 0 or nregs[0] == 0:
+            return -1
+        return m
+
+    cdef tuple _window_units(self, int first, int size, const int *regs, int nregs):
+        """A window's lines, then the regions `regs` (as unit numbers)."""
+        return tuple(range(first, first + size)) + tuple(2 * self.n + regs[i] for i in range(nregs))
+
+    def window_areas(self, cand, needs, int size, str kind):
+        """blocks.window_areas: the remainder ("remainder") or excess ("excess") of each window of `size`
+        adjacent rows, then of `size` adjacent columns, that has one (see _window_area; none for sizes
+        from 4 up past n / 2, as _windows): a list of (the area's candidates, its exact need, its units:
+        the window's lines then the regions, the lines' need)."""
+        cdef int nu = self.nunits, n = self.n, nw = self.nwords
+        cdef int k, u, m, need, nregs, count
+        cdef bytes data
+        cdef list out = []
+        if kind not in ("remainder", "excess"):
+            raise ValueError(f"unknown area {kind!r}")
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef int *ints = <int *> calloc(nu + n + 4 * n + 1, sizeof(int))
+        cdef uint64_t *words = <uint64_t *> calloc((n + 3) * nw, sizeof(uint64_t))
+        if not ints or not words:
+            free(ints); free(words)
+            raise MemoryError()
+        cdef int *need_of = ints
+        cdef int *regs = ints + nu
+        cdef int *windows = ints + nu + n
+        cdef uint64_t *wcand = words
+        cdef uint64_t *window = words + nw
+        cdef uint64_t *cells = words + 2 * nw
+        cdef uint64_t *region = words + 3 * nw
+        try:
+            for u in range(nu):
+                need_of[u] = needs[u]
+            data = cand.to_bytes(8 * nw, "little")
+            memcpy(wcand, <const char *> data, 8 * nw)
+            self._region_words(wcand, region)
+            count = self._windows((size,), windows)
+            for k in range(count):
+                m = self._window_area(windows[2 * k], windows[2 * k + 1], kind == "excess", need_of, wcand, region,
+                                      window, cells, regs, &nregs, &need)
+                if m >= 0:
+                    out.append((self._words_int(cells), m,
+                                self._window_units(windows[2 * k], windows[2 * k + 1], regs, nregs), need))
+            return out
+        finally:
+            free(ints)
+            free(words)
 
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil:
         """blocks._cover_search on a set of cells as words: how many 2x2 blocks (at most m; their top-left

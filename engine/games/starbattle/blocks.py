@@ -89,27 +89,26 @@ class Area:
         return self._said()[1]
 
 
-def _remainder_words(geo: Geometry, lines: tuple[int, ...], inside: tuple[int, ...], need: int,
-                     inner: int) -> tuple[str, str]:
-    names = join_names(geo.names(lines))
-    regs = join_names(geo.names(2 * geo.n + r for r in inside))
-    return (f"the other cells of {names}",
-            f"{names} must still hold {stars_text(need)} and {regs}, which "
-            f"{'lies' if len(inside) == 1 else 'lie'} inside, {'needs' if len(inside) == 1 else 'need'} {inner}")
+def _area_words(geo: Geometry, kind: str, units: tuple[int, ...], size: int, need: int, m: int) -> tuple[str, str]:
+    """What a window's remainder ("remainder") or excess is, and why it holds exactly `m` stars: `units`
+    are the window's `size` lines, then the regions inside it (remainder) or touching it (excess);
+    `need` is the lines' need."""
+    names = join_names(geo.names(units[:size]))
+    regions = units[size:]
+    regs = join_names(geo.names(regions))
+    if kind == "remainder":
+        one = len(regions) == 1
+        return (f"the other cells of {names}",
+                f"{names} must still hold {stars_text(need)} and {regs}, which "
+                f"{'lies' if one else 'lie'} inside, {'needs' if one else 'need'} {need - m}")
+    return (f"the cells of {regs} outside {names}",
+            f"every free cell of {names} lies in {regs}, which must still hold {stars_text(need + m)}, "
+            f"and {names} take {need}")
 
 
 def _pair_words(geo: Geometry, a: int, b: int, need: int) -> tuple[str, str]:
     pair = join_names(geo.names((a, b)))
     return pair, f"{pair} must still hold {stars_text(need)}"
-
-
-def _excess_words(geo: Geometry, lines: tuple[int, ...], touching: tuple[int, ...], need: int,
-                  outer: int) -> tuple[str, str]:
-    names = join_names(geo.names(lines))
-    regs = join_names(geo.names(2 * geo.n + r for r in touching))
-    return (f"the cells of {regs} outside {names}",
-            f"every free cell of {names} lies in {regs}, which must still hold {stars_text(outer)}, "
-            f"and {names} take {need}")
 
 
 def _region_candidates(state: StarState) -> list[int]:
@@ -125,62 +124,19 @@ def _region_candidates(state: StarState) -> list[int]:
 
 def window_areas(state: StarState, needs: list[int], size: int, kind: str) -> list[Area]:
     """The remainder ("remainder") or the excess ("excess") of every window of `size` adjacent rows
-    and of `size` adjacent columns, when it still has candidates (`needs`: the state's). Kept on the
-    state until it changes: several techniques ask for the same windows."""
+    and of `size` adjacent columns, when it still has candidates (`needs`: the state's), found by the
+    compiled `Prober.window_areas` (the block argument's own areas). Kept on the state until it
+    changes: several techniques ask for the same windows."""
     memo = state.memo
     if memo is None:
         memo = state.memo = {}
     key = ("windows", size, kind)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _window_areas(state, needs, size, kind)
+        geo = state.geo
+        found = memo[key] = [Area(cells, m, units, partial(_area_words, geo, kind, units, size, need, m))
+                             for cells, m, units, need in geo.finders.window_areas(state.cand, needs, size, kind)]
     return found
-
-
-def _window_areas(state: StarState, needs: list[int], size: int, kind: str) -> list[Area]:
-    geo, cand, n = state.geo, state.cand, state.geo.n
-    regions = _region_candidates(state)
-    out = []
-    for base in (0, n):
-        for start in range(n - size + 1):
-            lines = tuple(range(base + start, base + start + size))
-            window = 0
-            need = 0
-            for u in lines:
-                window |= geo.unit_mask[u]
-                need += needs[u]
-            if need < 0 or not cand & window:
-                continue
-            inside: list[int] = []
-            touching: list[int] = []
-            for r, rc in enumerate(regions):
-                if rc & window:
-                    touching.append(r)
-                    if not rc & ~window:
-                        inside.append(r)
-            if kind == "remainder":
-                cells = cand & window
-                for r in inside:
-                    cells &= ~regions[r]
-                inner = sum(needs[2 * n + r] for r in inside)
-                m = need - inner
-                if not cells or m < 0 or not inside:
-                    continue
-                out.append(Area(cells, m, lines + tuple(2 * n + r for r in inside),
-                                partial(_remainder_words, geo, lines, tuple(inside), need, inner)))
-            else:
-                cells = 0
-                outer = 0
-                for r in touching:
-                    cells |= regions[r]
-                    outer += needs[2 * n + r]
-                cells &= ~window
-                m = outer - need
-                if not cells or m < 0:
-                    continue
-                out.append(Area(cells, m, lines + tuple(2 * n + r for r in touching),
-                                partial(_excess_words, geo, lines, tuple(touching), need, outer)))
-    return out
 
 
 def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tuple[int, ...]) -> Step | None:
@@ -192,13 +148,8 @@ def find_window(state: StarState, name: str, cost: int, *, kind: str, sizes: tup
     found = geo.finders.block_argument(state.cand, state.needs(), kind, sizes)
     if found is None:
         return None
-    lines = tuple(u for u in found.units if u < 2 * n)
-    regions = tuple(u - 2 * n for u in found.units if u >= 2 * n)
-    need, m = found.need, found.count
-    if kind == "remainder":
-        what, because = _remainder_words(geo, lines, regions, need, need - m)
-    else:
-        what, because = _excess_words(geo, lines, regions, need, need + m)
+    m = found.count
+    what, because = _area_words(geo, kind, found.units, sum(u < 2 * n for u in found.units), found.need, m)
     if m == 0:
         tail = f"so {what} hold no star"
     elif not found.blocks:
