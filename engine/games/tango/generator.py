@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.grid import symmetries
+from engine.core.grid import orthogonal_neighbours, symmetries
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.tango.board import Clue, TangoBoard
 from engine.games.tango.count import count, monotonic, random_solution
@@ -53,9 +53,11 @@ SYMMETRIES: tuple[tuple[tuple[int, ...], int], ...] = (
 )
 
 # The pieces a layout is drawn from, with their weights.
-PIECES = {"given": 50, "given-pair": 22, "clue": 30, "clue-pair": 18, "clue-line": 6}
-SAME_WEIGHT = 1.2             # an = edge is drawn this much more readily than an x edge
+PIECES = {"given": 28, "given-pair": 22, "given-block": 3, "clue": 40, "clue-pair": 24, "clue-line": 8}
+SAME_WEIGHT = 1.3             # an = edge is drawn this much more readily than an x edge
 TOUCH_GIVEN = 0.03            # the chance a clue may touch a given cell
+NEAR_GIVEN = 0.6              # the chance a clue may stand right beside a given cell (published clues
+                              # keep further from the givens than a free draw puts them)
 MAX_PIECES = 1000             # pieces drawn before a layout is given up (`draw-failed`)
 
 
@@ -109,6 +111,8 @@ class _Drawing:
         self.maps = [maps[i] for i in group]
         self.givens: set[int] = set()
         self.clued: set[tuple[int, int]] = set()
+        self.neighbours = orthogonal_neighbours(n)
+        self.beside: set[int] = set()          # the cells beside a given one
         self.orbits: list[tuple[frozenset[int], frozenset[tuple[int, int]]]] = []
         self.edges = _edges(n)
         # an = edge drawn SAME_WEIGHT times as readily as an x one
@@ -132,12 +136,16 @@ class _Drawing:
         if kind.startswith("given"):
             cell = rng.randrange(n * n)
             cells = [cell]
+            r, c = divmod(cell, n)
             if kind == "given-pair":
-                r, c = divmod(cell, n)
                 near = [x for x, ok in ((cell + 1, c < n - 1), (cell + n, r < n - 1)) if ok]
                 if not near:
                     return None           # the bottom-right corner has no right or lower neighbour
                 cells.append(rng.choice(near))
+            elif kind == "given-block":       # two by two
+                if r == n - 1 or c == n - 1:
+                    return None
+                cells += [cell + 1, cell + n, cell + n + 1]
         else:
             a, b = self.rng.choices(self.edges, self.weights)[0]      # a clued one is turned away below
             edges = [(a, b)]
@@ -154,8 +162,12 @@ class _Drawing:
         if orbit[0] & self.givens or orbit[1] & self.clued:
             return None                           # overlapping an orbit drawn: drawn again
         given = self.givens | orbit[0]
-        touching = any(a in given or b in given for a, b in self.clued | orbit[1])
+        clued = self.clued | orbit[1]
+        touching = any(a in given or b in given for a, b in clued)
         if touching and rng.random() >= TOUCH_GIVEN:
+            return None
+        beside = self.beside | {x for cell in orbit[0] for x in self.neighbours[cell]}
+        if any(a in beside or b in beside for a, b in clued) and rng.random() >= NEAR_GIVEN:
             return None
         return orbit
 
@@ -163,6 +175,7 @@ class _Drawing:
         self.orbits.append(orbit)
         self.givens |= orbit[0]
         self.clued |= orbit[1]
+        self.beside |= {x for cell in orbit[0] for x in self.neighbours[cell]}
 
 
 def _solutions(n: int, solution: str, orbits: Any, limit: int, deadline: float, stats: GenerationStats) -> int:
