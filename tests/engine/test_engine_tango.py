@@ -352,10 +352,15 @@ def test_trial_is_sound() -> None:
     assert _check_sound("trial", positions) >= 10
 
 
+@lru_cache(maxsize=1)
+def big_pool() -> list[tuple[TangoBoard, str, list[str]]]:
+    return _positions(1200, 29, (4, 6, 6, 6, 8))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [e.name for e in TABLE])
 def test_technique_is_sound_on_many_more_positions(name: str) -> None:
-    positions = _positions(1200, 29, (4, 6, 6, 6, 8))
+    positions = big_pool()
     if name == "trial":
         positions = [p for p in positions if p[0].n <= 6][:300]
     assert _check_sound(name, positions) >= 3
