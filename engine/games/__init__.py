@@ -22,7 +22,12 @@ from engine.games.base import (EdgeClue, Game, GameOptions, Gates, OptionSpec, O
                                StyleGroup, option)
 from engine.games.model import board_schema as _board_schema
 
-BUILTIN = ("engine.games.queens", "engine.games.starbattle", "engine.games.sudoku", "engine.games.killer")
+BUILTIN = (                 # one game package a line: adding a game adds its line
+    "engine.games.queens",
+    "engine.games.starbattle",
+    "engine.games.sudoku",
+    "engine.games.killer",
+)
 ENTRY_POINTS = "puzzlefleet.games"
 PLUGINS_VARIABLE = "PUZZLEFLEET_GAMES"
 
