@@ -264,8 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_positive(65_535), default=8000, help="port (default 8000)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log every request")
 
-    daily = verbs.add_parser("daily", help="the day's set: Star Battle easy..expert and Queens, no "
-                                           "near-duplicates (made on first request)")
+    daily = verbs.add_parser("daily", help="the day's set: a board per position of PUZZLEFLEET_DAILY_PLAN (by "
+                                           "default every game's own positions), no near-duplicates (made on "
+                                           "first request)")
     daily.add_argument("--date", type=_date, help="YYYY-MM-DD (default: today, UTC)")
     daily.add_argument("--json", action="store_true", help="one JSON board per line instead of a table")
     return parser

@@ -352,12 +352,16 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
-    from workers.daily import DailyError, make_daily, today
+    from workers.daily import DailyError, PlanError, make_daily, plan_from_environment, today
+    try:
+        plan = plan_from_environment()          # PUZZLEFLEET_DAILY_PLAN, checked before the store is opened
+    except PlanError as exc:
+        raise UsageError(str(exc)) from None
     day = args.date or today()
     db = make_engine(None)
     try:
         init_db(db)
-        boards = make_daily(db=db, day=day)
+        boards = make_daily(db=db, day=day, plan=plan)
     except DailyError as exc:
         print(f"puzzlefleet: {exc}", file=sys.stderr)
         return 1
@@ -367,7 +371,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards))
         return 0
     rows = [("pos", "game", "size", _options_heading(), "band", "id")]
-    rows += [(str(position), b["game"], str(b["rules"]["size"]), _options_cell(b["rules"]),
+    rows += [(str(position), b["game"], str(b["rules"]["size"]), _options_cell(b["rules"]) or "-",
               str((b.get("difficulty") or {}).get("band") or "-"), b["id"]) for position, b in enumerate(boards)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     print(f"daily set for {day.isoformat()}")

@@ -20,6 +20,10 @@ PUZZLEFLEET_RESEND_SLOTS        at most this many stalled slots are sent again p
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
                                 untouched slots to a new task, for idle workers (default 2)
 PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
+PUZZLEFLEET_DAILY_PLAN          the daily set's positions, "RULES, BAND[, STYLE]" separated by ";" or new
+                                lines, or a JSON list, or the path of a file holding either (default:
+                                every game's own positions; see workers.daily); checked at start, each
+                                position by its game
 
 The hard limit must stay below the visibility timeout: otherwise Redis hands a task that is still
 running to a second worker (and RabbitMQ, past its consumer_timeout, closes the worker's channel).
@@ -36,11 +40,14 @@ from __future__ import annotations
 import os
 import tempfile
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from workers.daily import PlanEntry
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 # kombu's URL schemes for the two brokers the fleet supports.
@@ -87,6 +94,8 @@ class Settings(BaseSettings):
     resend_slots: Count = 1000
     split_seconds: Seconds = 2.0
     job_metrics_seconds: Seconds = 3600.0
+    # the plan's text as given, or the content of the file the variable names (read once, at start)
+    given_daily_plan: str | None = Field(None, validation_alias=PREFIX + "DAILY_PLAN")
 
     @field_validator("*", mode="before")
     @classmethod
@@ -110,6 +119,19 @@ class Settings(BaseSettings):
         if port is not None and port > 65535:
             raise ConfigError(f"PUZZLEFLEET_METRICS_PORT must be a port number, got {port}")
         return port
+
+    @field_validator("given_daily_plan")
+    @classmethod
+    def _usable_plan(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from workers.daily import PLAN_VARIABLE, PlanError, parse_plan, plan_text    # the engine, only when set
+        try:
+            text = plan_text(value)
+            parse_plan(text)            # every position checked by its game, now
+        except PlanError as exc:
+            raise ConfigError(f"{PLAN_VARIABLE}: {exc}") from None
+        return text
 
     @model_validator(mode="after")
     def _limits_in_order(self) -> Settings:
@@ -151,6 +173,12 @@ class Settings(BaseSettings):
         if self.given_stall_seconds is not None:
             return self.given_stall_seconds
         return self.visibility_timeout + self.time_limit + 60.0
+
+    @property
+    def daily_plan(self) -> tuple[PlanEntry, ...]:
+        """The daily set's positions: the plan given, or every game's own (workers.daily.default_plan)."""
+        from workers.daily import default_plan, parse_plan
+        return default_plan() if self.given_daily_plan is None else parse_plan(self.given_daily_plan)
 
     @property
     def multiproc_dir(self) -> str | None:

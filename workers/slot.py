@@ -35,7 +35,10 @@ def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | 
     try:
         board, stats = game_named(rules.game).generate(rules, seed, band=band, timeout=timeout, style=style)
     except DeadlineExceeded as exc:
-        return {"board": None, "fingerprint": None, "rejected": dict(exc.args[1].rejected), "timeout": True,
+        # The contract puts the stats in args[1]; a deadline that escapes from deeper (a ladder run out
+        # of time inside a game's generator) carries none: still a timeout, not a crash of the slot.
+        stats = exc.args[1] if len(exc.args) > 1 else None
+        return {"board": None, "fingerprint": None, "rejected": dict(getattr(stats, "rejected", {})), "timeout": True,
                 "seconds": time.perf_counter() - started}
     return {"board": board.to_json(), "fingerprint": board.fingerprint, "rejected": dict(stats.rejected),
             "timeout": False, "seconds": time.perf_counter() - started}

@@ -283,7 +283,8 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         self.request.args, self.request.kwargs = [when.isoformat()], {}
     try:
         # Handing over within the work budget keeps the soft limit for a board that overruns it.
-        boards = make_daily(db=store_engine(), day=when, budget=settings().work_budget)
+        boards = make_daily(db=store_engine(), day=when, budget=settings().work_budget,
+                            plan=settings().daily_plan)
     except Exception as exc:
         # Each board of the set is stored as it is made, so a retry makes only the rest.
         if not _retryable(exc):

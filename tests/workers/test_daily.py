@@ -1,14 +1,21 @@
 """The day's set (workers/daily.py) on a real SQLite file and the real PostgreSQL (a fresh schema per
-test): the plan, idempotence, determinism, no near-duplicates within a day or 30 days, stored boards
-before new ones, concurrent callers; then `puzzlefleet daily` and the beat task.
+test): the plan (every game's own by default, or the operator's PUZZLEFLEET_DAILY_PLAN, checked at
+start), idempotence, determinism, no near-duplicates within a day or 30 days (each game's resemblance),
+stored boards before new ones, concurrent callers; then `puzzlefleet daily`, the settings, the worker's
+start and the beat task.
 
 Boards come from the real engine. A pool of them (3 per plan entry, made once per session and kept in
-pytest's cache per engine version) stands in for a store the fleet has filled."""
+pytest's cache per engine version and plan) stands in for a store the fleet has filled."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
+import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import date, timedelta
@@ -19,20 +26,30 @@ import pytest
 from celery.schedules import crontab
 from sqlalchemy import Engine
 
+import engine
 import store
-from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules, derive_seed
+from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules, derive_seed, game_named, parse_rules
 from engine.games.starbattle import Board, GenerationStats, Rules, generate
 from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
 from workers import daily as daily_mod
-from workers.daily import (DAILY_PLAN, MAX_OVERLAP, DailyError, OutOfBudget, PlanEntry, make_daily, overlap,
-                           too_close)
+from workers.daily import (MAX_OVERLAP, PLAN_VARIABLE, DailyError, OutOfBudget, PlanEntry, PlanError, default_plan,
+                           make_daily, resemblance, too_close)
 
 pytestmark = [pytest.mark.xdist_group("daily-pool")]
 
 Entry = tuple[dict[str, Any], str]          # (board JSON, fingerprint)
 POOL_SIZE = 3
 DAY = date(2025, 6, 15)                      # any date; this one generates its set quickly
+DAILY_PLAN = default_plan()                  # every registered game's own positions
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [str(Path(sys.executable).parent / "puzzlefleet")]      # the installed command, as the README runs it
+
+
+@pytest.fixture(autouse=True)
+def no_plan_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default plan unless a test sets one."""
+    monkeypatch.delenv(PLAN_VARIABLE, raising=False)
 
 
 # ---- fixtures ---------------------------------------------------------------------------------------
@@ -40,12 +57,13 @@ DAY = date(2025, 6, 15)                      # any date; this one generates its 
 def _make_pool() -> list[list[Entry]]:
     pool = []
     for position, (rules, band, style) in enumerate(DAILY_PLAN):
+        game = game_named(rules.game)
         boards: list[Entry] = []
         attempt = 0
         while len(boards) < POOL_SIZE:
             try:
-                board, _ = generate(rules, derive_seed(4242, position, attempt), band=band, timeout=1.5,
-                                    style=style)
+                board, _ = game.generate(rules, derive_seed(4242, position, attempt), band=band, timeout=1.5,
+                                         style=style)
                 boards.append((board.to_json(), board.fingerprint))
             except DeadlineExceeded:
                 pass
@@ -58,7 +76,8 @@ def _make_pool() -> list[list[Entry]]:
 def pool(request: pytest.FixtureRequest) -> list[list[Entry]]:
     """POOL_SIZE generated boards per DAILY_PLAN position (from the cache when the engine is unchanged)."""
     cache = getattr(request.config, "cache", None)
-    key = f"puzzlefleet/daily-pool/{ENGINE_VERSION}/{POOL_SIZE}"
+    plan = hashlib.sha1(repr([(str(e.rules), e.band, e.style) for e in DAILY_PLAN]).encode()).hexdigest()[:12]
+    key = f"puzzlefleet/daily-pool/{ENGINE_VERSION}/{POOL_SIZE}/{plan}"
     cached = cache.get(key, None) if cache is not None else None
     if (isinstance(cached, list) and len(cached) == len(DAILY_PLAN)
             and all(len(boards) == POOL_SIZE and all(_plan_entry(data) == DAILY_PLAN[position] for data, _ in boards)
@@ -87,7 +106,12 @@ def db(db_url: str) -> Iterator[Engine]:
 
 def _plan_entry(board: dict[str, Any]) -> PlanEntry:
     """The plan entry a board serves (the plan names no style: every entry takes the default)."""
-    return PlanEntry(Board.from_json(board).rules, board["difficulty"]["band"])
+    return PlanEntry(game_named(board["game"]).board_rules(board["rules"]), board["difficulty"]["band"])
+
+
+def position_of(rules: str, band: str) -> int:
+    """The default plan's position of these rules and band."""
+    return DAILY_PLAN.index(PlanEntry(parse_rules(rules), band))
 
 
 def fill(db: Engine, entries: list[Entry]) -> None:
@@ -143,10 +167,10 @@ def twins(original: dict[str, Any], band: str, how_many: int) -> list[Entry]:
 
 
 def no_near_duplicates(boards: list[dict[str, Any]]) -> bool:
-    return all(overlap(a, b) <= MAX_OVERLAP for i, a in enumerate(boards) for b in boards[i + 1:])
+    return all(resemblance(a, b) <= MAX_OVERLAP for i, a in enumerate(boards) for b in boards[i + 1:])
 
 
-# ---- the plan and the overlap measure ----------------------------------------------------------------
+# ---- the plan and the resemblance measure -------------------------------------------------------------
 
 
 def patch_generation(monkeypatch: pytest.MonkeyPatch, fake: Any) -> None:
@@ -155,25 +179,78 @@ def patch_generation(monkeypatch: pytest.MonkeyPatch, fake: Any) -> None:
     from engine.games.starbattle.game import StarFamily
     monkeypatch.setattr(StarFamily, "generate", lambda self, rules, seed, **kw: fake(rules, seed, **kw))
 
-def test_the_plan_is_star_battle_easy_to_expert_then_three_queens() -> None:
-    assert DAILY_PLAN == (*(PlanEntry(Rules(10, 2), band) for band in BANDS),
-                          PlanEntry(Rules(8), "easy"), PlanEntry(Rules(9), "medium"), PlanEntry(Rules(9), "hard"))
+def test_the_default_plan_is_star_battle_and_queens_as_before_then_every_other_game() -> None:
+    """The first seven positions are the set's as they have always been (their seeds stay); each other
+    registered game adds its own (Game.daily_positions), in registry order."""
+    sudoku, killer = parse_rules("sudoku 9"), parse_rules("killer 9")
+    assert DAILY_PLAN[:9] == (*(PlanEntry(Rules(10, 2), band) for band in BANDS),
+                              PlanEntry(Rules(8), "easy"), PlanEntry(Rules(9), "medium"), PlanEntry(Rules(9), "hard"),
+                              PlanEntry(sudoku, "medium"), PlanEntry(sudoku, "hard"))
+    assert PlanEntry(killer, "medium") in DAILY_PLAN
+    assert {entry.rules.game for entry in DAILY_PLAN} == set(engine.names())      # every registered game
+    assert default_plan() == daily_mod.plan(p for g in engine.all_games() for p in g.daily_positions())
 
 
-def _board(size: int, cells: list[tuple[int, int]]) -> dict[str, Any]:
-    return {"rules": {"size": size}, "solution": [list(cell) for cell in cells]}
+def test_a_game_that_joins_the_registry_joins_the_default_plan() -> None:
+    """A game with no positions of its own gets one: its sample request in its second-easiest band."""
+    sys.path.insert(0, str(ROOT / "tests" / "toygame"))
+    try:
+        import toy_latin
+    finally:
+        sys.path.remove(str(ROOT / "tests" / "toygame"))
+    assert "latin" not in engine.names()
+    engine.register(toy_latin.GAME)
+    try:
+        game = toy_latin.GAME
+        rules = game.rules(**game.sample_request())
+        assert default_plan() == (*DAILY_PLAN, PlanEntry(rules, game.bands[1]))
+    finally:
+        engine.unregister("latin")
+    assert default_plan() == DAILY_PLAN
 
 
-def test_overlap_counts_shared_star_cells_of_boards_of_one_size() -> None:
+def _board(size: int, cells: list[tuple[int, int]], game: str = "starbattle") -> dict[str, Any]:
+    return {"game": game, "rules": {"size": size}, "solution": [list(cell) for cell in cells]}
+
+
+def test_star_boards_resemble_by_their_shared_star_cells_of_boards_of_one_size() -> None:
     base = [(r, c) for r in range(10) for c in (r % 5, r % 5 + 5)]          # 20 stars
     same12 = base[:12] + [(r, (c + 1) % 10) for r, c in base[12:]]          # 12 of 20 in place: 60%
     same13 = base[:13] + [(r, (c + 1) % 10) for r, c in base[13:]]
-    assert overlap(_board(10, base), _board(10, base)) == 1.0
-    assert overlap(_board(10, base), _board(10, same12)) == pytest.approx(0.6)
+    assert resemblance(_board(10, base), _board(10, base)) == 1.0
+    assert resemblance(_board(10, base), _board(10, same12)) == pytest.approx(0.6)
     assert not too_close(_board(10, same12), [_board(10, base)])              # "over 60%" is strict
     assert too_close(_board(10, same13), [_board(10, base)])
-    assert overlap(_board(10, base), _board(11, base)) == 0.0                 # only boards of one size
+    assert resemblance(_board(10, base), _board(11, base)) == 0.0             # only boards of one size
+    assert resemblance(_board(10, base), _board(10, base, "queens")) == 0.0   # ... and of one game
     assert not too_close(_board(10, base), [])
+
+
+GRID = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def _grid(solution: str, game: str = "sudoku") -> dict[str, Any]:
+    return {"game": game, "rules": {"size": 9}, "solution": solution}
+
+
+def _changed(solution: str, cells: int) -> str:
+    """The grid with its first `cells` cells given other digits (each moved on by one)."""
+    return "".join(str(int(d) % 9 + 1) if i < cells else d for i, d in enumerate(solution))
+
+
+def test_digit_answers_resemble_by_their_cells_agreeing_beyond_chance() -> None:
+    """A Sudoku answer is a string: never read as star cells. Two grids that agree on 1/9 of their
+    cells, as unrelated grids do, resemble 0; the same grid 1; "too close" past 64% of the cells, the
+    threshold being on one scale for every game."""
+    relabelled = GRID.translate(str.maketrans("123456789", "234567891"))      # the same grid, other digits
+    assert resemblance(_grid(GRID), _grid(GRID)) == 1.0
+    assert resemblance(_grid(GRID), _grid(relabelled)) == 0.0
+    assert resemblance(_grid(GRID), _grid(GRID, "killer")) == 0.0          # boards of two games: never alike
+    assert not too_close(_grid(GRID), [_grid(GRID, "killer"), _board(9, [(0, 0)], "queens")])
+    close, apart = _changed(GRID, 81 - 53), _changed(GRID, 81 - 52)         # 53 and 52 of 81 cells alike
+    assert resemblance(_grid(GRID), _grid(close)) == pytest.approx((53 / 81 - 1 / 9) / (8 / 9))
+    assert too_close(_grid(close), [_grid(GRID)]) and not too_close(_grid(apart), [_grid(GRID)])
+    assert too_close(_grid(GRID, "killer"), [_grid(close, "killer")])
 
 
 # ---- make_daily ---------------------------------------------------------------------------------------
@@ -193,14 +270,13 @@ def test_the_set_follows_the_plan_from_stored_boards(db: Engine, pool: list[list
 def test_a_plan_entry_may_name_a_style(db: Engine, pool: list[list[Entry]], monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry naming a style takes only boards of that style (here none is stored: one is made in
     it); an entry naming none takes the default's, or a board stored before styles were recorded."""
-    queens8 = pool[4]                                         # Queens 8 easy, the default style
+    queens8 = pool[position_of("queens 8", "easy")]          # the default style
     default = queens8[0][0]["style"]
     old = copy.deepcopy(queens8[1][0])
     del old["style"], old["generation"]["style"]              # as stored before styles were recorded
     fill(db, [queens8[0], (old, queens8[1][1])])
-    monkeypatch.setattr(daily_mod, "DAILY_PLAN", daily_mod.plan([("queens 8", "easy", "organic"),
-                                                                 ("queens 8", "easy"), ("queens 8", "easy")]))
-    boards = make_daily(db=db, day=DAY)
+    plan = daily_mod.plan([("queens 8", "easy", "organic"), ("queens 8", "easy"), ("queens 8", "easy")])
+    boards = make_daily(db=db, day=DAY, plan=plan)
     assert default == "composed" and boards[0]["style"] == "organic"
     assert boards[0]["id"] not in {data["id"] for data, _ in queens8}       # made, in the style asked
     assert {boards[1]["id"], boards[2]["id"]} == {queens8[0][0]["id"], old["id"]}
@@ -264,7 +340,7 @@ def test_no_two_boards_of_a_day_overlap_heavily(db: Engine, pool: list[list[Entr
     before = {data["id"] for data in store_boards(db)}
     boards = make_daily(db=db, day=DAY)
     assert boards[0]["id"] == a[0]["id"]
-    assert overlap(boards[0], boards[1]) <= MAX_OVERLAP
+    assert resemblance(boards[0], boards[1]) <= MAX_OVERLAP
     if alternative:
         assert boards[1]["id"] == pool[1][0][0]["id"]
     else:
@@ -295,11 +371,45 @@ def test_boards_of_the_last_30_days_are_not_repeated(db: Engine, pool: list[list
 
     boards = make_daily(db=db, day=day0 + timedelta(days=30))
     assert boards[0]["id"] not in twin_ids | {a[0]["id"]}    # a new easy board instead
-    assert overlap(boards[0], a[0]) <= MAX_OVERLAP and overlap(boards[0], later[0]) <= MAX_OVERLAP
+    assert resemblance(boards[0], a[0]) <= MAX_OVERLAP and resemblance(boards[0], later[0]) <= MAX_OVERLAP
     assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
     # No board is in two days' sets.
     all_ids = [board_id for _, _, board_id in rows(db)]
     assert len(all_ids) == len(set(all_ids)) == 3 * len(DAILY_PLAN)
+
+
+def digit_twins(original: dict[str, Any], how_many: int) -> list[Entry]:
+    """Boards with the original's answer (a string of digits: resemblance 1.0) but a given fewer, so
+    their own fingerprints: stored near-duplicates of a Sudoku-like board."""
+    game, out = game_named(original["game"]), []
+    for cell in (i for i, given in enumerate(original["givens"]) if given != "."):
+        if len(out) == how_many:
+            break
+        data = copy.deepcopy(original)
+        data["givens"] = data["givens"][:cell] + "." + data["givens"][cell + 1:]
+        fp = game.board_from_json(data).fingerprint
+        data["id"] = fp[:16]
+        out.append((data, fp))
+    assert len({fp for _, fp in out}) == how_many
+    return out
+
+
+def test_a_digit_board_like_a_recent_one_is_passed_over(db: Engine, pool: list[list[Entry]]) -> None:
+    """Sudoku answers are strings, compared by the game's resemblance (never read as star cells):
+    yesterday's Sudoku medium is A, and the only other stored ones are A's twins, so today's is made."""
+    where = position_of("sudoku 9", "medium")
+    a = pool[where][0]
+    fill_pool(db, pool, skip=(where,))
+    twins_of_a = digit_twins(a[0], 3)
+    fill(db, [a, *twins_of_a])
+    with store.session(db) as s:
+        assert store.save_daily(session=s, day=DAY - timedelta(days=1), board_ids=[a[0]["id"]]) == "stored"
+    before = count(db)
+    boards = make_daily(db=db, day=DAY)
+    assert boards[where]["id"] not in {data["id"] for data, _ in [a, *twins_of_a]}
+    assert count(db) == before + 1 and resemblance(boards[where], a[0]) <= MAX_OVERLAP
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert no_near_duplicates(boards)
 
 
 def test_the_window_reaches_30_days_either_side(db: Engine, pool: list[list[Entry]]) -> None:
@@ -495,10 +605,127 @@ def test_cli_prints_the_set_as_a_table_or_json_lines(tmp_path: Path, pool: list[
     table = capsys.readouterr().out.splitlines()
     assert table[0] == "daily set for 2025-06-15"
     assert table[1].split() == ["pos", "game", "size", "stars", "band", "id"]
-    assert [line.split() for line in table[2:]] == [
-        [str(p), b["game"], str(b["rules"]["size"]), str(b["rules"]["stars"]), b["difficulty"]["band"], b["id"]]
-        for p, b in enumerate(boards)]
+    assert [line.split() for line in table[2:]] == [           # a game without stars shows "-" there
+        [str(p), b["game"], str(b["rules"]["size"]), str(b["rules"].get("stars", "-")), b["difficulty"]["band"],
+         b["id"]] for p, b in enumerate(boards)]
     engine.dispose()
+
+
+def cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`puzzlefleet ARGS` as a user runs it, on the store PUZZLEFLEET_DB names (a SQLite file in
+    tmp_path unless given), with the variables given."""
+    environ = {key: value for key, value in os.environ.items() if key != PLAN_VARIABLE}
+    environ.setdefault("PUZZLEFLEET_DB", f"sqlite:///{tmp_path / 'puzzles.db'}")
+    environ.update(env)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=environ, cwd=tmp_path, timeout=240)
+
+
+def test_cli_makes_a_set_of_every_game_by_default(tmp_path: Path, pool: list[list[Entry]]) -> None:
+    """`PUZZLEFLEET_DB=sqlite:///... puzzlefleet daily`, as the README has it: a board of every
+    registered game, each as the default plan asks, the table and the JSON alike."""
+    url = f"sqlite:///{tmp_path / 'puzzles.db'}"
+    db = store.make_engine(url)
+    store.init_db(db)
+    fill_pool(db, pool)
+    db.dispose()
+    made = cli(tmp_path, "daily", "--date", DAY.isoformat(), "--json", PUZZLEFLEET_DB=url)
+    assert made.returncode == 0, made.stderr
+    boards = [json.loads(line) for line in made.stdout.splitlines()]
+    assert [_plan_entry(board) for board in boards] == list(DAILY_PLAN)
+    assert {board["game"] for board in boards} == set(engine.names())
+    assert no_near_duplicates(boards)
+    table = cli(tmp_path, "daily", "--date", DAY.isoformat(), PUZZLEFLEET_DB=url)
+    assert table.returncode == 0 and table.stderr == ""
+    assert [line.split()[1] for line in table.stdout.splitlines()[2:]] == [board["game"] for board in boards]
+
+
+PLAN_TEXT = "killer 9, easy; sudoku 9, hard\n# a comment\nqueens 8, medium, organic  # a style too\n"
+PLAN_JSON = json.dumps([{"rules": "killer 9", "band": "easy"}, ["sudoku 9", "hard"],
+                        {"rules": "queens 8", "band": "medium", "style": "organic"}])
+
+
+@pytest.mark.parametrize("form", ["text", "json", "text-file", "json-file"])
+def test_cli_follows_the_plan_the_setting_gives(tmp_path: Path, form: str) -> None:
+    """PUZZLEFLEET_DAILY_PLAN changes the set with no code: inline positions "RULES, BAND[, STYLE]"
+    between ";" or lines, a JSON list, or the path of a file holding either."""
+    value = PLAN_JSON if form.startswith("json") else PLAN_TEXT
+    if form.endswith("file"):
+        (tmp_path / "plan.txt").write_text(value, encoding="utf-8")
+        value = str(tmp_path / "plan.txt")
+    made = cli(tmp_path, "daily", "--date", DAY.isoformat(), "--json", PUZZLEFLEET_DAILY_PLAN=value)
+    assert made.returncode == 0, made.stderr
+    boards = [json.loads(line) for line in made.stdout.splitlines()]
+    assert [(str(_plan_entry(board).rules), board["difficulty"]["band"]) for board in boards] == [
+        ("killer 9", "easy"), ("sudoku 9", "hard"), ("queens 8", "medium")]
+    assert boards[2]["style"] == "organic"
+    # The day's set is kept: another plan later shows the set the day has.
+    again = cli(tmp_path, "daily", "--date", DAY.isoformat(), "--json")
+    assert again.returncode == 0 and again.stdout == made.stdout
+
+
+BAD_PLANS = [
+    ("chess 8, easy", r'position 1 \("chess 8, easy"\): unknown game \'chess\''),
+    ("queens 8, easy; sudoku 9, impossible", r"position 2 .*unknown band 'impossible'"),
+    ("killer 9, beyond", r"position 1 .*the beyond band is graded, not generated"),
+    ("sudoku 9 by-clues, expert", r"unknown band 'expert' by clues"),
+    ("starbattle 10 2, easy, composed", r"no drawing style 'composed' for starbattle 10 2"),
+    ("sudoku 9, easy, organic", r"sudoku has no drawing styles"),
+    ("queens 99, easy", r"position 1 \(\"queens 99, easy\"\): "),
+    ("queens 8, easy, organic, extra", r"expected RULES, BAND\[, STYLE\]"),
+    ("queens 8,", r"expected RULES, BAND\[, STYLE\]"),
+    ("; ;", r"the plan holds no position$"),
+    ("[[\"queens 8\", \"easy\"]", r"not JSON"),
+    ('[{"rules": "queens 8", "level": "easy"}]', r"unknown key 'level'"),
+    ('{"rules": "queens 8"}', r"cannot read the plan file"),
+    ("queens 8 easy", r"cannot read the plan file queens 8 easy \(No such file or directory\); a plan is"),
+    (";".join(["queens 8, easy"] * 101), r"101 positions, more than 100"),
+]
+
+
+@pytest.mark.parametrize("value, message", BAD_PLANS, ids=[f"bad{i}" for i in range(len(BAD_PLANS))])
+def test_a_bad_plan_is_one_line_naming_the_setting_and_exit_2(tmp_path: Path, value: str, message: str) -> None:
+    """Checked before the store is opened: nothing is made, not even the database file."""
+    bad = cli(tmp_path, "daily", "--date", DAY.isoformat(), PUZZLEFLEET_DAILY_PLAN=value)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr, bad.stderr
+    assert bad.stderr.startswith(f"puzzlefleet: error: {PLAN_VARIABLE}: ")
+    assert re.search(message, bad.stderr), bad.stderr
+    assert not (tmp_path / "puzzles.db").exists()
+
+
+def test_a_blank_plan_is_the_default_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PLAN_VARIABLE, "  ")
+    assert daily_mod.plan_from_environment() == DAILY_PLAN
+    with pytest.raises(PlanError, match=f"^{PLAN_VARIABLE}: position 1 "):
+        daily_mod.read_plan("queens 8, easiest")
+
+
+# ---- the fleet's settings and the worker's start -----------------------------------------------------
+
+def test_the_fleet_reads_the_plan_once_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """workers.settings checks the plan when a process starts, and keeps a file's plan as it was read."""
+    from workers import settings as settings_mod
+    assert settings_mod.load().daily_plan == DAILY_PLAN
+    (tmp_path / "plan.txt").write_text("sudoku 9, easy\nkiller 9, hard", encoding="utf-8")
+    monkeypatch.setenv(PLAN_VARIABLE, str(tmp_path / "plan.txt"))
+    conf = settings_mod.load()
+    (tmp_path / "plan.txt").write_text("chess 8, easy", encoding="utf-8")
+    assert conf.daily_plan == (PlanEntry(parse_rules("sudoku 9"), "easy"), PlanEntry(parse_rules("killer 9"), "hard"))
+    with pytest.raises(settings_mod.ConfigError, match=f"^{PLAN_VARIABLE}: position 1 .*unknown game 'chess'") as bad:
+        settings_mod.load()
+    assert "\n" not in str(bad.value)
+
+
+@pytest.mark.parametrize("role", ["worker", "beat"])
+def test_a_worker_or_beat_with_a_bad_plan_stops_at_start_in_one_line(tmp_path: Path, role: str) -> None:
+    environ = {**os.environ, PLAN_VARIABLE: "starbattle 10 2, easy, composed"}
+    args = ["--schedule", str(tmp_path / "beat-schedule")] if role == "beat" else ["-Q", "fleet", "--pool", "solo"]
+    started = subprocess.run([sys.executable, "-m", "celery", "-A", "workers", role, "-l", "info", *args],
+                             capture_output=True, text=True, env=environ, cwd=ROOT, timeout=120)
+    assert started.returncode == 2
+    assert started.stderr.splitlines() == [
+        f"puzzlefleet: error: {PLAN_VARIABLE}: position 1 (\"starbattle 10 2, easy, composed\"): no drawing style "
+        "'composed' for starbattle 10 2: expected one of interlocking, organic"], started.stderr
 
 
 # ---- beat -----------------------------------------------------------------------------------------------
@@ -513,6 +740,21 @@ def test_beat_schedules_the_daily_task_just_after_midnight_utc() -> None:
     assert isinstance(schedule, crontab)
     assert schedule.hour == {0} and schedule.minute == {5}
     assert app.conf.timezone == "UTC" and app.conf.enable_utc
+
+
+def test_the_daily_task_follows_the_plan_of_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers import settings as settings_mod
+    from workers import tasks
+    engine = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
+    store.init_db(engine)
+    monkeypatch.setattr(tasks, "store_engine", lambda: engine)
+    monkeypatch.setenv(PLAN_VARIABLE, "sudoku 9, medium; killer 9, medium")
+    monkeypatch.setattr(tasks, "settings", settings_mod.load)
+    result = tasks.daily(DAY.isoformat())
+    with store.session(engine, read_only=True) as s:
+        boards = store.daily_set(session=s, day=DAY)
+    assert result["boards"] == ids(boards) and [board["game"] for board in boards] == ["sudoku", "killer"]
+    engine.dispose()
 
 
 def test_the_daily_task_is_a_thin_call_of_make_daily(tmp_path: Path, pool: list[list[Entry]],

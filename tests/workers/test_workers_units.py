@@ -315,7 +315,7 @@ def test_a_retried_daily_set_keeps_its_day_past_midnight(monkeypatch: pytest.Mon
     monkeypatch.setattr(tasks, "store_engine", lambda: None)
     made: list[date] = []
 
-    def make_daily(*, db: Any, day: date, budget: float) -> list[dict[str, Any]]:
+    def make_daily(*, db: Any, day: date, budget: float, plan: Any) -> list[dict[str, Any]]:
         made.append(day)
         if len(made) == 1:
             raise StoreUnreachable("the database does not answer")
