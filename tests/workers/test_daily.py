@@ -700,6 +700,28 @@ def test_a_blank_plan_is_the_default_one(monkeypatch: pytest.MonkeyPatch) -> Non
         daily_mod.read_plan("queens 8, easiest")
 
 
+def test_the_read_api_shows_a_set_of_every_game(tmp_path: Path, pool: list[list[Entry]]) -> None:
+    """GET /daily/DAY gives the boards in plan order as stored, and each board of every game has its
+    player page and its pictures: nothing on the way reads a game's answer as another game's."""
+    from fastapi.testclient import TestClient
+
+    from store.api import create_app
+    url = f"sqlite:///{tmp_path / 'puzzles.db'}"
+    db = store.make_engine(url)
+    store.init_db(db)
+    fill_pool(db, pool)
+    boards = make_daily(db=db, day=DAY)
+    db.dispose()
+    with TestClient(create_app(url)) as client:
+        shown = client.get(f"/daily/{DAY.isoformat()}")
+        assert shown.status_code == 200 and shown.json() == {"date": DAY.isoformat(), "boards": boards}
+        assert {board["game"] for board in shown.json()["boards"]} == set(engine.names())
+        for board in boards:
+            for path in (f"/play/{board['id']}", f"/boards/{board['id']}.svg?solution=true",
+                         f"/boards/{board['id']}.png"):
+                assert client.get(path).status_code == 200, (board["game"], path)
+
+
 # ---- the fleet's settings and the worker's start -----------------------------------------------------
 
 def test_the_fleet_reads_the_plan_once_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
