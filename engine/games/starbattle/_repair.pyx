@@ -10,7 +10,6 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset
 
 from engine.core._grid cimport edge_neighbours
-from engine.games.starbattle._search import BitsetSearch
 
 
 cdef class _Board:
@@ -147,7 +146,6 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
     (with its scratch space) serves every round, moved as `regions` is."""
     cdef _Board board = _Board(n, regions, answer)
     cdef int k = len(answer) // n, rounds, cell, target
-    cdef bint bitset = type(search) is BitsetSearch
     for rounds in range(max_rounds + 1):
         found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
                                        count_budget)
@@ -168,10 +166,7 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
             board.sizes[target] += 1
             board.regions[cell] = target
             regions[cell] = target
-        if bitset:
-            search.move_cells(path, target)         # the units of the moved cells alone
-        else:
-            search.set_regions(regions)
+        search.move_cells(path, target)             # the units of the moved cells alone
     return AMBIGUOUS, max_rounds
 
 

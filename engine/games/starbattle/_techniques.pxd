@@ -14,7 +14,7 @@
 
 from libc.stdint cimport uint64_t
 
-from engine.games.starbattle._search cimport Search
+from engine.games.starbattle._search cimport MAX_WORDS, Search
 
 
 # The enumerations behind footprints, crowded groups and pressured pairs. Each has a plain Python
@@ -98,37 +98,41 @@ cdef struct PlanStep:          # one finder of a probe's plan, with its options
     int sizes[MAX_SIZES]
 
 
-# The geometry, the state and the basic rules (_enqueue, _eliminate, _place, _propagate) are the
+# The geometry, the state and the basic rules (_place_bits, _take_out, _propagate_bits) are the
 # search's own: a probe loads a position instead of starting empty, and never backtracks.
 cdef class Prober(Search):
     cdef int nbytes
-    cdef unsigned char *attacks   # ncells * ncells: 1 where two cells attack each other
-    # the loaded position
-    cdef unsigned char *base_cand
-    cdef unsigned char *base_star
+    # the geometry as lists, for the enumerations: each unit's cells, each cell's attacks (ascending)
+    cdef int *unit_start          # nunits + 1
+    cdef int *unit_cells          # 3 * ncells
+    cdef int *attack_start        # ncells + 1
+    cdef int *attack_cells
+    # the loaded position a probe starts from, and the candidates a byte a cell (for the finders)
+    cdef uint64_t base_cand[MAX_WORDS]
+    cdef uint64_t base_star[MAX_WORDS]
+    cdef unsigned char *flags
     # scratch
     cdef int *count
     cdef int *buf
-    cdef unsigned char *touched
     cdef unsigned char *one
     cdef unsigned char *reach     # crowding: the cells whose star could take some of a unit's room
     cdef unsigned char *hit_units # ... and the units of its free cells that need one star
     cdef uint64_t *cover_words    # scratch of _covered: its cells as words
     cdef int *cover_anchors       # ... and the blocks _cover_into finds
-    # attacks and units as bitsets of 64-bit words, nwords a cell or unit
-    cdef int nwords
-    cdef uint64_t *attack_bits
-    cdef uint64_t *unit_bits
     # what the last finder found: cells ruled out (flags), the units it reasons about, a detail
     cdef unsigned char *found_elim
     cdef int *found_units
     cdef int found_nunits, found_need, found_count
     cdef CountRun group           # the counting search's arrays, kept from one call to the next
 
-    cdef bint _load(self) noexcept nogil
+    cdef void _lists(self) noexcept nogil
+    cdef void _list_sets(self, const uint64_t *sets, int count, int *start, int *cells) noexcept nogil
+    cdef bint _load(self, uint64_t *dirty) noexcept nogil
+    cdef void _flag_candidates(self) noexcept nogil
+    cdef bint _fits(self, const uint64_t *mask, int want) noexcept nogil
+    cdef int _broken_unit(self) noexcept nogil
+    cdef void _words(self, cells, uint64_t *out) except *
     cdef void _set_position(self, cand, stars) except *
-    cdef bint _closure(self) noexcept nogil
-    cdef bint _fits(self, int *cells, int size, int want) noexcept nogil
     cdef bint _find(self, const PlanStep *step) noexcept nogil
     cdef bint _counting(self, const PlanStep *step) noexcept nogil
     cdef bint _group_search(self, int ykind, int xkind, int size) noexcept nogil

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.errors import DeadlineExceeded
-from engine.games.starbattle._search import BitsetSearch, Search, monotonic
+from engine.games.starbattle._search import Search, monotonic
 from engine.games.starbattle.rules import Rules
 
 
@@ -20,11 +20,8 @@ class Count:
         return len(self.solutions)
 
 
-def new_search(rules: Rules, regions: Sequence[int]) -> Search | BitsetSearch:
-    """A search loaded with these regions: the bitset one (the same tree as Search, node for node,
-    in about 0.4-0.6 of its time) on boards up to 21 x 21, every size the rules allow."""
-    if rules.size <= 21:
-        return BitsetSearch(rules.size, rules.stars, rules.diagonals, list(regions))
+def new_search(rules: Rules, regions: Sequence[int]) -> Search:
+    """A search loaded with these regions (boards up to 21 x 21, every size the rules allow)."""
     return Search(rules.size, rules.stars, rules.diagonals, list(regions))
 
 
@@ -39,7 +36,7 @@ def count_solutions(rules: Rules, regions: Sequence[int], limit: int = 2, *, sta
     return Count(tuple(found), complete)
 
 
-def only_solution(search: Search | BitsetSearch, regions: Sequence[int], answer: tuple[int, ...],
+def only_solution(search: Search, regions: Sequence[int], answer: tuple[int, ...],
                   max_nodes: int = 0, deadline: float = 0.0) -> bool:
     """Whether `answer` is the only solution of `regions`, counted on `search` (loaded with them here):
     a tuning checks thousands of maps of one board, and one search serves them all (building one
@@ -53,4 +50,4 @@ def only_solution(search: Search | BitsetSearch, regions: Sequence[int], answer:
     return complete and found == [answer]
 
 
-__all__ = ["BitsetSearch", "Count", "Search", "count_solutions", "monotonic", "new_search", "only_solution"]
+__all__ = ["Count", "Search", "count_solutions", "monotonic", "new_search", "only_solution"]

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from engine.games.starbattle._repair import INCOMPLETE, STUCK, UNIQUE, repair_rounds
-from engine.games.starbattle.count import BitsetSearch, Search, monotonic
+from engine.games.starbattle.count import Search, monotonic
 
 
 @dataclass(slots=True)
@@ -27,7 +27,7 @@ class RepairOutcome:
     reason: str = ""          # "ambiguous" (round cap), "stuck" (no legal move), "slow-count", "timeout"
 
 
-def repair(n: int, search: Search | BitsetSearch, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
+def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
            max_rounds: int, alternatives: int = 8, deadline: float = 0.0,
            count_budget: int = 0, keep: int | None = None) -> RepairOutcome:
     """Edit `regions` in place until the answer is the only solution or the round cap is reached.
