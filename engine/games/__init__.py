@@ -27,6 +27,7 @@ BUILTIN = (                 # one game package a line: adding a game adds its li
     "engine.games.starbattle",
     "engine.games.sudoku",
     "engine.games.killer",
+    "engine.games.tango",
 )
 ENTRY_POINTS = "puzzlefleet.games"
 PLUGINS_VARIABLE = "PUZZLEFLEET_GAMES"

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+import engine
+
 from tests.browser_support import chromium, viewport
 from tests.serve_support import serving
 
@@ -94,16 +96,23 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict
     folder = tmp_path_factory.mktemp("player")
     env = {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{folder / 'puzzles.db'}"}
     exe = str(Path(sys.executable).with_name("puzzlefleet"))
-    for args in (["--game", "queens", "--size", "8", "--seed", "1"],
-                 ["--game", "starbattle", "--size", "10", "--stars", "2", "--seed", "5"],
-                 ["--game", "sudoku", "--size", "9", "--band", "medium", "--seed", "2"],
-                 ["--game", "killer", "--size", "9", "--seed", "1"]):
+    made_as = [["--game", "queens", "--size", "8", "--seed", "1"],
+               ["--game", "starbattle", "--size", "10", "--stars", "2", "--seed", "5"],
+               ["--game", "sudoku", "--size", "9", "--band", "medium", "--seed", "2"]]
+    named = {args[1] for args in made_as}
+    for game in engine.all_games():          # every other game from its own sample request
+        if game.name not in named:
+            made_as.append(["--game", game.name, "--seed", "1",
+                            *(f"{flag} {value}" for name, value in game.sample_request().items()
+                              for flag in ["--" + name.replace("_", "-")])])
+    for args in made_as:
+        args = [word for arg in args for word in arg.split()]
         made = subprocess.run([exe, "generate", *args, "--count", "1"], env=env, capture_output=True, text=True,
                               timeout=300)
         assert made.returncode == 0, made.stderr
     out = subprocess.run([exe, "export"], env=env, capture_output=True, text=True, timeout=60)
     boards = {data["game"]: data for data in map(json.loads, out.stdout.splitlines())}
-    assert set(boards) == {"queens", "starbattle", "sudoku", "killer"}
+    assert set(boards) == set(engine.names())
     with serving(env) as base:
         yield base, boards
 
@@ -219,6 +228,56 @@ def test_star_games_solved_by_taps_on_a_phone(played, phone, shots, game):
     phone.find_element(By.ID, "finish-close").click()
     cell[answer[0]].click()                                         # a solved board is locked
     assert _stars(phone, n) == set(answer)
+
+
+def test_tango_solved_by_taps_on_a_phone_with_its_clues_givens_and_conflicts(played, phone, shots):
+    """A game of another kind through the same page: two symbols cycled by taps, clues on the edges,
+    given cells that do not change, and its conflicts (three alike, a clue broken) marked."""
+    from selenium.webdriver.common.by import By
+    base, boards = played
+    board = boards["tango"]
+    n = board["rules"]["size"]
+    cell = _open(phone, base, board)
+    _fits_a_phone(phone)
+    play = _spec(phone.page_source)
+    assert play["mode"] == "marks" and play["symbols"] == ["☀", "☾"] and play["notes"] == []
+    edges = phone.find_elements(By.CSS_SELECTOR, "#grid svg.parts g.edge")
+    assert sorted((e.get_attribute("data-cells"), e.get_attribute("data-symbol")) for e in edges) == sorted(
+        (" ".join(f"{r},{c}" for r, c in clue["cells"]), "=" if clue["kind"] == "same" else "×")
+        for clue in board["clues"])
+    assert phone.find_element(By.ID, "autox-option").is_displayed() is False, "no memo mark, no auto-memo"
+    given = next(divmod(i, n) for i, ch in enumerate(board["givens"]) if ch != ".")
+    before = phone.find_element(By.ID, f"cell-{given[0] * n + given[1]}").get_attribute("innerHTML")
+    cell[given].click()
+    assert phone.find_element(By.ID, f"cell-{given[0] * n + given[1]}").get_attribute("innerHTML") == before
+    assert "given" in _classes(phone)[given[0] * n + given[1]]
+    # three alike side by side in a row of empty cells is a conflict; so is a broken clue
+    row = next(r for r in range(n) if all(board["givens"][r * n + c] == "." for c in range(3)))
+    for c in range(3):
+        cell[(row, c)].click()                          # one tap: a sun
+    assert all("conflict" in _classes(phone)[row * n + c] for c in range(3))
+    for c in range(3):
+        cell[(row, c)].click()
+        cell[(row, c)].click()                          # a moon, then empty again
+    assert not any("conflict" in names for names in _classes(phone))
+    clue = board["clues"][0]
+    (r0, c0), (r1, c1) = clue["cells"]
+    want = {"same": ("☀", "☾"), "opposite": ("☀", "☀")}[clue["kind"]]      # the wrong pair for the clue
+    for (r, c), symbol in zip(((r0, c0), (r1, c1)), want):
+        if board["givens"][r * n + c] == ".":
+            for _ in range(play["symbols"].index(symbol) + 1):
+                cell[(r, c)].click()
+    shown = [board["givens"][r * n + c] if board["givens"][r * n + c] != "." else "SM"[play["symbols"].index(symbol)]
+             for (r, c), symbol in zip(((r0, c0), (r1, c1)), want)]
+    if (shown[0] == shown[1]) != (clue["kind"] == "same"):
+        assert "conflict" in _classes(phone)[r0 * n + c0] and "conflict" in _classes(phone)[r1 * n + c1]
+    phone.find_element(By.ID, "reset").click()
+    for i, symbol in enumerate(board["solution"]):
+        if board["givens"][i] == ".":
+            for _ in range("SM".index(symbol) + 1):
+                cell[divmod(i, n)].click()
+    _wait_solved(phone)
+    phone.save_screenshot(str(shots / "tango-phone-solved.png"))
 
 
 def test_drag_auto_cross_undo_redo_check_and_reload_on_a_phone(played, phone, shots):
@@ -433,7 +492,7 @@ def _walk(at: tuple[int, int], to: tuple[int, int]) -> list[str]:
             + [Keys.ARROW_RIGHT] * (c1 - c0) + [Keys.ARROW_LEFT] * (c0 - c1))
 
 
-@pytest.mark.parametrize("game", ["queens", "starbattle", "sudoku", "killer"])
+@pytest.mark.parametrize("game", engine.names())
 def test_every_game_solved_by_keys_alone_on_a_desktop(played, desktop, shots, game):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -447,7 +506,8 @@ def test_every_game_solved_by_keys_alone_on_a_desktop(played, desktop, shots, ga
     assert desktop.find_element(By.ID, "grid").get_attribute("role") == "grid"
     assert len(desktop.find_elements(By.CSS_SELECTOR, "#grid [role=row]")) == n
     at = (0, 0)
-    if game in ("sudoku", "killer"):
+    play = _spec(desktop.page_source)
+    if play["mode"] == "digits":
         givens = board.get("givens") or "." * 81
         targets = [(divmod(i, 9), board["solution"][i]) for i, ch in enumerate(givens) if ch == "."]
         first, digit = targets[0]
@@ -459,18 +519,23 @@ def test_every_game_solved_by_keys_alone_on_a_desktop(played, desktop, shots, ga
         for rc, digit in targets[1:]:
             _press(desktop, *_walk(at, rc), digit)
             at = rc
-    else:
-        answer = sorted(map(tuple, board["solution"]))
-        _press(desktop, *_walk(at, answer[0]), Keys.SPACE, Keys.SPACE)
-        label = desktop.find_element(By.ID, f"cell-{answer[0][0] * n + answer[0][1]}").get_attribute("aria-label")
-        assert label.startswith(f"row {answer[0][0] + 1}, column {answer[0][1] + 1}, region ") and label.endswith(", star")
+    else:       # marks: Space cycles a cell through the spec's symbols to its answer
+        givens = play["givens"] or [""] * (n * n)
+        answer = [(divmod(i, n), play["symbols"].index(symbol) + 1) for i, symbol in enumerate(play["answer"])
+                  if symbol and not givens[i]]
+        (first, presses), words = answer[0], {**play["words"].get("en", {})}
+        _press(desktop, *_walk(at, first), *[Keys.SPACE] * presses)
+        label = desktop.find_element(By.ID, f"cell-{first[0] * n + first[1]}").get_attribute("aria-label")
+        symbol = play["symbols"][presses - 1]
+        assert label.startswith(f"row {first[0] + 1}, column {first[1] + 1}, ")
+        assert label.endswith(", " + words.get(symbol, symbol))
         ActionChains(desktop).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         assert _stars(desktop, n) == set()
         ActionChains(desktop).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
-        assert _stars(desktop, n) == {answer[0]}
-        at = answer[0]
-        for rc in answer[1:]:
-            _press(desktop, *_walk(at, rc), Keys.SPACE, Keys.SPACE)
+        assert _stars(desktop, n) == {first}
+        at = first
+        for rc, presses in answer[1:]:
+            _press(desktop, *_walk(at, rc), *[Keys.SPACE] * presses)
             at = rc
     _wait_solved(desktop)
     assert desktop.find_element(By.ID, "finish").is_displayed()

@@ -15,11 +15,13 @@ import engine
 from engine import InvalidBoard, InvalidRules, all_games, game_named, game_of
 
 ROOT = Path(__file__).resolve().parents[2]
+BUILT_IN = tuple(module.rsplit(".", 1)[1] for module in engine.games.BUILTIN)
 
 
 def test_the_registry_lists_the_built_in_games_in_order() -> None:
-    assert engine.names()[:4] == ("queens", "starbattle", "sudoku", "killer")
-    assert [game.queue for game in all_games()][:4] == ["queens", "starbattle", "sudoku", "killer"]
+    assert BUILT_IN[:4] == ("queens", "starbattle", "sudoku", "killer")
+    assert engine.names()[:len(BUILT_IN)] == BUILT_IN
+    assert [game.queue for game in all_games()][:len(BUILT_IN)] == list(BUILT_IN)
     with pytest.raises(InvalidRules, match="unknown game 'chess'"):
         game_named("chess")
     with pytest.raises(InvalidBoard, match="JSON object"):
@@ -34,7 +36,7 @@ def test_asking_for_one_built_in_game_imports_it_alone() -> None:
               "print([g.name for g in engine.all_games()]); print(engine.is_game('queens'), engine.is_game('chess'))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["['engine.games.base', 'engine.games.lazy', 'engine.games.model', 'engine.games.sudoku']",
-                                "['queens', 'starbattle', 'sudoku', 'killer']", "True False"]
+                                str(list(BUILT_IN)), "True False"]
 
 
 def test_a_game_module_imports_by_its_dotted_path() -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
+import engine
 import store
 from store import StoreError
 
@@ -328,7 +329,7 @@ class Fleet:
             if is_amqp(self.broker):
                 return f"queues {waiting_messages(self.broker)}"
             client = redis_client(self.broker)
-            queues = {name: client.llen(name) for name in ("queens", "starbattle", "sudoku", "killer", "fleet")}
+            queues = {name: client.llen(name) for name in (*(game.queue for game in engine.all_games()), "fleet")}
             return (f"queues {queues}, unacked {client.hlen('unacked')}, "
                     f"unacked_mutex ttl {client.ttl('unacked_mutex')}")
         except Exception as exc:        # the broker may be the fault under test

@@ -10,6 +10,7 @@ import kombu.exceptions
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+import engine
 import store
 from store import StoreError
 from workers import settings as settings_mod
@@ -90,7 +91,7 @@ def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirme
     app = make_app(env(PUZZLEFLEET_BROKER="amqp://guest:guest@127.0.0.1:5672//"))
     conf = app.conf
     declared = {q.name: q for q in conf.task_queues}
-    assert set(declared) == {name for base in ("queens", "starbattle", "sudoku", "killer", "fleet")
+    assert set(declared) == {name for base in (*(game.queue for game in engine.all_games()), "fleet")
                              for name in (base, base + ".resent")}
     for queue in declared.values():
         assert queue.durable and queue.queue_arguments == {"x-queue-type": "quorum"}
@@ -112,7 +113,7 @@ def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirme
 def test_on_redis_priorities_and_the_visibility_timeout_are_set(env: Any) -> None:
     from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination, make_app
     conf = make_app(env(PUZZLEFLEET_BROKER="redis://127.0.0.1:6379/3")).conf
-    assert {q.name for q in conf.task_queues} == {"queens", "starbattle", "sudoku", "killer", "fleet"}
+    assert {q.name for q in conf.task_queues} == {*(game.queue for game in engine.all_games()), "fleet"}
     options = conf.broker_transport_options
     assert options["priority_steps"] == [RESENT_PRIORITY, NEW_PRIORITY] and options["visibility_timeout"] == 3600
     assert "confirm_publish" not in options and conf.worker_consumer != "workers.consumer:FleetConsumer"

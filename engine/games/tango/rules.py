@@ -22,7 +22,7 @@ class TangoRules:
 
     def __post_init__(self) -> None:
         if type(self.size) is not int or self.size not in SIZES:
-            raise InvalidRules(f"tango grids are even sizes {SIZES.start} to {SIZES.stop - 2}, not {self.size!r}")
+            raise InvalidRules(f"tango grids are even sizes {SIZES[0]} to {SIZES[-1]}, not {self.size!r}")
 
     @property
     def half(self) -> int:
