@@ -160,6 +160,11 @@ cdef inline int _restrict(sd_pos *p, int cell, unsigned int keep, int *stack, in
 
 cdef int sd_fitting_combos(int total, const uint16_t *masks, int k, unsigned int need, uint16_t *fits
                            ) noexcept nogil:
+    return _fitting(total, masks, k, need, fits)
+
+
+cdef inline int _fitting(int total, const uint16_t *masks, int k, unsigned int need, uint16_t *fits
+                         ) noexcept nogil:
     """The digit sets of k distinct cells adding up to `total` that hold every digit of `need`, lie
     within the cells' candidates and leave each cell some digit (`fits`); how many."""
     cdef int i, j, n, nfit = 0
@@ -194,7 +199,7 @@ cdef int _cage(const sd_cages *L, sd_pos *p, int cage, int *stack, int *top) noe
         m = masks[i] = p.cand[cells[i]]
         if (m & (m - 1)) == 0:
             fixed |= m
-    n = sd_fitting_combos(L.cage_sum[cage], masks, k, fixed, fits)
+    n = _fitting(L.cage_sum[cage], masks, k, fixed, fits)
     for i in range(n):
         allowed |= fits[i]
         needed &= fits[i]

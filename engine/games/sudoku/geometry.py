@@ -19,12 +19,30 @@ def units_of(cell: int) -> tuple[int, int, int]:
     return r, 9 + c, 18 + (r // 3) * 3 + c // 3
 
 
+def _unit_cells() -> tuple[tuple[int, ...], ...]:
+    cells: list[list[int]] = [[] for _ in range(27)]
+    for cell, units in enumerate(CELL_UNITS):
+        for u in units:
+            cells[u].append(cell)
+    return tuple(map(tuple, cells))
+
+
 CELL_UNITS: tuple[tuple[int, int, int], ...] = tuple(units_of(cell) for cell in range(81))
-UNIT_CELLS: tuple[tuple[int, ...], ...] = tuple(tuple(cell for cell in range(81) if u in CELL_UNITS[cell])
-                                                for u in range(27))
-PEERS: tuple[tuple[int, ...], ...] = tuple(tuple(sorted({x for u in CELL_UNITS[cell] for x in UNIT_CELLS[u]} - {cell}))
-                                           for cell in range(81))
-PEER_BITS: tuple[int, ...] = tuple(sum(1 << peer for peer in PEERS[cell]) for cell in range(81))   # as 81-bit sets
+UNIT_CELLS: tuple[tuple[int, ...], ...] = _unit_cells()                  # each unit's cells, ascending
+_UNIT_BITS = tuple(sum(1 << cell for cell in cells) for cells in UNIT_CELLS)
+PEER_BITS: tuple[int, ...] = tuple((_UNIT_BITS[r] | _UNIT_BITS[c] | _UNIT_BITS[b]) & ~(1 << cell)   # as 81-bit sets
+                                   for cell, (r, c, b) in enumerate(CELL_UNITS))
+
+
+def __getattr__(name: str) -> tuple[tuple[int, ...], ...]:
+    # PEERS (each cell's 20 peers, ascending) is made on first use: the games' hot paths read PEER_BITS,
+    # and every process that loads a Sudoku board loads this module
+    if name == "PEERS":
+        peers = tuple(tuple(sorted(set(UNIT_CELLS[r] + UNIT_CELLS[c] + UNIT_CELLS[b]) - {cell}))
+                      for cell, (r, c, b) in enumerate(CELL_UNITS))
+        globals()["PEERS"] = peers
+        return peers
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sees(a: int, b: int) -> bool:
