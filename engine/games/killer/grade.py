@@ -23,9 +23,9 @@ of 45, naked singles), which is what the booklets' order follows. The score has 
   chain of dependent deductions is, however the ladder orders them.
 In one sentence: the arithmetic the solve takes, plus the candidate information the cage sums leave
 to find, plus how many dependent rounds of basic deductions it takes.
-The costs were fitted on the published booklets' volumes 1-3 and checked on volumes 4-5
-(bench/fit_killer_score.py, bench/bench_killer_calibration.py; BENCHMARKS.md has the figures and the
-measures that did not help).
+The costs were fitted on the published booklets' volumes 1-3 and checked on volumes 4-5, and the
+other way round (fitted on 4-5, checked on 1-3: bench/fit_killer_score.py --fit-volumes 4,5;
+bench/bench_killer_calibration.py; BENCHMARKS.md has the figures and the measures that did not help).
 
 Nearly every published Killer needs a tier-2 step (a cage confined to a unit, the rule of 45), so the
 band is read from the score, with ceilings at the booklets' score quantiles (25%, 55%, 85%), and
