@@ -7,17 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core.grid import area_cells, lines
-from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, Outline, Picture, PlaySpec, adds_up, distinct, hints_from_steps
+from engine.errors import InvalidRules
+from engine.games.base import Outline, Picture, PlaySpec, adds_up, distinct, hints_from_steps
 from engine.games.killer.model import KillerBoardModel
 from engine.games.killer.rules import BANDS, GENERATED, KillerRules
+from engine.games.sudoku.game import UNITS, NineByNine
 
 if TYPE_CHECKING:
     from engine.games.killer.board import KillerBoard
-
-_BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
-
 
 def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
     from engine.games.killer.board import board_of
@@ -30,12 +27,11 @@ def _outlines(board: KillerBoard) -> tuple[Outline, ...]:
     return tuple(Outline(str(cage.total), tuple(cage.cells)) for cage in board.cages)
 
 
-class Killer(Game):
+class Killer(NineByNine):
     name = "killer"
     title = "Killer Sudoku"
     model = KillerBoardModel
     bands = BANDS
-    input_mode = "digits"
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> KillerRules:
         self.read_options(options)          # it takes none: refuses any asked for
@@ -44,9 +40,6 @@ class Killer(Game):
         if band is not None and band not in GENERATED:
             raise InvalidRules(f"the {band} band is graded, not generated: expected one of {', '.join(GENERATED)}")
         return rules
-
-    def sample_request(self) -> dict[str, Any]:
-        return {"size": 9}
 
     def parse_rules(self, text: str) -> KillerRules:
         return KillerRules.parse(text)
@@ -65,12 +58,6 @@ class Killer(Game):
     def solutions(self, board: KillerBoard, limit: int) -> list[str]:
         from engine.games.killer.count import count_solutions
         return list(count_solutions(board, limit).solutions)
-
-    def with_solution(self, board: KillerBoard, solution: str) -> KillerBoard:
-        return board.with_solution(solution)
-
-    def solution_json(self, board: KillerBoard, solution: str | None) -> str:
-        return solution or ""
 
     def describe(self, board: KillerBoard) -> dict[str, Any]:
         from engine.games.killer.grade import describe
@@ -91,39 +78,26 @@ class Killer(Game):
                 "jumlah digit dalam setiap sangkar sama dengan angkanya, dan tiada digit berulang dalam sangkar.")
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
-        from engine.games.killer.board import SIZE
         model = self.validate_grid(data)
         assert isinstance(model, KillerBoardModel)
         board = _board(model)
-        if solution and not board.solution:
-            raise InvalidBoard("the board has no solution to draw")
-        digits = []
-        for i, given in enumerate(board.givens):
-            if given != ".":
-                digits.append((i // 9, i % 9, given, True))
-            elif solution:
-                digits.append((i // 9, i % 9, board.solution[i], False))
         # boxes as in Sudoku (thick rules, no colours); the cages dashed over them, with their sums
-        return Picture(SIZE, _BOXES, False, symbols=tuple(digits), outlines=_outlines(board))
+        return self.digits_picture(board.givens, board.solution, with_solution=solution, outlines=_outlines(board))
 
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
-        from engine.games.killer.board import SIZE, unit_name
+        from engine.games.killer.board import unit_name
         from engine.games.killer.techniques import SEVERAL_REGIONS, SINGLE_REGIONS
         model = self.validate(data)
         assert isinstance(model, KillerBoardModel)
         board = _board(model)
-        units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
-        names = {unit_name(u): cells for u, cells in enumerate(units)}
+        names = {unit_name(u): cells for u, cells in enumerate(UNITS)}
         names.update({cage.name: cage.cells for cage in board.cages})
         names.update({region.name: tuple(sorted(region.cells)) for region in SINGLE_REGIONS + SEVERAL_REGIONS})
         # a repeated digit is a conflict in a cage as in a unit, and a full cage must make its sum
-        checks = (*map(distinct, units), *(distinct(cage.cells) for cage in board.cages),
+        checks = (*(distinct(cage.cells) for cage in board.cages),
                   *(adds_up(cage.total, cage.cells) for cage in board.cages))
-        return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units, outlines=_outlines(board),
-            answer=tuple(model.solution), symbols=tuple("123456789"), checks=checks,
-            givens=tuple("" if ch == "." else ch for ch in board.givens),
-            hints=hints_from_steps(model.steps, names), rules={"ms": self._rules_sentence_ms()})
+        return self.digits_play(board.givens, model.solution, hints_from_steps(model.steps, names),
+                                self._rules_sentence_ms(), checks, outlines=_outlines(board))
 
 
 GAME = Killer()

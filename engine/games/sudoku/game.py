@@ -15,7 +15,41 @@ from engine.games.sudoku.rules import BAND_BY, BANDS, SudokuRules
 if TYPE_CHECKING:
     from engine.games.sudoku.board import SudokuBoard
 
-_BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
+BOXES = tuple(tuple((r // 3) * 3 + c // 3 for c in range(9)) for r in range(9))
+UNITS = lines(9) + area_cells(BOXES)        # rows, columns, boxes: the order unit_name counts
+
+
+class NineByNine(Game):
+    """What the 9x9 digit games (Sudoku and Killer Sudoku) share as games: the grid, its boxes drawn
+    as uncoloured areas, digits in cells, and the player's pad."""
+
+    input_mode = "digits"
+
+    def sample_request(self) -> dict[str, Any]:
+        return {"size": 9}
+
+    def with_solution(self, board: Any, solution: str) -> Any:
+        return board.with_solution(solution)
+
+    def solution_json(self, board: Any, solution: str | None) -> str:
+        return solution or ""
+
+    def digits_picture(self, givens: str, solution: str | None, *, with_solution: bool, **parts: Any) -> Picture:
+        """The boxes, the givens and (with the solution) the digits solved, plus the game's `parts`."""
+        if with_solution and not solution:
+            raise InvalidBoard("the board has no solution to draw")
+        digits = tuple((i // 9, i % 9, given, True) if given != "." else (i // 9, i % 9, solution[i], False)
+                       for i, given in enumerate(givens) if given != "." or with_solution)
+        return Picture(9, BOXES, False, symbols=digits, **parts)
+
+    def digits_play(self, givens: str, answer: str, hints: tuple[dict[str, Any], ...], rules_ms: str,
+                    checks: tuple[Any, ...] = (), **parts: Any) -> PlaySpec:
+        """The pad of digits over the boxes: no digit twice in a row, column or box, plus the game's own
+        `checks` and `parts`."""
+        return PlaySpec(mode="digits", n=9, areas=BOXES, coloured=False, units=UNITS, answer=tuple(answer),
+                        symbols=tuple("123456789"), checks=(*map(distinct, UNITS), *checks),
+                        givens=tuple("" if ch == "." else ch for ch in givens), hints=hints,
+                        rules={"ms": rules_ms}, **parts)
 
 
 class SudokuOptions(GameOptions):
@@ -24,13 +58,12 @@ class SudokuOptions(GameOptions):
         absent="technique", refusal="{game} bands are by technique only", metavar="HOW")
 
 
-class Sudoku(Game):
+class Sudoku(NineByNine):
     name = "sudoku"
     title = "Sudoku"
     model = SudokuBoardModel
     bands = BANDS
     options = SudokuOptions
-    input_mode = "digits"
     text_form = "an 81-character Sudoku line"
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> SudokuRules:
@@ -38,9 +71,6 @@ class Sudoku(Game):
         rules = SudokuRules(size, self.read_options(options).band_by)
         check_band(band, rules.band_by)
         return rules
-
-    def sample_request(self) -> dict[str, Any]:
-        return {"size": 9}
 
     def parse_rules(self, text: str) -> SudokuRules:
         return SudokuRules.parse(text)
@@ -65,12 +95,6 @@ class Sudoku(Game):
         from engine.games.sudoku.count import count_solutions
         return list(count_solutions(board.givens, limit).solutions)
 
-    def with_solution(self, board: SudokuBoard, solution: str) -> SudokuBoard:
-        return board.with_solution(solution)
-
-    def solution_json(self, board: SudokuBoard, solution: str | None) -> str:
-        return solution or ""
-
     def describe(self, board: SudokuBoard) -> dict[str, Any]:
         from engine.games.sudoku.generator import describe
         return describe(board)
@@ -91,30 +115,16 @@ class Sudoku(Game):
         return "Isi setiap baris, lajur dan kotak 3×3 dengan digit 1 hingga 9, setiap satu sekali sahaja."
 
     def picture(self, data: Mapping[str, Any], *, solution: bool = False) -> Picture:
-        from engine.games.sudoku.board import SIZE
         board = self.validate_grid(data)
         assert isinstance(board, SudokuBoardModel)
-        if solution and not board.solution:
-            raise InvalidBoard("the board has no solution to draw")
-        digits = []
-        for i, given in enumerate(board.givens):
-            if given != ".":
-                digits.append((i // 9, i % 9, given, True))
-            elif solution:
-                digits.append((i // 9, i % 9, board.solution[i], False))
-        return Picture(SIZE, _BOXES, False, symbols=tuple(digits))
+        return self.digits_picture(board.givens, board.solution, with_solution=solution)
 
     def play(self, data: Mapping[str, Any]) -> PlaySpec:
-        from engine.games.sudoku.board import SIZE, unit_name
+        from engine.games.sudoku.board import unit_name
         board = self.validate(data)
         assert isinstance(board, SudokuBoardModel)
-        units = lines(SIZE) + area_cells(_BOXES)       # rows, columns, boxes: the order unit_name counts
-        return PlaySpec(
-            mode="digits", n=SIZE, areas=_BOXES, coloured=False, units=units,
-            answer=tuple(board.solution), symbols=tuple("123456789"), checks=tuple(map(distinct, units)),
-            givens=tuple("" if ch == "." else ch for ch in board.givens),
-            hints=hints_from_steps(board.steps, {unit_name(u): cells for u, cells in enumerate(units)}),
-            rules={"ms": self._rules_sentence_ms()})
+        hints = hints_from_steps(board.steps, {unit_name(u): cells for u, cells in enumerate(UNITS)})
+        return self.digits_play(board.givens, board.solution, hints, self._rules_sentence_ms())
 
 
 GAME = Sudoku()
