@@ -28,9 +28,9 @@ from engine.games.starbattle._techniques import FINDERS
 from engine.games.starbattle.generator import GENERATION_CAP
 from engine.games.starbattle.reference import reference_solutions
 from engine.ladder import Ladder
-from engine.games.starbattle.techniques import (TRIALS, StarState, can_place, cells_of, geometry,
-                                                ladder_for, technique_names)
-from test_engine_techniques_oracle import PlainFinders
+from engine.games.starbattle.techniques import (TRIALS, StarState, cells_of, geometry, ladder_for,
+                                                technique_names)
+from test_engine_techniques_oracle import PlainFinders, can_place
 from test_engine_techniques_support import (KINDS, build_cases, check_step, describe, random_board,
                                             random_position, truth)
 
@@ -60,6 +60,13 @@ def test_the_vocabulary_is_large_and_priced_on_one_scale():
 @lru_cache(maxsize=1)
 def pool():
     return build_cases(seed=20240601, boards=2000, per_board=3)
+
+
+def _sample(every):
+    """Every `every`-th case of the pool, with its position and the plain finders of its board."""
+    for i, case in enumerate(pool()):
+        if i % every == 0:
+            yield case, case.state, PlainFinders(case.state.geo)
 
 
 def _technique(case, name):
@@ -195,7 +202,7 @@ def test_oracle_agrees_with_the_reference_counter_on_small_boards():
 # building blocks
 
 
-def test_can_place_matches_brute_force():
+def test_can_place_and_the_compiled_fits_match_brute_force():
     rng = random.Random(3)
     for n, diag in ((6, False), (8, False), (7, True)):
         geo = geometry(n, 1 if diag else 2, diag, tuple(r for r in range(n) for _ in range(n)))
@@ -210,6 +217,7 @@ def test_can_place_matches_brute_force():
                 if diag and m > 1:
                     continue          # the 4-colour shortcut is for king moves (diagonals only at k = 1)
                 assert can_place(mask, m, geo.hit) == brute, (n, cells, m)
+                assert geo.finders.fits(mask, m) == brute, (n, cells, m)
 
 
 def test_geometry_attacks():
@@ -251,26 +259,32 @@ def _compiled_verdicts(state, level, budget):
     prober = state.geo.finders
     nbytes = (state.geo.n ** 2 + 7) // 8
     cand, stars = state.cand.to_bytes(nbytes, "little"), state.stars.to_bytes(nbytes, "little")
-    return {cell: prober.first_contradiction(cand, stars, [cell], level, budget, T.TRIAL_PLAN) == 0
+    plan = T.TRIAL_PLAN if level == 2 else ()
+    return {cell: prober.first_contradiction(cand, stars, [cell], level, budget, plan) == 0
             for cell in cells_of(state.cand)}
 
 
-def test_compiled_probe_matches_the_python_probe():
-    """The compiled probe (basic rules, then the ladder's tier-2 finders by TRIAL_PLAN) reaches the
-    verdict of the Python probe, which applies the ladder's own steps, cell by cell."""
+def test_the_quick_probe_matches_the_step_by_step_trials():
+    """The quick compiled probe (the search's propagation, then the ladder's tier-2 finders by
+    TRIAL_PLAN) reaches the verdict of the step-by-step course, compiled (`Prober.trial`) and plain
+    (the oracle's, the ladder's own steps applied one at a time), cell by cell; and the two courses
+    end alike: the same unit broken, the same tier-2 steps taken."""
     compared = contradictions = 0
     for i, case in enumerate(pool()):
         if i % 6:
             continue
-        ladder = ladder_for(case.rules.stars)
-        basic = Ladder(ladder.upto(1))
-        tier2 = tuple(t for t in ladder if t.tier == 2)
-        for level, extra in ((1, ()), (2, tier2)):
+        state = case.state
+        oracle = PlainFinders(state.geo)
+        for level in (1, 2):
             budget = T.PROBE_BUDGET if i % 12 else 2
-            fast = _compiled_verdicts(case.state, level, budget)
+            plan = T.TRIAL_PLAN if level == 2 else ()
+            fast = _compiled_verdicts(state, level, budget)
             for cell, verdict in fast.items():
-                slow = T.probe(case.state, cell, extra, basic, budget)[0]
-                assert verdict == slow, (level, cell, describe(case, None))
+                course = state.geo.finders.trial(state.cand, state.stars, state.broken, cell, level, budget,
+                                                 T.BASIC_PLAN, plan)
+                assert course == oracle.trial(state.cand, state.stars, state.broken, cell, level, budget,
+                                              T.BASIC_PLAN, plan), (level, cell, describe(case, None))
+                assert verdict == course[0], (level, cell, describe(case, None))
                 compared += 1
                 if verdict:
                     contradictions += 1
@@ -278,8 +292,33 @@ def test_compiled_probe_matches_the_python_probe():
     assert compared > 20_000 and contradictions > 2_000
 
 
-def test_the_trial_plan_is_the_ladders_tier_2():
+def test_basic_rounds_and_unit_checks_match_the_oracle():
+    """`Prober.basic_round` (the ladder's tier 1, one step at a time), `broken_unit` and
+    `consequences` answer as the plain versions do, on the pool and on the positions a star on each
+    candidate leads to."""
+    ended = Counter()
+    compared = 0
+    for case, state, oracle in _sample(3):
+        geo = state.geo
+        positions = [(state.cand, state.stars, state.broken)]
+        for cell in cells_of(state.cand)[::4]:
+            placed = 1 << cell
+            after = geo.finders.consequences(state.cand, state.stars, placed)
+            assert after == oracle.consequences(state.cand, state.stars, placed), describe(case, None)
+            positions.append((state.cand & ~after & ~placed, state.stars | placed, state.broken))
+        for cand, stars, broken in positions:
+            assert geo.finders.broken_unit(cand, stars) == oracle.broken_unit(cand, stars), describe(case, None)
+            fast = geo.finders.basic_round(cand, stars, broken, T.BASIC_PLAN)
+            assert fast == oracle.basic_round(cand, stars, broken, T.BASIC_PLAN), describe(case, None)
+            ended[fast[0]] += 1
+            compared += 1
+    assert compared > 15_000 and min(ended.values()) > 2_000, (compared, ended)
+
+
+def test_the_trial_plans_are_the_ladders_tiers_1_and_2():
     ladder = ladder_for(2)
+    assert [t.name for t in ladder if t.tier == 1] == ["star-neighbours", "unit-full", "last-free-cells"]
+    assert T.BASIC_PLAN == tuple((FINDERS[name], (), ()) for name in ("star-neighbours", "unit-full", "last-free-cells"))
     tier2 = [t.name for t in ladder if t.tier == 2]
     assert tier2 == ["region-in-line", "line-in-region", "shared-neighbour", "crowding"]
     assert [code for code, _, _ in T.TRIAL_PLAN] == [FINDERS["counting"], FINDERS["counting"],
@@ -288,10 +327,12 @@ def test_the_trial_plan_is_the_ladders_tier_2():
 
 
 def test_hypothesis_steps_match_the_plain_python_probe(plain):
+    """The trials' steps, worded from the compiled course, are those of the plain course (and, for
+    the deep trial, of the Python probe with plain rounds of basic steps)."""
     for i, case in enumerate(pool()):
         if i % 25:
             continue
-        for name in ("trial-basic", "trial-short"):
+        for name in ("trial-basic", "trial-short") + (("trial-deep",) if i % 100 == 0 else ()):
             technique = ladder_for(case.rules.stars)[name]
             plain(False)
             fast = technique.find(case.state)
@@ -304,7 +345,8 @@ def test_compiled_findings_match_the_oracles():
     """`Prober.find` gives exactly the oracle's Finding (or None) for every finder and option set the
     ladder uses."""
     from engine.games.starbattle.techniques import _ENTRIES
-    options = [(FINDERS["shared-neighbour"], (), ()), (FINDERS["crowding"], (), ())]
+    options = [(FINDERS[name], (), ()) for name in ("star-neighbours", "unit-full", "last-free-cells",
+                                                     "shared-neighbour", "crowding")]
     options += [(FINDERS["counting"], e.options["pairs"], e.options["sizes"]) for e in _ENTRIES
                 if e.finder is T.find_counting]
     found = Counter()
@@ -444,12 +486,8 @@ def test_compiled_window_areas_match_the_oracle():
     """`Prober.window_areas` (the areas pressured-remainder and composite-footprint judge, and the
     block argument's own) lists exactly the oracle's remainders and excesses, window by window."""
     compared = areas = 0
-    for i, case in enumerate(pool()):
-        if i % 3:
-            continue
-        state, geo = case.state, case.state.geo
-        oracle = PlainFinders(geo)
-        needs, cand = state.needs(), state.cand
+    for case, state, oracle in _sample(3):
+        geo, needs, cand = state.geo, state.needs(), state.cand
         for size in range(1, geo.n + 1):
             for kind in ("remainder", "excess"):
                 fast = geo.finders.window_areas(cand, needs, size, kind)
@@ -534,6 +572,10 @@ def test_compiled_finders_refuse_bad_arguments():
         finders.first_contradiction(b"\0" * nbytes, b"\0" * nbytes, [0], 2, 1, T.TRIAL_PLAN * 3)
     with pytest.raises(ValueError, match="bitsets must be"):
         finders.first_contradiction(b"\0" * (nbytes + 1), b"\0" * nbytes, [0], 1, 1)
+    with pytest.raises(ValueError, match="off the board"):
+        finders.trial(cand, state.stars, False, geo.n ** 2, 1, 1, T.BASIC_PLAN)
+    with pytest.raises(ValueError, match="at most"):
+        finders.basic_round(cand, state.stars, False, T.BASIC_PLAN * 3)
     with pytest.raises(OverflowError):            # a set of cells larger than the board
         finders.pressured_crowders(1 << (8 * nbytes + 1), 1, needs, cand)
     with pytest.raises(OverflowError):

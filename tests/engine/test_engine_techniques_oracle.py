@@ -1,5 +1,6 @@
 """The slow, obvious Python versions of the Star Battle finders the ladder runs compiled
-(engine/games/starbattle/_techniques.pyx): test oracles only, never used by the engine.
+(engine/games/starbattle/_techniques.pyx), the basic rules among them: test oracles only, never used by
+the engine.
 
 Each is written the plain way (Python ints as bitsets, one loop per idea) and answers exactly as the
 compiled finder does: the same first unit, group or cell in the same order, the same cells, the same
@@ -16,13 +17,137 @@ from functools import lru_cache
 from itertools import combinations
 
 from engine.games.starbattle import techniques as T
-from engine.games.starbattle._techniques import FINDERS
+from engine.games.starbattle._techniques import FINDERS, ROUND_ENDS
 from engine.games.starbattle.finding import Finding
-from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, regions_first,
-                                           removal_sets, taking_any)
-from engine.ladder import Ladder
+from engine.games.starbattle.state import Geometry, StarState, cells_of, regions_first, removal_sets, taking_any
+from engine.ladder import Step
 
 ROW, COL, REG = T.ROW, T.COL, T.REG
+
+# --------------------------------------------------------------------------------------------------
+# the basic rules: what a unit can still hold, what stars rule out, the ladder's tier-1 steps
+
+
+def can_place(mask: int, m: int, hit: Sequence[int]) -> bool:
+    """Whether m mutually non-attacking stars fit among the cells of `mask` (other units ignored)."""
+    if m <= 0:
+        return True
+    if mask.bit_count() < m:
+        return False
+    if m == 1:
+        return True
+    if mask.bit_count() > 4 * m - 4:
+        return True     # cells touching pairwise come at most 4 to a set (a 2x2 block): some m fit
+    while mask:
+        low = mask & -mask
+        cell = low.bit_length() - 1
+        if can_place(mask & ~hit[cell], m - 1, hit):
+            return True
+        mask ^= low
+        if mask.bit_count() < m:
+            return False
+    return False
+
+
+def broken_unit(state: StarState) -> int | None:
+    """The first unit that can no longer be completed (StarState.broken_unit), or None."""
+    geo, k, cand, stars = state.geo, state.geo.k, state.cand, state.stars
+    for u, m in enumerate(geo.unit_mask):
+        need = k - (stars & m).bit_count()
+        if need < 0:
+            return u
+        if need:
+            free = cand & m
+            if free.bit_count() < need or (need > 1 and not can_place(free, need, geo.hit)):
+                return u
+    return None
+
+
+def consequences(state: StarState, placed: int) -> int:
+    """StarState.consequences: the cells the stars `placed` attack, and the rest of the units they
+    complete, among the candidates."""
+    geo = state.geo
+    out = 0
+    touched = set()
+    for cell in cells_of(placed):
+        out |= geo.attack[cell]
+        touched.update(geo.cell_units[cell])
+    stars = state.stars | placed
+    for u in touched:
+        m = geo.unit_mask[u]
+        if (stars & m).bit_count() >= geo.k:
+            out |= m
+    return out & state.cand & ~placed
+
+
+def star_neighbours(state: StarState) -> Finding | None:
+    for cell in cells_of(state.stars):
+        elim = state.geo.attack[cell] & state.cand
+        if elim:
+            return Finding(0, elim, (), 0, cell)
+    return None
+
+
+def unit_full(state: StarState) -> Finding | None:
+    geo, cand, stars = state.geo, state.cand, state.stars
+    for u in regions_first(geo):
+        m = geo.unit_mask[u]
+        if cand & m and (stars & m).bit_count() >= geo.k:
+            return Finding(0, cand & m, (u,))
+    return None
+
+
+def last_free_cells(state: StarState) -> Finding | None:
+    geo, cand, stars = state.geo, state.cand, state.stars
+    for u in regions_first(geo):
+        m = geo.unit_mask[u]
+        need = geo.k - (stars & m).bit_count()
+        if need > 0 and (cand & m).bit_count() == need:
+            return Finding(cand & m, consequences(state, cand & m), (u,), need)
+    return None
+
+
+BASIC = (star_neighbours, unit_full, last_free_cells)
+
+
+def basic_round(state: StarState) -> int:
+    """The ladder run with the basic steps on `state` (changed in place), one step at a time: how it
+    ended (ROUND_ENDS)."""
+    while True:
+        if state.broken or broken_unit(state) is not None:
+            return ROUND_ENDS["broken"]
+        if state.is_solved():
+            return ROUND_ENDS["solved"]
+        for finder in BASIC:
+            found = finder(state)
+            if found is not None:
+                break
+        else:
+            return ROUND_ENDS["stalled"]
+        state.apply(Step("basic", 0, cells_of(found.place), cells_of(found.eliminate)))
+
+
+def trial(finders: PlainFinders, state: StarState, cell: int, level: int, budget: int, plan) -> tuple[bool, int | None, int]:
+    """A probe's course (Prober.trial): the star on `cell` with its consequences, then rounds of the
+    basic steps and, at level 2, the first of `plan`'s finders between them while `budget` allows."""
+    s = state.copy()
+    s.apply(Step("assume", 0, (cell,), cells_of(consequences(s, 1 << cell))))
+    used = 0
+    while True:
+        ended = basic_round(s)
+        if ended == ROUND_ENDS["broken"]:
+            return True, broken_unit(s), used
+        if ended == ROUND_ENDS["solved"] or used >= budget or level < 2:
+            return False, None, used
+        for code, pairs, sizes in plan:
+            found = finders.find(code, s.cand, s.stars, pairs, sizes)
+            if found is not None:
+                break
+        else:
+            return False, None, used
+        s.apply(Step("plan", 0, (), cells_of(found.eliminate)))
+        used += 1
+
 
 # --------------------------------------------------------------------------------------------------
 # counting: units of one kind inside units of another
@@ -643,7 +768,8 @@ def differential(state: StarState, needs: Sequence[int], sizes: Sequence[int], p
 
 class PlainFinders:
     """Stands in for `_techniques.Prober` (`Geometry.finders`) with the plain versions: the same
-    methods, the same answers; the trial's probe is the Python probe."""
+    methods, the same answers; a trial's course is the plain one (`trial`, `basic_round`), its quick
+    probe too."""
 
     def __init__(self, geo: Geometry):
         self.geo = geo
@@ -659,7 +785,30 @@ class PlainFinders:
             return shared_neighbour(state)
         if code == FINDERS["crowding"]:
             return crowding(state)
+        if code == FINDERS["star-neighbours"]:
+            return star_neighbours(state)
+        if code == FINDERS["unit-full"]:
+            return unit_full(state)
+        if code == FINDERS["last-free-cells"]:
+            return last_free_cells(state)
         raise ValueError(f"unknown finder {code}")
+
+    def broken_unit(self, cand: int, stars: int) -> int | None:
+        return broken_unit(self._state(cand, stars))
+
+    def consequences(self, cand: int, stars: int, placed: int) -> int:
+        return consequences(self._state(cand, stars), placed)
+
+    def fits(self, cells: int, want: int) -> bool:
+        return can_place(cells, want, self.geo.hit)
+
+    def basic_round(self, cand: int, stars: int, broken: bool, basic) -> tuple[int, int, int, bool]:
+        state = StarState(self.geo, cand, stars, broken)
+        ended = basic_round(state)
+        return ended, state.cand, state.stars, state.broken
+
+    def trial(self, cand, stars, broken, cell, level, budget, basic, plan=()) -> tuple[bool, int | None, int]:
+        return trial(self, StarState(self.geo, cand, stars, broken), cell, level, budget, plan)
 
     def ways(self, area, m, needs, cand, first_only=False, limit=0, budget=0, telling=False, slack=5):
         return ways(self._state(cand), area, m, needs, cand, first_only, limit, budget, telling, slack)
@@ -696,10 +845,7 @@ class PlainFinders:
 
     def first_contradiction(self, cand: bytes, stars: bytes, cells, level, budget, plan=()) -> int:
         state = self._state(int.from_bytes(cand, "little"), int.from_bytes(stars, "little"))
-        ladder = T.ladder_for(self.geo.k)
-        extra = tuple(t for t in ladder if t.tier == 2) if level >= 2 else ()
-        basic = Ladder(ladder.upto(1))
         for i, cell in enumerate(cells):
-            if T.probe(state, cell, extra, basic, budget)[0]:
+            if trial(self, state, cell, level, budget, plan)[0]:
                 return i
         return -1

@@ -299,6 +299,15 @@ cdef class Search:
         """Search nodes visited by the last call."""
         return self.nodes
 
+    def attacks(self) -> tuple:
+        """Each cell's attacks as a bitset (bit r * n + c): the cells a star there rules out."""
+        cdef int cell
+        cdef list out = []
+        for cell in range(self.ncells):
+            out.append(int.from_bytes((<const char *> (self.attack_bits + cell * self.nwords))[:8 * self.nwords],
+                                      "little"))
+        return tuple(out)
+
 
 cdef bint _propagate_bits(Search s, uint64_t dirty) noexcept nogil:
     """The two rules on the units in `dirty` and on every unit they change, until none applies;

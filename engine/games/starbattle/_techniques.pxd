@@ -5,12 +5,20 @@
 # Finding (finding.py: the cells placed and ruled out, the units reasoned about, and a detail or two
 # of the technique's), or None. Cells and units are numbered as in _search.pxd.
 #
+# The basic rules are the ladder's tier 1 (star-neighbours, unit-full, last-free-cells): their finders
+# are here too, and a round of them (`_basic_round`: one step at a time, each applied as
+# StarState.apply applies it, until the position breaks, is solved or stalls) is what a trial carries
+# a position on with.
+#
 # A trial asks, for one candidate after another, "does a star here lead to a contradiction?". The
-# compiled probe answers it, after placing the assumed star, with the basic rules to a fixed point
-# (stars clear what they attack, full units clear the rest, a unit with as many candidates as stars
-# still needed takes them all) and a check that every unit can still fit its stars; at level 2, while
-# `budget` allows, the first deduction of the ladder's tier 2 (the plan techniques.py passes, built
-# from its table: the same compiled finders the ladder runs), then the basic rules again.
+# compiled probe answers it quickly (`first_contradiction`), after placing the assumed star, with the
+# search's propagation to a fixed point (stars clear what they attack, full units clear the rest, a
+# unit with as many candidates as stars still needed takes them all) and a check that every unit can
+# still fit its stars; at level 2, while `budget` allows, the first deduction of the ladder's tier 2
+# (the plan techniques.py passes, built from its table: the same compiled finders the ladder runs),
+# then the basic rules again. The answer is the same as the step-by-step course's (`trial`, which
+# says how it ended: the unit that broke, the tier-2 steps taken), since a propagation that does not
+# fail ends where the ladder's basic steps end, and one that fails fails in both.
 
 from libc.stdint cimport uint64_t
 
@@ -80,14 +88,25 @@ cdef struct BlockRun:          # scratch for the block arguments (_block_gives)
     uint64_t *work            # 8 sets: seen, overlap, place, elim, common, union of the parts, mask, inside
 
 
-# The tier-2 finders a probe may run between its basic steps (codes of `Prober.find`, finding.py).
+# The finders `Prober.find` runs (codes, finding.py): the tier-2 finders a probe may run between its
+# basic steps, and the basic rules as the ladder's tier-1 steps.
 cdef enum:
     FIND_COUNTING = 0
     FIND_SHARED_NEIGHBOUR = 1
     FIND_CROWDING = 2
-    MAX_PLAN = 8              # tier-2 finders in a plan
+    FIND_STAR_NEIGHBOURS = 3
+    FIND_UNIT_FULL = 4
+    FIND_LAST_FREE_CELLS = 5
+    MAX_PLAN = 8              # finders in a plan
     MAX_PAIRS = 4             # (kind inside, kind around) pairs of one counting finder
     MAX_SIZES = 16            # group sizes of one counting finder
+
+
+# How a round of basic steps (Prober._basic_round) ends.
+cdef enum:
+    ROUND_BROKEN = 0
+    ROUND_SOLVED = 1
+    ROUND_STALLED = 2
 
 
 cdef struct PlanStep:          # one finder of a probe's plan, with its options
@@ -119,11 +138,17 @@ cdef class Prober(Search):
     cdef unsigned char *hit_units # ... and the units of its free cells that need one star
     cdef uint64_t *cover_words    # scratch of _covered: its cells as words
     cdef int *cover_anchors       # ... and the blocks _cover_into finds
-    # what the last finder found: cells ruled out (flags), the units it reasons about, a detail
-    cdef unsigned char *found_elim
+    # what the last finder found: cells placed and ruled out, the units it reasons about, a detail
+    cdef uint64_t found_place[MAX_WORDS]
+    cdef uint64_t found_elim[MAX_WORDS]
     cdef int *found_units
     cdef int found_nunits, found_need, found_count
     cdef CountRun group           # the counting search's arrays, kept from one call to the next
+    # a step-by-step run's position broke (StarState.broken); the position the state was loaded from
+    # (_set_position: the same two ints again load nothing), None once a probe changed the state
+    cdef bint broken
+    cdef object loaded_cand
+    cdef object loaded_stars
 
     cdef void _lists(self) noexcept nogil
     cdef void _list_sets(self, const uint64_t *sets, int count, int *start, int *cells) noexcept nogil
@@ -133,6 +158,17 @@ cdef class Prober(Search):
     cdef int _broken_unit(self) noexcept nogil
     cdef void _words(self, cells, uint64_t *out) except *
     cdef void _set_position(self, cand, stars) except *
+    cdef int _regions_first(self, int j) noexcept nogil
+    cdef bint _star_neighbours(self) noexcept nogil
+    cdef bint _unit_full(self) noexcept nogil
+    cdef bint _last_free_cells(self) noexcept nogil
+    cdef void _consequences(self, const uint64_t *placed, uint64_t *out) noexcept nogil
+    cdef void _apply(self, const uint64_t *place, const uint64_t *elim) noexcept nogil
+    cdef bint _solved(self) noexcept nogil
+    cdef int _basic_round(self, const PlanStep *basic, int nbasic) noexcept nogil
+    cdef bint _trial(self, int cell, int level, int budget, const PlanStep *basic, int nbasic,
+                     const PlanStep *plan, int nplan, int *used) noexcept nogil
+    cdef object _finding(self)
     cdef bint _find(self, const PlanStep *step) noexcept nogil
     cdef bint _counting(self, const PlanStep *step) noexcept nogil
     cdef bint _group_search(self, int ykind, int xkind, int size) noexcept nogil
@@ -140,6 +176,7 @@ cdef class Prober(Search):
     cdef bint _crowding(self) noexcept nogil
     cdef int _crowders(self, int *unit) noexcept nogil
     cdef void _found_cells(self, int unit, const int *cells, int m) noexcept nogil
+    cdef bint _plan_step(self, const PlanStep *plan, int nplan) noexcept nogil
     cdef bint _probe(self, int cell, int level, int budget, const PlanStep *plan, int nplan) noexcept nogil
     cdef int _read_plan(self, plan, PlanStep *out) except -1
     cdef void _read_step(self, int code, pairs, sizes, PlanStep *out) except *

@@ -21,7 +21,11 @@ from engine.games.starbattle.finding import Finding
 include "_built_from.pxi"
 
 # The finders `Prober.find` runs and a probe's plan names, by technique family.
-FINDERS = {"counting": FIND_COUNTING, "shared-neighbour": FIND_SHARED_NEIGHBOUR, "crowding": FIND_CROWDING}
+FINDERS = {"counting": FIND_COUNTING, "shared-neighbour": FIND_SHARED_NEIGHBOUR, "crowding": FIND_CROWDING,
+           "star-neighbours": FIND_STAR_NEIGHBOURS, "unit-full": FIND_UNIT_FULL, "last-free-cells": FIND_LAST_FREE_CELLS}
+
+# How a round of basic steps ends (Prober.basic_round's first value).
+ROUND_ENDS = {"broken": ROUND_BROKEN, "solved": ROUND_SOLVED, "stalled": ROUND_STALLED}
 
 
 cdef class Prober(Search):
@@ -42,7 +46,6 @@ cdef class Prober(Search):
         self.hit_units = <unsigned char *> malloc(self.nunits)
         self.cover_anchors = <int *> malloc(self.ncells * sizeof(int))
         self.cover_words = <uint64_t *> calloc(self.nwords, sizeof(uint64_t))
-        self.found_elim = <unsigned char *> calloc(self.ncells, 1)
         self.found_units = <int *> malloc((self.nunits + MAX_SIZES) * sizeof(int))
         # the counting search: its flags, needs, units and spans (n <= 21: a span is one word)
         self.group.elim = <unsigned char *> calloc(self.ncells + n, 1)
@@ -57,7 +60,7 @@ cdef class Prober(Search):
         self.group.cand = self.flags
         if (not self.unit_start or not self.unit_cells or not self.attack_start or not self.attack_cells
                 or not self.flags or not self.count or not self.buf or not self.one or not self.reach
-                or not self.hit_units or not self.cover_anchors or not self.cover_words or not self.found_elim
+                or not self.hit_units or not self.cover_anchors or not self.cover_words
                 or not self.found_units or not self.group.elim or not self.group.needs or not self.group.spans):
             raise MemoryError()
         self._lists()
@@ -65,7 +68,7 @@ cdef class Prober(Search):
     def __dealloc__(self):
         free(self.unit_start); free(self.unit_cells); free(self.attack_start); free(self.attack_cells)
         free(self.flags); free(self.count); free(self.buf); free(self.one); free(self.reach)
-        free(self.hit_units); free(self.cover_anchors); free(self.cover_words); free(self.found_elim)
+        free(self.hit_units); free(self.cover_anchors); free(self.cover_words)
         free(self.found_units); free(self.group.elim); free(self.group.needs); free(self.group.spans)
 
     def set_regions(self, regions) -> None:
@@ -201,13 +204,20 @@ cdef class Prober(Search):
             return self._shared_neighbour()
         if step.code == FIND_CROWDING:
             return self._crowding()
+        if step.code == FIND_STAR_NEIGHBOURS:
+            return self._star_neighbours()
+        if step.code == FIND_UNIT_FULL:
+            return self._unit_full()
+        if step.code == FIND_LAST_FREE_CELLS:
+            return self._last_free_cells()
         return False
 
     cdef void _found_cells(self, int unit, const int *cells, int m) noexcept nogil:
         cdef int i
-        memset(self.found_elim, 0, self.ncells)
+        memset(self.found_place, 0, MAX_WORDS * sizeof(uint64_t))
+        memset(self.found_elim, 0, MAX_WORDS * sizeof(uint64_t))
         for i in range(m):
-            self.found_elim[cells[i]] = 1
+            _set_bit(self.found_elim, cells[i])
         self.found_units[0] = unit
         self.found_nunits = 1
         self.found_need = 0
@@ -229,7 +239,11 @@ cdef class Prober(Search):
                 break               # a larger group is the complement of a smaller one
             for p in range(step.npairs):
                 if self._group_search(step.pairs[2 * p], step.pairs[2 * p + 1], size):
-                    memcpy(self.found_elim, w.elim, self.ncells)
+                    memset(self.found_place, 0, MAX_WORDS * sizeof(uint64_t))
+                    memset(self.found_elim, 0, MAX_WORDS * sizeof(uint64_t))
+                    for i in range(self.ncells):
+                        if w.elim[i]:
+                            _set_bit(self.found_elim, i)
                     for i in range(size):
                         self.found_units[i] = w.chosen[i]
                     self.found_nunits = size
@@ -291,7 +305,7 @@ cdef class Prober(Search):
         cdef int n = self.n
         cdef int *found = self.buf + 5 * self.ncells
         for j in range(self.nunits):
-            u = j + 2 * n if j < n else j - n          # regions first, then rows, then columns
+            u = self._regions_first(j)
             if self.k - self.ustars[u] != 1 or self.ucands[u] < 2:
                 continue
             memset(self.count, 0, self.ncells * sizeof(int))
@@ -336,7 +350,7 @@ cdef class Prober(Search):
         for u in range(self.nunits):
             self.one[u] = 1 if self.k - self.ustars[u] == 1 else 0
         for j in range(self.nunits):
-            u = j + 2 * n if j < n else j - n
+            u = self._regions_first(j)
             kind = u // n
             need = self.k - self.ustars[u]
             if need <= 0 or self.ucands[u] == 0:
@@ -410,10 +424,19 @@ cdef class Prober(Search):
                 return m
         return 0
 
+    cdef bint _plan_step(self, const PlanStep *plan, int nplan) noexcept nogil:
+        """The first of the plan's finders (in its order) that finds something on the state."""
+        cdef int i
+        self._flag_candidates()
+        for i in range(nplan):
+            if self._find(plan + i):
+                return True
+        return False
+
     cdef bint _probe(self, int cell, int level, int budget, const PlanStep *plan, int nplan) noexcept nogil:
         """True when a star on `cell` leads to a contradiction (see the .pxd for the rules used)."""
-        cdef int used = 0, i, c
-        cdef uint64_t dirty = 0
+        cdef int used = 0, w
+        cdef uint64_t dirty = 0, removed
         if not self._load(&dirty) or not _has(self.cand, cell):
             return True
         _place_bits(self, cell, &dirty)
@@ -422,18 +445,14 @@ cdef class Prober(Search):
                 return True
             if self.nstars == self.n * self.k:
                 return False
-            if level < 2 or used >= budget:
-                return False
-            self._flag_candidates()
-            for i in range(nplan):
-                if self._find(plan + i):
-                    break
-            else:
+            if level < 2 or used >= budget or not self._plan_step(plan, nplan):
                 return False
             dirty = 0                       # cross off every cell found, as the ladder's step does
-            for c in range(self.ncells):
-                if self.found_elim[c] and _has(self.cand, c):
-                    _take_out(self, c, &dirty)
+            for w in range(self.nwords):
+                removed = self.found_elim[w] & self.cand[w]
+                while removed:
+                    _take_out(self, w * 64 + __builtin_ctzll(removed), &dirty)
+                    removed &= removed - 1
             used += 1
 
     cdef void _words(self, cells, uint64_t *out) except *:
@@ -446,15 +465,255 @@ cdef class Prober(Search):
             out[w] &= self.all_cells[w]
 
     cdef void _set_position(self, cand, stars) except *:
-        """Load a position as given (`cand`, `stars`: bitsets), nothing deduced: for the finders."""
+        """Load a position as given (`cand`, `stars`: bitsets), nothing deduced, with its counts: for
+        the finders (the same two ints as last time load nothing: the ladder asks several finders
+        about each position)."""
+        if cand is self.loaded_cand and stars is self.loaded_stars:
+            return
+        self.loaded_cand = None
         self._words(cand, self.cand)
         self._words(stars, self.star)
         self._count_units()
-        self._flag_candidates()
+        self.loaded_cand, self.loaded_stars = cand, stars
+
+    # -- the basic rules as the ladder's tier-1 steps, one at a time: each finder looks at the state
+    # and fills found_place, found_elim, found_units (and found_need, found_count); _apply applies a
+    # step as StarState.apply does
+
+    cdef int _regions_first(self, int j) noexcept nogil:
+        """The j-th unit in the order a person looks at them: regions, rows, columns."""
+        return j + 2 * self.n if j < self.n else j - self.n
+
+    cdef bint _star_neighbours(self) noexcept nogil:
+        """star-neighbours: the first star (in cell order) attacking candidates, which are ruled out;
+        found_count: the star's cell."""
+        cdef int w, v, cell, nw = self.nwords
+        cdef uint64_t stars, some
+        for w in range(nw):
+            stars = self.star[w]
+            while stars:
+                cell = w * 64 + __builtin_ctzll(stars)
+                stars &= stars - 1
+                some = 0
+                for v in range(nw):
+                    self.found_elim[v] = self.cand[v] & self.attack_bits[cell * nw + v]
+                    some |= self.found_elim[v]
+                if some:
+                    memset(self.found_place, 0, MAX_WORDS * sizeof(uint64_t))
+                    self.found_nunits = self.found_need = 0
+                    self.found_count = cell
+                    return True
+        return False
+
+    cdef bint _unit_full(self) noexcept nogil:
+        """unit-full: the first unit (regions, rows, columns) holding its stars with candidates left,
+        which are ruled out; found_units: the unit."""
+        cdef int j, u, v, nw = self.nwords
+        for j in range(self.nunits):
+            u = self._regions_first(j)
+            if self.ucands[u] and self.ustars[u] >= self.k:
+                memset(self.found_place, 0, MAX_WORDS * sizeof(uint64_t))
+                for v in range(nw):
+                    self.found_elim[v] = self.cand[v] & self.unit_bits[u * nw + v]
+                self.found_units[0] = u
+                self.found_nunits = 1
+                self.found_need = self.found_count = 0
+                return True
+        return False
+
+    cdef bint _last_free_cells(self) noexcept nogil:
+        """last-free-cells: the first unit (regions, rows, columns) with exactly as many candidates as
+        stars still needed, which take them all, ruling out what they rule out (_consequences);
+        found_units: the unit; found_need: the stars it needed."""
+        cdef int j, u, v, need, nw = self.nwords
+        for j in range(self.nunits):
+            u = self._regions_first(j)
+            need = self.k - self.ustars[u]
+            if need > 0 and self.ucands[u] == need:
+                memset(self.found_place, 0, MAX_WORDS * sizeof(uint64_t))
+                for v in range(nw):
+                    self.found_place[v] = self.cand[v] & self.unit_bits[u * nw + v]
+                self._consequences(self.found_place, self.found_elim)
+                self.found_units[0] = u
+                self.found_nunits = 1
+                self.found_need = need
+                self.found_count = 0
+                return True
+        return False
+
+    cdef void _consequences(self, const uint64_t *placed, uint64_t *out) noexcept nogil:
+        """The candidates a person crosses off on placing the stars `placed` (into `out`): the cells
+        they attack, and the rest of every unit they complete."""
+        cdef int w, v, u, cell, count, nw = self.nwords
+        cdef uint64_t units = 0, bits
+        memset(out, 0, nw * sizeof(uint64_t))
+        for w in range(nw):
+            bits = placed[w]
+            while bits:
+                cell = w * 64 + __builtin_ctzll(bits)
+                bits &= bits - 1
+                units |= self.units_of[cell]
+                for v in range(nw):
+                    out[v] |= self.attack_bits[cell * nw + v]
+        while units:
+            u = __builtin_ctzll(units)
+            units &= units - 1
+            count = 0
+            for v in range(nw):
+                count += __builtin_popcountll((self.star[v] | placed[v]) & self.unit_bits[u * nw + v])
+            if count >= self.k:
+                for v in range(nw):
+                    out[v] |= self.unit_bits[u * nw + v]
+        for v in range(nw):
+            out[v] &= self.cand[v] & ~placed[v]
+
+    cdef void _apply(self, const uint64_t *place, const uint64_t *elim) noexcept nogil:
+        """A step applied as StarState.apply applies it: the stars `place` (one on a cell that is not a
+        candidate, or attacking another star, old or new, breaks the position), then the cells `elim`
+        ruled out; the counts kept."""
+        cdef int w, v, j, cell, nw = self.nwords
+        cdef uint64_t bits
+        cdef const int *ids
+        for w in range(nw):
+            bits = place[w]
+            while bits:
+                cell = w * 64 + __builtin_ctzll(bits)
+                bits &= bits - 1
+                if not _has(self.cand, cell):
+                    self.broken = True
+                for v in range(nw):
+                    if self.attack_bits[cell * nw + v] & (self.star[v] | place[v]):
+                        self.broken = True
+        for w in range(nw):
+            bits = place[w] & ~self.star[w]
+            while bits:
+                cell = w * 64 + __builtin_ctzll(bits)
+                bits &= bits - 1
+                ids = self.unit_ids + 3 * cell
+                for j in range(3):
+                    self.ustars[ids[j]] += 1
+                    self.ucands[ids[j]] -= _has(self.cand, cell)
+                _clear_bit(self.cand, cell)
+                _set_bit(self.star, cell)
+                self.nstars += 1
+        for w in range(nw):
+            bits = elim[w] & self.cand[w]
+            self.cand[w] &= ~bits
+            while bits:
+                ids = self.unit_ids + 3 * (w * 64 + __builtin_ctzll(bits))
+                bits &= bits - 1
+                for j in range(3):
+                    self.ucands[ids[j]] -= 1
+
+    cdef bint _solved(self) noexcept nogil:
+        """StarState.is_solved: k stars in every unit, none breaking the position."""
+        cdef int u
+        if self.broken or self.nstars != self.n * self.k:
+            return False
+        for u in range(self.nunits):
+            if self.ustars[u] != self.k:
+                return False
+        return True
+
+    cdef int _basic_round(self, const PlanStep *basic, int nbasic) noexcept nogil:
+        """The ladder run with its basic steps (`basic`: tier 1, in the table's order) from the state:
+        one step at a time, each applied, until the position breaks (ROUND_BROKEN: `broken`, or a unit
+        that can no longer be completed), is solved (ROUND_SOLVED) or none finds anything
+        (ROUND_STALLED)."""
+        cdef int i
+        while True:
+            if self.broken or self._broken_unit() >= 0:
+                return ROUND_BROKEN
+            if self._solved():
+                return ROUND_SOLVED
+            for i in range(nbasic):
+                if self._find(basic + i):
+                    break
+            else:
+                return ROUND_STALLED
+            self._apply(self.found_place, self.found_elim)
+
+    cdef bint _trial(self, int cell, int level, int budget, const PlanStep *basic, int nbasic,
+                     const PlanStep *plan, int nplan, int *used) noexcept nogil:
+        """A probe's course step by step, from the state (a position as given): a star on `cell` with
+        what it rules out (the "assume" step), then rounds of the basic steps and, at level 2 while
+        `budget` allows, between rounds the first step of `plan`'s finders. True when it ends in a
+        broken position (which _broken_unit then names, or not); `used`: the plan's steps taken."""
+        cdef int i
+        cdef uint64_t place[MAX_WORDS]
+        cdef uint64_t elim[MAX_WORDS]
+        memset(place, 0, sizeof(place))
+        _set_bit(place, cell)
+        self._consequences(place, elim)
+        self._apply(place, elim)
+        used[0] = 0
+        while True:
+            i = self._basic_round(basic, nbasic)
+            if i == ROUND_BROKEN:
+                return True
+            if i == ROUND_SOLVED or used[0] >= budget or level < 2 or not self._plan_step(plan, nplan):
+                return False
+            memset(place, 0, sizeof(place))
+            self._apply(place, self.found_elim)
+            used[0] += 1
+
+    def broken_unit(self, cand, stars):
+        """state.StarState.broken_unit: the first unit of the position (`cand`, `stars`: bitsets) that
+        can no longer be completed, or None."""
+        self._set_position(cand, stars)
+        cdef int u = self._broken_unit()
+        return None if u < 0 else u
+
+    def consequences(self, cand, stars, placed):
+        """state.StarState.consequences: the candidates a person crosses off on placing the stars
+        `placed` in the position (`cand`, `stars`): the cells they attack and the rest of every unit
+        they complete; a bitset."""
+        cdef uint64_t place[MAX_WORDS]
+        cdef uint64_t out[MAX_WORDS]
+        self._set_position(cand, stars)
+        self._words(placed, place)
+        self._consequences(place, out)
+        return self._words_int(out)
+
+    def basic_round(self, cand, stars, bint broken, basic):
+        """A round of the ladder's basic steps (`basic`: its tier-1 finders as a plan, each (code, (),
+        ())) from the position as given (`broken`: StarState.broken), one step at a time as the ladder
+        takes them: (how it ended, a value of ROUND_ENDS; the candidates, the stars and whether the
+        position broke, where it ended)."""
+        cdef PlanStep steps[MAX_PLAN]
+        cdef int nbasic = self._read_plan(basic, steps), ended
+        self._set_position(cand, stars)
+        self.loaded_cand = None
+        self.broken = broken
+        with nogil:
+            ended = self._basic_round(steps, nbasic)
+        return ended, self._words_int(self.cand), self._words_int(self.star), self.broken
+
+    def trial(self, cand, stars, bint broken, int cell, int level, int budget, basic, plan=()):
+        """techniques.probe at level 1 (the basic steps: `basic`, as basic_round takes it) or 2 (with
+        `plan`'s finders, as first_contradiction takes them, between rounds while `budget` allows),
+        step by step as the ladder takes them, from the position as given: (whether a star on `cell`
+        leads to a contradiction; the first unit that could not be completed then, or None; the plan's
+        steps taken)."""
+        cdef PlanStep basic_steps[MAX_PLAN]
+        cdef PlanStep plan_steps[MAX_PLAN]
+        cdef int nbasic = self._read_plan(basic, basic_steps), nplan = self._read_plan(plan, plan_steps)
+        cdef int used = 0, bad = -1
+        cdef bint found
+        if not 0 <= cell < self.ncells:
+            raise ValueError(f"cell {cell} is off the board")
+        self._set_position(cand, stars)
+        self.loaded_cand = None
+        self.broken = broken
+        with nogil:
+            found = self._trial(cell, level, budget, basic_steps, nbasic, plan_steps, nplan, &used)
+            if found:
+                bad = self._broken_unit()
+        return found, None if bad < 0 else bad, used
 
     cdef void _read_step(self, int code, pairs, sizes, PlanStep *out) except *:
         cdef int i
-        if code not in (FIND_COUNTING, FIND_SHARED_NEIGHBOUR, FIND_CROWDING):
+        if not FIND_COUNTING <= code <= FIND_LAST_FREE_CELLS:
             raise ValueError(f"unknown finder {code}")
         if len(pairs) > MAX_PAIRS or len(sizes) > MAX_SIZES:
             raise ValueError("too many pairs or sizes")
@@ -487,19 +746,17 @@ cdef class Prober(Search):
         cdef bint found
         self._read_step(code, pairs, sizes, &step)
         self._set_position(cand, stars)
+        if code <= FIND_CROWDING:
+            self._flag_candidates()
         with nogil:
             found = self._find(&step)
-        if not found:
-            return None
-        cdef unsigned char *scratch = <unsigned char *> malloc(self.nbytes)
-        if not scratch:
-            raise MemoryError()
-        try:
-            return Finding(0, self._pack(self.found_elim, scratch),
-                           tuple(self.found_units[i] for i in range(self.found_nunits)),
-                           self.found_need, self.found_count)
-        finally:
-            free(scratch)
+        return self._finding() if found else None
+
+    cdef object _finding(self):
+        """What the last finder found, as a Finding."""
+        return Finding(self._words_int(self.found_place), self._words_int(self.found_elim),
+                       tuple(self.found_units[i] for i in range(self.found_nunits)), self.found_need,
+                       self.found_count)
 
     def first_contradiction(self, bytes cand, bytes stars, cells, int level, int budget, plan=()) -> int:
         """The index in `cells` of the first cell whose probe ends in a contradiction, or -1.
@@ -514,6 +771,7 @@ cdef class Prober(Search):
             raise ValueError(f"bitsets must be {self.nbytes} bytes")
         self._words(int.from_bytes(cand, "little"), self.base_cand)
         self._words(int.from_bytes(stars, "little"), self.base_star)
+        self.loaded_cand = None         # the probes work on the state
         total = len(cells)
         cdef int *order = <int *> malloc(max(total, 1) * sizeof(int))
         if not order:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from engine.ladder import Step
 from engine.games.starbattle import _techniques
+from engine.games.starbattle._search import Search
 from engine.games.starbattle._techniques import Prober
 from engine.games.starbattle.board import region_letter
 from engine.games.starbattle.built import source_digest
@@ -34,8 +35,7 @@ class Geometry:
     shared by every board."""
 
     __slots__ = ("n", "k", "diagonals", "regions", "full", "rowbits", "unit_mask", "unit_name",
-                 "cell_units", "attack", "hit", "region_of", "nunits", "cell_name",
-                 "fits", "_finders")
+                 "cell_units", "attack", "hit", "region_of", "nunits", "cell_name", "_finders")
 
     def __init__(self, n: int, k: int, diagonals: bool, regions: Sequence[int]):
         self.n, self.k, self.diagonals = n, k, diagonals
@@ -54,7 +54,6 @@ class Geometry:
         self.cell_units = tuple((c // n, n + c % n, 2 * n + self.regions[c]) for c in range(n * n))
         self.cell_name = frame.cell_name
         self.attack, self.hit = frame.attack, frame.hit
-        self.fits = frame.fits          # can_place answers, shared by every state of every board
         # A Prober per thread: it holds the position it works on in its own buffers and releases the GIL
         # while it searches, so two threads grading one board (the same cached Geometry) must not share one.
         self._finders = threading.local()
@@ -83,22 +82,10 @@ class Frame:
         self.unit_name = ([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
                           + [f"region {region_letter(i)}" for i in range(n)])
         self.cell_name = tuple(f"r{c // n + 1}c{c % n + 1}" for c in range(n * n))
-        attack = []
-        for cell in range(n * n):
-            r, c = divmod(cell, n)
-            m = 0
-            for rr in range(max(0, r - 1), min(n, r + 2)):
-                for cc in range(max(0, c - 1), min(n, c + 2)):
-                    m |= 1 << (rr * n + cc)
-            if diagonals:
-                for i in range(-n, n):
-                    for rr, cc in ((r + i, c + i), (r + i, c - i)):
-                        if 0 <= rr < n and 0 <= cc < n:
-                            m |= 1 << (rr * n + cc)
-            attack.append(m & ~(1 << cell))
-        self.attack = tuple(attack)
+        # the attacks are the compiled search's (any map: rows as regions)
+        attack = Search(n, 1, diagonals, [cell // n for cell in range(n * n)]).attacks()
+        self.attack = attack
         self.hit = tuple(a | (1 << cell) for cell, a in enumerate(attack))
-        self.fits: dict[tuple[int, int], bool] = {}
 
 
 @lru_cache(maxsize=32)
@@ -170,19 +157,8 @@ class StarState:
 
     def consequences(self, placed: int) -> int:
         """The candidates a person crosses off on placing the stars `placed`: the cells they attack
-        and the rest of every unit they complete."""
-        geo = self.geo
-        out = 0
-        touched = set()
-        for cell in cells_of(placed):
-            out |= geo.attack[cell]
-            touched.update(geo.cell_units[cell])
-        stars = self.stars | placed
-        for u in touched:
-            m = geo.unit_mask[u]
-            if (stars & m).bit_count() >= geo.k:
-                out |= m
-        return out & self.cand & ~placed
+        and the rest of every unit they complete (compiled: `Prober.consequences`)."""
+        return self.geo.finders.consequences(self.cand, self.stars, placed)
 
     # -- the ladder's state protocol
     def apply(self, step: Step) -> None:
@@ -216,29 +192,15 @@ class StarState:
         return self.broken_unit() is not None or self.broken
 
     def broken_unit(self) -> int | None:
-        """A unit that can no longer be completed (too many stars, or too little room), or None."""
-        geo, k, cand, stars = self.geo, self.geo.k, self.cand, self.stars
-        if k == 1:
-            # the same test with one star a unit (asked after every step of a Queens grade): a unit
-            # is broken with two stars, or with none and no candidate left
-            for u, m in enumerate(geo.unit_mask):
-                placed = stars & m
-                if placed:
-                    if placed & (placed - 1):
-                        return u
-                elif not cand & m:
-                    return u
-            return None
-        hit = geo.hit
-        for u, m in enumerate(geo.unit_mask):
-            need = k - (stars & m).bit_count()
-            if need < 0:
-                return u
-            if need:
-                free = cand & m
-                if free.bit_count() < need or (need > 1 and not can_place(free, need, hit)):
-                    return u
-        return None
+        """A unit that can no longer be completed (too many stars, too few candidates, or candidates
+        on which its stars cannot all fit), the first in unit order, or None (compiled:
+        `Prober.broken_unit`)."""
+        return self.geo.finders.broken_unit(self.cand, self.stars)
+
+    def reached(self, cand: int, stars: int, broken: bool) -> None:
+        """Move to the position a compiled run of steps ended in (`Prober.basic_round`)."""
+        self.cand, self.stars, self.broken = cand, stars, broken
+        self.memo = None
 
     def __repr__(self) -> str:
         return f"StarState(stars={self.star_cells()}, candidates={self.cand.bit_count()})"
@@ -258,27 +220,6 @@ class StarState:
 
 
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def can_place(mask: int, m: int, hit: Sequence[int]) -> bool:
-    """Whether m mutually non-attacking stars fit among the cells of `mask` (other units ignored)."""
-    if m <= 0:
-        return True
-    if mask.bit_count() < m:
-        return False
-    if m == 1:
-        return True
-    if mask.bit_count() > 4 * m - 4:
-        return True     # cells touching pairwise come at most 4 to a set (a 2x2 block): some m fit
-    while mask:
-        low = mask & -mask
-        cell = low.bit_length() - 1
-        if can_place(mask & ~hit[cell], m - 1, hit):
-            return True
-        mask ^= low
-        if mask.bit_count() < m:
-            return False
-    return False
 
 
 # --------------------------------------------------------------------------------------------------

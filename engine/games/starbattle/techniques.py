@@ -42,20 +42,24 @@ families, in the words of human Star Battle guides:
                        only when nothing else moves.
 
 Where the work is done: positions are Python ints used as bitsets, and every technique has one
-finder. The compiled module (_techniques.pyx, `Geometry.finders`) finds for the techniques most
-grades spend their time in, and returns a `Finding` (finding.py) that the Python finder here or in
-blocks.py only words: tier 2 (confinement, shared neighbour, crowding) and the other counting groups
-(`Prober.find`), the 2x2 bound, the squeeze, the windows' remainders and excesses
-(`Prober.block_argument`), the set differentials (`Prober.differential`) and the block argument on
-a group of touching regions (`Prober.cover_argument`, for region-pair and -triple, whose groups are
-listed here). The footprint and pressured-cell finders choose their areas in Python and run their
-enumerations there (`_ways`, `_agreement`, the per-cell loops of crowded-group, pressured-footprint
-and pressured-lines / -remainder, the pressured-pair search). A trial runs the compiled probe,
-which carries a position on with the basic rules and, in a short trial, with the ladder's own
-tier-2 finders (TRIAL_PLAN, taken from the table below); the cell it stops at is probed once more
-here for the sentence. The compiled module is required, and a build older than its sources is
-refused on import (state.py). The plain Python versions of the compiled finders live in
-tests/engine/test_engine_techniques_oracle.py, as oracles only.
+finder. The rules live in one compiled core (_techniques.pyx, `Geometry.finders`, a Prober: the
+search of _search.pyx loaded with a position), which finds for the techniques most grades spend
+their time in and returns a `Finding` (finding.py) that the Python finder here or in blocks.py only
+words: the basic rules (tier 1), tier 2 (confinement, shared neighbour, crowding) and the other
+counting groups (`Prober.find`), the 2x2 bound, the squeeze, the windows' remainders and excesses
+and their areas (`Prober.block_argument`, `Prober.window_areas`), the set differentials
+(`Prober.differential`) and the block argument on a group of touching regions
+(`Prober.cover_argument`, for region-pair and -triple, whose groups are listed here); also what a
+position's stars rule out and whether a unit can still be completed (StarState.consequences,
+.broken_unit). The footprint and pressured-cell finders choose their areas in Python and run their
+enumerations compiled (`_ways`, `_agreement`, the per-cell loops of crowded-group, pressured-footprint
+and pressured-lines / -remainder, the pressured-pair search). A trial's probe carries a position on
+with rounds of the ladder's own basic steps, compiled (BASIC_PLAN, `Prober.basic_round`); the short
+trials run whole compiled, a quick probe of every candidate and then the step-by-step course of the
+one it stops at (TRIAL_PLAN, `Prober.trial`), whose end gives the sentence. Both plans come from the
+table below, so the probe and the ladder cannot drift. The compiled module is required, and a build
+older than its sources is refused on import (state.py). The plain Python versions of the compiled
+finders live in tests/engine/test_engine_techniques_oracle.py, as oracles only.
 """
 
 from __future__ import annotations
@@ -65,68 +69,53 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from engine.ladder import Ladder, Step, Technique, run
-from engine.games.starbattle._techniques import FINDERS
+from engine.ladder import Ladder, Step, Technique
+from engine.games.starbattle._techniques import FINDERS, ROUND_ENDS
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
                                             find_window, window_areas)
-from engine.games.starbattle.state import (Geometry, StarState, can_place, cells_of, cells_text, geometry,
-                                           join_names, place_step, regions_first, removal_sets, taking_any,
-                                           stars_text)
+from engine.games.starbattle.state import (Geometry, StarState, cells_of, cells_text, geometry, join_names,
+                                           place_step, regions_first, removal_sets, taking_any, stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
 
 
 def find_star_neighbours(state: StarState, name: str, cost: int) -> Step | None:
-    geo, cand = state.geo, state.cand
-    stars = state.stars
-    while stars:
-        low = stars & -stars
-        cell = low.bit_length() - 1
-        stars ^= low
-        elim = geo.attack[cell] & cand
-        if elim:
-            return Step(name, cost, (), cells_of(elim), (),
-                        f"the star at {geo.cell_name[cell]} rules out the cells it "
-                        + ("attacks" if geo.diagonals else "touches"))
-    return None
+    """The first star (in cell order) attacking candidates: they are empty (compiled: `Prober.find`;
+    its Finding's count is the star's cell)."""
+    found = state.geo.finders.find(FINDERS["star-neighbours"], state.cand, state.stars)
+    if found is None:
+        return None
+    geo = state.geo
+    return Step(name, cost, (), cells_of(found.eliminate), (),
+                f"the star at {geo.cell_name[found.count]} rules out the cells it "
+                + ("attacks" if geo.diagonals else "touches"))
 
 
 def find_unit_full(state: StarState, name: str, cost: int) -> Step | None:
-    geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
-    unit_mask = geo.unit_mask
-    for u in regions_first(geo):
-        m = unit_mask[u]
-        if cand & m and (stars & m if k == 1 else (stars & m).bit_count() >= k):
-            return Step(name, cost, (), cells_of(cand & m), (geo.unit_name[u],),
-                        f"{geo.unit_name[u]} already has its " + ("star" if k == 1 else f"{k} stars")
-                        + ", so its other cells are empty")
-    return None
+    """The first unit (regions, rows, columns) holding its stars with candidates left: they are empty
+    (compiled: `Prober.find`)."""
+    found = state.geo.finders.find(FINDERS["unit-full"], state.cand, state.stars)
+    if found is None:
+        return None
+    geo, k = state.geo, state.geo.k
+    unit = geo.unit_name[found.units[0]]
+    return Step(name, cost, (), cells_of(found.eliminate), (unit,),
+                f"{unit} already has its " + ("star" if k == 1 else f"{k} stars") + ", so its other cells are empty")
 
 
 def find_last_free_cells(state: StarState, name: str, cost: int) -> Step | None:
-    geo, cand, stars, k = state.geo, state.cand, state.stars, state.geo.k
-    unit_mask = geo.unit_mask
-    if k == 1:
-        # the same search with one star a unit: a unit without its star and one free cell
-        for u in regions_first(geo):
-            m = unit_mask[u]
-            if not stars & m:
-                free = cand & m
-                if free and not free & (free - 1):
-                    return place_step(state, name, cost, free, 0, (u,), f"{geo.unit_name[u]} has one free cell left")
+    """The first unit (regions, rows, columns) with exactly as many candidates as stars still needed:
+    they are its stars, with what they rule out (compiled: `Prober.find`; its Finding's need is the
+    unit's)."""
+    found = state.geo.finders.find(FINDERS["last-free-cells"], state.cand, state.stars)
+    if found is None:
         return None
-    for u in regions_first(geo):
-        m = unit_mask[u]
-        need = k - (stars & m).bit_count()
-        if need > 0:
-            free = cand & m
-            if free and free.bit_count() == need:
-                unit = geo.unit_name[u]
-                why = (f"{unit} has one free cell left" if need == 1 else
-                       f"{unit} needs {need} more stars and has exactly {need} free cells")
-                return place_step(state, name, cost, free, 0, (u,), why)
-    return None
+    geo, need = state.geo, found.need
+    unit = geo.unit_name[found.units[0]]
+    why = (f"{unit} has one free cell left" if need == 1 else
+           f"{unit} needs {need} more stars and has exactly {need} free cells")
+    return Step(name, cost, cells_of(found.place), cells_of(found.eliminate), (unit,), why)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -487,26 +476,31 @@ LONG_PROBE_BUDGET = 60     # ... and a probe of the last rung
 PROBE_BUDGET = 20         # deductions beyond the basic rules that one probe may use
 
 
-def probe(state: StarState, cell: int, extra: Sequence[Technique], basic: Ladder,
+def probe(state: StarState, cell: int, extra: Sequence[Technique],
           budget: int = PROBE_BUDGET) -> tuple[bool, StarState, int]:
-    """Assume a star on `cell` and carry the position on: the basic rules to a fixed point, then the
-    first step of `extra` (in ladder order), again and again while `budget` allows.
+    """Assume a star on `cell` and carry the position on: a round of the basic steps (the ladder's
+    tier 1, compiled: `Prober.basic_round`, BASIC_PLAN), then the first step of `extra` (in ladder
+    order), again and again while `budget` allows.
 
     Returns (contradiction, the position reached, deductions used beyond the basic rules)."""
-    return _assume(state, 1 << cell, extra, basic, budget)
+    return _assume(state, 1 << cell, extra, budget)
 
 
-def _assume(state: StarState, placed: int, extra: Sequence[Technique], basic: Ladder,
-            budget: int) -> tuple[bool, StarState, int]:
+_BROKEN, _SOLVED = ROUND_ENDS["broken"], ROUND_ENDS["solved"]
+
+
+def _assume(state: StarState, placed: int, extra: Sequence[Technique], budget: int) -> tuple[bool, StarState, int]:
     """`probe` for the stars `placed` at once."""
     s = state.copy()
     s.apply(Step("assume", 0, cells_of(placed), cells_of(s.consequences(placed) & ~placed)))
+    finders = s.geo.finders
     used = 0
     while True:
-        result = run(s, basic)
-        if result.contradiction:
+        ended, cand, stars, broken = finders.basic_round(s.cand, s.stars, s.broken, BASIC_PLAN)
+        s.reached(cand, stars, broken)
+        if ended == _BROKEN:
             return True, s, used
-        if result.solved or used >= budget:
+        if ended == _SOLVED or used >= budget:
             return False, s, used
         for technique in extra:
             step = technique.find(s)
@@ -519,48 +513,48 @@ def _assume(state: StarState, placed: int, extra: Sequence[Technique], basic: La
 
 
 def find_hypothesis(state: StarState, name: str, cost: int, *,
-                    levels: Sequence[tuple[int, Callable[[], Sequence[Technique]]]],
-                    basic: Callable[[], Ladder], budget: int = PROBE_BUDGET) -> Step | None:
+                    levels: Sequence[tuple[int, Callable[[], Sequence[Technique]] | None]],
+                    budget: int = PROBE_BUDGET) -> Step | None:
     """A candidate is empty if a star on it leads to a contradiction (see `probe`). Each level names
     the techniques a probe may use beyond the basic rules; every candidate is tried at the first
     level before any at the next (the short, plain contradiction is the one a person finds).
-    At levels 1 (basic rules only) and 2 (tier 2: TRIAL_PLAN, the ladder's own compiled finders) the
-    compiled probe runs every candidate; the one it stops at is probed again here, whose position
-    (which unit broke, how many deductions it took) gives the sentence."""
+    Levels 1 (basic rules only) and 2 (tier 2: TRIAL_PLAN, the ladder's own compiled finders) run
+    compiled whole: the quick probe of every candidate (`Prober.first_contradiction`), then, for the
+    one it stops at, the step-by-step course (`Prober.trial`), whose end (which unit broke, how many
+    deductions it took) gives the sentence."""
     geo = state.geo
     order = _probe_order(state)
     if not order:
         return None
-    base = basic()
     nbytes = (geo.n * geo.n + 7) // 8
     for level, extra_of in levels:
-        extra = extra_of()
         if level <= 2:
             cand = state.cand.to_bytes(nbytes, "little")
             stars = state.stars.to_bytes(nbytes, "little")
+            plan = TRIAL_PLAN if level == 2 else ()
             start = 0
             while start < len(order):
-                i = geo.finders.first_contradiction(cand, stars, order[start:], level, budget, TRIAL_PLAN)
+                i = geo.finders.first_contradiction(cand, stars, order[start:], level, budget, plan)
                 if i < 0:
                     break
                 cell = order[start + i]
-                found, reached, used = probe(state, cell, extra, base, budget)
+                found, bad, used = geo.finders.trial(state.cand, state.stars, state.broken, cell, level, budget,
+                                                     BASIC_PLAN, plan)
                 if found:
-                    return _hypothesis_step(state, name, cost, cell, reached, used)
-                start += i + 1          # not expected (the tests hold the two probes together)
+                    return _hypothesis_step(state, name, cost, cell, bad, used)
+                start += i + 1          # not expected (the tests hold the two courses together)
             continue
+        extra = extra_of()
         depth_budget = budget if level < 4 else LONG_PROBE_BUDGET
         for cell in order:
-            found, reached, used = probe(state, cell, extra, base, depth_budget)
+            found, reached, used = probe(state, cell, extra, depth_budget)
             if found:
-                return _hypothesis_step(state, name, cost, cell, reached, used)
+                return _hypothesis_step(state, name, cost, cell, reached.broken_unit(), used)
     return None
 
 
-def _hypothesis_step(state: StarState, name: str, cost: int, cell: int, reached: StarState,
-                     used: int) -> Step:
+def _hypothesis_step(state: StarState, name: str, cost: int, cell: int, bad: int | None, used: int) -> Step:
     geo = state.geo
-    bad = reached.broken_unit()
     where = f": {geo.unit_name[bad]} could not be completed" if bad is not None else ""
     units = (geo.unit_name[bad],) if bad is not None else ()
     how = "the basic rules" if not used else (
@@ -573,8 +567,7 @@ CASE_WAYS = 200      # a unit is split into cases only when it holds its stars i
 CASE_PROBES = 2000   # ways carried on per search (a count, so grades never depend on the machine)
 
 
-def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Sequence[Technique]],
-               basic: Callable[[], Ladder]) -> Step | None:
+def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Sequence[Technique]]) -> Step | None:
     """Case analysis on one unit: list every way it can hold the stars it still needs and carry each
     on as a long trial does; a way that leads to a contradiction is out, and what every other way
     agrees on holds (a cell none of them leaves open is empty, a star all of them place is a star).
@@ -588,14 +581,14 @@ def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Se
             if ways:
                 split.append((len(ways), u, ways))
     split.sort(key=lambda item: item[0])
-    steps, base = extra(), basic()
+    steps = extra()
     left = CASE_PROBES
     for _, u, ways in split:
         if len(ways) > left:
             break
         open_cells, common, alive = 0, geo.full, 0
         for tried, (chosen, _) in enumerate(ways, start=1):
-            broken, reached, _ = _assume(state, chosen, steps, base, LONG_PROBE_BUDGET)
+            broken, reached, _ = _assume(state, chosen, steps, LONG_PROBE_BUDGET)
             if not broken:
                 alive += 1
                 open_cells |= reached.cand | reached.stars
@@ -644,8 +637,9 @@ _LINES_IN_REGIONS = ((ROW, REG), (COL, REG))
 _REGIONS_IN_LINES = ((REG, ROW), (REG, COL))
 _LARGE = tuple(range(4, 13))           # groups of 4 or more (at most n/2 are ever needed)
 
-# Tier 2 is what a short trial may use between its basic steps: each of its finders must be compiled
-# (TRIAL_PLAN), since the compiled probe runs them.
+# Tier 1 is what a trial carries a position on with, and tier 2 what a short trial may use between its
+# basic steps: each of their finders must be compiled (BASIC_PLAN, TRIAL_PLAN), since the compiled
+# probe runs them.
 _ENTRIES: tuple[Entry, ...] = (
     Entry("star-neighbours", 1, 1, find_star_neighbours),
     Entry("unit-full", 1, 1, find_unit_full),
@@ -697,23 +691,26 @@ _ENTRIES: tuple[Entry, ...] = (
     Entry("trial-cases", 4, 3840, find_cases, {"level": "long"}),
 )
 
-_COMPILED = {find_counting: "counting", find_shared_neighbour: "shared-neighbour", find_crowding: "crowding"}
+_COMPILED = {find_star_neighbours: "star-neighbours", find_unit_full: "unit-full",
+             find_last_free_cells: "last-free-cells", find_counting: "counting",
+             find_shared_neighbour: "shared-neighbour", find_crowding: "crowding"}
 
 
-def _trial_plan() -> tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
-    """The tier-2 finders in ladder order, as the compiled probe takes them: (code, pairs, sizes)."""
+def _plan(tier: int) -> tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """The finders of one tier in ladder order, as the compiled probe takes them: (code, pairs, sizes)."""
     plan = []
     for entry in _ENTRIES:
-        if entry.tier != 2:
+        if entry.tier != tier:
             continue
         if entry.finder not in _COMPILED:
-            raise ValueError(f"{entry.name}: a tier-2 technique needs a compiled finder (the probe runs it)")
+            raise ValueError(f"{entry.name}: a tier-{tier} technique needs a compiled finder (the probe runs it)")
         plan.append((FINDERS[_COMPILED[entry.finder]], tuple(entry.options.get("pairs", ())),
                      tuple(entry.options.get("sizes", ()))))
     return tuple(plan)
 
 
-TRIAL_PLAN = _trial_plan()
+BASIC_PLAN = _plan(1)       # the basic steps a trial carries a position on with, one at a time
+TRIAL_PLAN = _plan(2)       # ... and the steps a short trial takes between rounds of them
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
 TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder in (find_hypothesis, find_cases))
 
@@ -726,15 +723,11 @@ def ladder_for(stars: int) -> Ladder:
     in_trials = {entry.name for entry in _ENTRIES if entry.in_trials}
     in_long_trial = {entry.name for entry in _ENTRIES if entry.in_long_trial}
 
-    def basic() -> Ladder:
-        if "basic" not in holder:
-            holder["basic"] = Ladder(holder["ladder"].upto(1))
-        return holder["basic"]
-
-    # what a probe may use beyond the basic rules, per trial level (1, 2: run first by the compiled probe)
+    # what a probe may use beyond the basic rules, per trial level (1, 2: BASIC_PLAN and TRIAL_PLAN,
+    # run compiled)
     levels = {
-        "basic": (1, lambda: ()),
-        "short": (2, lambda: tuple(x for x in holder["ladder"] if x.tier == 2)),
+        "basic": (1, None),
+        "short": (2, None),
         "deep": (3, lambda: tuple(x for x in holder["ladder"] if 2 <= x.tier <= 3 and x.name in in_trials)),
         # every technique but the broadest searches, and a short trial inside the trial: a board that
         # needs this lacks a technique
@@ -745,9 +738,9 @@ def ladder_for(stars: int) -> Ladder:
         cost = QUEENS_TIER_COST[entry.tier] if stars == 1 else entry.cost
         options = dict(entry.options)
         if entry.finder is find_hypothesis:
-            options = {"levels": tuple(levels[level] for level in options["levels"]), "basic": basic}
+            options = {"levels": tuple(levels[level] for level in options["levels"])}
         elif entry.finder is find_cases:
-            options = {"extra": levels[options["level"]][1], "basic": basic}
+            options = {"extra": levels[options["level"]][1]}
         find = partial(entry.finder, name=entry.name, cost=cost, **options)
         entries.append(Technique(entry.name, order * 10, entry.tier, cost, find))
     holder["ladder"] = Ladder(entries)
@@ -758,5 +751,5 @@ def technique_names() -> tuple[str, ...]:
     return tuple(entry.name for entry in _ENTRIES)
 
 
-__all__ = ["Entry", "Geometry", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "TRIALS", "can_place",
-           "cells_of", "geometry", "ladder_for", "probe", "technique_names"]
+__all__ = ["BASIC_PLAN", "Entry", "Geometry", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "TRIALS",
+           "TRIAL_PLAN", "cells_of", "geometry", "ladder_for", "probe", "technique_names"]
