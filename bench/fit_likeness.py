@@ -60,22 +60,24 @@ def _board(job: tuple[int, int, str, int, bool]) -> tuple[Map, Map] | None:
     size, stars, style, seed, sample = job
     drawing = styles.named(style)
     drawn: list[Map] = []
-    original = drawing.draw
+    entry = "draw_planted" if getattr(drawing, "PLANTS", False) else "draw"   # a style drawing its own answer
+    original = getattr(drawing, entry)
 
     def recording(*args, **kwargs):
-        regions = original(*args, **kwargs)
+        made = original(*args, **kwargs)
+        regions = made[0] if entry == "draw_planted" and made is not None else made
         if regions is not None:
             drawn.append(tuple(regions))     # repair changes the list in place
-        return regions
+        return made
 
-    drawing.draw = recording                 # this worker's own copy of the module
+    setattr(drawing, entry, recording)       # this worker's own copy of the module
     try:
         board, _ = generate(Rules(size, stars), SEED + seed, style=style, timeout=120,
                             settings=Settings(sample=sample))
     except DeadlineExceeded:
         return None
     finally:
-        drawing.draw = original
+        setattr(drawing, entry, original)
     return drawn[-1], board.regions          # the board came from the last drawing
 
 
@@ -93,12 +95,12 @@ def corpus(path: Path, stars: int) -> dict[int, list[Map]]:
 
 def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]], boards: int,
         rounds: int, quantile: float, strength: float, jobs: int, split: float | None,
-        drawn: bool, on_top: bool) -> dict[int, Likeness]:
-    """A Likeness per size with at least MIN_BOARDS published boards, fitted over `rounds` rounds
+        drawn: bool, on_top: bool, min_boards: int = MIN_BOARDS) -> dict[int, Likeness]:
+    """A Likeness per size with at least `min_boards` published boards, fitted over `rounds` rounds
     (`on_top`: into the style's FINISHED table, its LIKENESS judging as committed)."""
-    sizes = [size for size in sizes if len(published.get(size, ())) >= MIN_BOARDS]
+    sizes = [size for size in sizes if len(published.get(size, ())) >= min_boards]
     if not sizes:
-        raise SystemExit(f"the calibration file has no size with {MIN_BOARDS}+ {stars}-star boards")
+        raise SystemExit(f"the calibration file has no size with {min_boards}+ {stars}-star boards")
     module = styles.named(style)
     table = "FINISHED" if on_top else "LIKENESS"
     tables: dict[int, Likeness] = {}
@@ -196,7 +198,7 @@ def main() -> None:
                         help="fit the style's FINISHED table (finished maps) over its current LIKENESS")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    path = args.calibration or CORPUS[args.style]
+    path = args.calibration or CORPUS.get(args.style) or SHARED / styles.named(args.style).CALIBRATION
     def per_star(values: list, option: str) -> list:
         if len(values) == 1:
             return values * len(args.stars)
