@@ -293,23 +293,30 @@ def test_the_quick_probe_matches_the_step_by_step_trials():
 
 
 def test_basic_rounds_and_unit_checks_match_the_oracle():
-    """`Prober.basic_round` (the ladder's tier 1, one step at a time), `broken_unit` and
-    `consequences` answer as the plain versions do, on the pool and on the positions a star on each
-    candidate leads to."""
+    """`Prober.basic_round` (the ladder's tier 1, one step at a time), `broken_unit`, `solved`,
+    `consequences`, `apply` and `near` answer as the plain versions do, on the pool and on the
+    positions a star on each candidate leads to."""
     ended = Counter()
     compared = 0
     for case, state, oracle in _sample(3):
-        geo = state.geo
+        geo, needs = state.geo, state.needs()
         positions = [(state.cand, state.stars, state.broken)]
         for cell in cells_of(state.cand)[::4]:
             placed = 1 << cell
             after = geo.finders.consequences(state.cand, state.stars, placed)
             assert after == oracle.consequences(state.cand, state.stars, placed), describe(case, None)
-            positions.append((state.cand & ~after & ~placed, state.stars | placed, state.broken))
+            moved = geo.finders.apply(state.cand, state.stars, state.broken, placed | (cell % 3 == 0) << 3, after)
+            assert moved == oracle.apply(state.cand, state.stars, state.broken, placed | (cell % 3 == 0) << 3, after)
+            positions.append(moved)
+        for u in range(geo.nunits):
+            cells = state.cand & geo.unit_mask[u]
+            assert geo.finders.near(cells, needs, state.cand) == oracle.near(cells, needs, state.cand)
         for cand, stars, broken in positions:
             assert geo.finders.broken_unit(cand, stars) == oracle.broken_unit(cand, stars), describe(case, None)
+            assert geo.finders.solved(cand, stars) == oracle.solved(cand, stars), describe(case, None)
             fast = geo.finders.basic_round(cand, stars, broken, T.BASIC_PLAN)
             assert fast == oracle.basic_round(cand, stars, broken, T.BASIC_PLAN), describe(case, None)
+            assert geo.finders.solved(*fast[1:3]) == oracle.solved(*fast[1:3])
             ended[fast[0]] += 1
             compared += 1
     assert compared > 15_000 and min(ended.values()) > 2_000, (compared, ended)

@@ -19,8 +19,7 @@ from itertools import combinations
 from engine.games.starbattle import techniques as T
 from engine.games.starbattle._techniques import FINDERS, ROUND_ENDS
 from engine.games.starbattle.finding import Finding
-from engine.games.starbattle.state import Geometry, StarState, cells_of, regions_first, removal_sets, taking_any
-from engine.ladder import Step
+from engine.games.starbattle.state import Geometry, StarState, cells_of, regions_first
 
 ROW, COL, REG = T.ROW, T.COL, T.REG
 
@@ -47,6 +46,47 @@ def can_place(mask: int, m: int, hit: Sequence[int]) -> bool:
         if mask.bit_count() < m:
             return False
     return False
+
+
+def taking_any(removed: list[int], cells: int) -> int:
+    """The cells whose star would take some cell of `cells` (`removed`: removal_sets; by symmetry,
+    the cells a star on some cell of `cells` would take)."""
+    out = 0
+    while cells:
+        low = cells & -cells
+        out |= removed[low.bit_length() - 1]
+        cells ^= low
+    return out
+
+
+def removal_sets(state: StarState, needs: list[int]) -> list[int]:
+    """For every cell x, the cells a star on x takes away: x itself, the cells it attacks, and the rest
+    of each unit that needs just that one star. The relation is symmetric: y is in removed[x] exactly
+    when x is in removed[y]."""
+    geo = state.geo
+    one = [geo.unit_mask[u] if needs[u] == 1 else 0 for u in range(geo.nunits)]
+    out = [0] * (geo.n * geo.n)
+    for cell in cells_of(state.cand):
+        a, b, c = geo.cell_units[cell]
+        out[cell] = geo.hit[cell] | one[a] | one[b] | one[c]
+    return out
+
+
+def apply(state: StarState, place: int, elim: int) -> None:
+    """StarState.apply, on bitsets: a star on a cell that is not a candidate, or attacking another
+    star, old or new, breaks the position."""
+    geo = state.geo
+    for cell in cells_of(place):
+        if not state.cand >> cell & 1 or geo.attack[cell] & (state.stars | place):
+            state.broken = True
+    state.stars |= place
+    state.cand &= ~place & ~elim
+    state.memo = None
+
+
+def solved(state: StarState) -> bool:
+    geo = state.geo
+    return not state.broken and all((state.stars & m).bit_count() == geo.k for m in geo.unit_mask)
 
 
 def broken_unit(state: StarState) -> int | None:
@@ -116,7 +156,7 @@ def basic_round(state: StarState) -> int:
     while True:
         if state.broken or broken_unit(state) is not None:
             return ROUND_ENDS["broken"]
-        if state.is_solved():
+        if solved(state):
             return ROUND_ENDS["solved"]
         for finder in BASIC:
             found = finder(state)
@@ -124,14 +164,14 @@ def basic_round(state: StarState) -> int:
                 break
         else:
             return ROUND_ENDS["stalled"]
-        state.apply(Step("basic", 0, cells_of(found.place), cells_of(found.eliminate)))
+        apply(state, found.place, found.eliminate)
 
 
 def trial(finders: PlainFinders, state: StarState, cell: int, level: int, budget: int, plan) -> tuple[bool, int | None, int]:
     """A probe's course (Prober.trial): the star on `cell` with its consequences, then rounds of the
     basic steps and, at level 2, the first of `plan`'s finders between them while `budget` allows."""
     s = state.copy()
-    s.apply(Step("assume", 0, (cell,), cells_of(consequences(s, 1 << cell))))
+    apply(s, 1 << cell, consequences(s, 1 << cell))
     used = 0
     while True:
         ended = basic_round(s)
@@ -145,7 +185,7 @@ def trial(finders: PlainFinders, state: StarState, cell: int, level: int, budget
                 break
         else:
             return False, None, used
-        s.apply(Step("plan", 0, (), cells_of(found.eliminate)))
+        apply(s, 0, found.eliminate)
         used += 1
 
 
@@ -801,6 +841,17 @@ class PlainFinders:
 
     def fits(self, cells: int, want: int) -> bool:
         return can_place(cells, want, self.geo.hit)
+
+    def apply(self, cand: int, stars: int, broken: bool, place: int, elim: int) -> tuple[int, int, bool]:
+        state = StarState(self.geo, cand, stars, broken)
+        apply(state, place, elim)
+        return state.cand, state.stars, state.broken
+
+    def solved(self, cand: int, stars: int) -> bool:
+        return solved(self._state(cand, stars))
+
+    def near(self, cells: int, needs, cand: int) -> int:
+        return taking_any(removal_sets(self._state(cand), needs), cells) & cand
 
     def basic_round(self, cand: int, stars: int, broken: bool, basic) -> tuple[int, int, int, bool]:
         state = StarState(self.geo, cand, stars, broken)

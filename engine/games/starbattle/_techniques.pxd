@@ -195,6 +195,8 @@ cdef class Prober(Search):
                          const unsigned char *base_cand, const unsigned char *near_f, const int *base_needs,
                          const int *given, int ngiven, int u, int v, unsigned char *gone,
                          unsigned char *crowders) noexcept nogil
+    cdef void _near(self, const unsigned char *cells, const int *needs, const unsigned char *cand,
+                    unsigned char *gone, unsigned char *near) noexcept nogil
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil
     cdef bint _group(self, CountRun *w, int start, int depth, unsigned long long span, int need_x,
                      int need_y) noexcept nogil

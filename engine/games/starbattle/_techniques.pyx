@@ -675,6 +675,27 @@ cdef class Prober(Search):
         self._consequences(place, out)
         return self._words_int(out)
 
+    def solved(self, cand, stars):
+        """StarState.is_solved for a position that did not break: k stars in every unit."""
+        self._set_position(cand, stars)
+        self.broken = False
+        return self._solved()
+
+    def apply(self, cand, stars, bint broken, place, elim):
+        """StarState.apply: the position (`cand`, `stars`, `broken`) after the stars `place` (one on a
+        cell that is not a candidate, or attacking another star, old or new, breaks it) and the cells
+        `elim` ruled out: (the candidates, the stars, whether it broke)."""
+        cdef uint64_t place_words[MAX_WORDS]
+        cdef uint64_t elim_words[MAX_WORDS]
+        self._words(place, place_words)
+        self._words(elim, elim_words)
+        self._set_position(cand, stars)
+        self.broken = broken
+        self._apply(place_words, elim_words)
+        cand, stars = self._words_int(self.cand), self._words_int(self.star)
+        self.loaded_cand, self.loaded_stars = cand, stars        # the state is that position, counts and all
+        return cand, stars, self.broken
+
     def basic_round(self, cand, stars, bint broken, basic):
         """A round of the ladder's basic steps (`basic`: its tier-1 finders as a plan, each (code, (),
         ())) from the position as given (`broken`: StarState.broken), one step at a time as the ladder
@@ -1341,14 +1362,7 @@ cdef class Prober(Search):
             for w in range(nu):
                 base_needs[w] = needs[w]
             with nogil:
-                # near: the candidates whose star takes some of the area's cells (the relation is
-                # symmetric: a star on f takes c exactly when a star on c takes f)
-                for f in range(nc):
-                    if inside[f]:
-                        self._taken(f, base_needs, gone)
-                        for i in range(nc):
-                            if gone[i] and base_cand[i]:
-                                near[i] = 1
+                self._near(inside, base_needs, base_cand, gone, near)
                 for cell in range(nc):
                     if not near[cell]:
                         continue
@@ -1910,9 +1924,47 @@ cdef class Prober(Search):
             found = found or (place[i] | elim[i]) != 0
         return found
 
+    cdef void _near(self, const unsigned char *cells, const int *needs, const unsigned char *cand,
+                    unsigned char *gone, unsigned char *near) noexcept nogil:
+        """The candidates (of `cand`) on which a star takes some of `cells` (see _taken), into `near`
+        (`gone`: scratch). The relation is symmetric: a star on f takes c exactly when a star on c
+        takes f, so these are the candidates the stars on `cells` would take."""
+        cdef int f, i
+        memset(near, 0, self.ncells)
+        for f in range(self.ncells):
+            if cells[f]:
+                self._taken(f, needs, gone)
+                for i in range(self.ncells):
+                    if gone[i] and cand[i]:
+                        near[i] = 1
+
+    def near(self, cells, needs, cand):
+        """The candidates (of `cand`) on which a star, with the cells it rules out (itself, what it
+        attacks, the rest of its units that need one star: `needs`), takes some cell of `cells`; as a
+        bitset."""
+        cdef int nc = self.ncells, nu = self.nunits, u
+        if len(needs) != nu:
+            raise ValueError(f"needs must list {nu} units")
+        cdef unsigned char *flags = <unsigned char *> calloc(4 * nc + self.nbytes, 1)
+        cdef int *need_of = <int *> calloc(nu, sizeof(int))
+        if not flags or not need_of:
+            free(flags); free(need_of)
+            raise MemoryError()
+        try:
+            self._unpack(cells.to_bytes(self.nbytes, "little"), flags)
+            self._unpack(cand.to_bytes(self.nbytes, "little"), flags + nc)
+            for u in range(nu):
+                need_of[u] = needs[u]
+            with nogil:
+                self._near(flags, need_of, flags + nc, flags + 2 * nc, flags + 3 * nc)
+            return self._pack(flags + 3 * nc, flags + 4 * nc)
+        finally:
+            free(flags)
+            free(need_of)
+
     cdef void _taken(self, int cell, const int *needs, unsigned char *gone) noexcept nogil:
         """The cells a star on `cell` takes: itself, the cells it attacks, the rest of its units that
-        need one star (state.removal_sets)."""
+        need one star."""
         cdef int i, j, w
         memset(gone, 0, self.ncells)
         gone[cell] = 1

@@ -129,14 +129,9 @@ class StarState:
         """A position from a board and a partial solution (stars placed, cells ruled out) as given:
         nothing is deduced (the attacked neighbours of given stars stay candidates)."""
         geo = geometry(rules.size, rules.stars, rules.diagonals, tuple(regions))
-        smask = 0
-        for cell in stars:
-            smask |= 1 << cell
-        emask = 0
-        for cell in eliminated:
-            emask |= 1 << cell
-        broken = any(geo.attack[c] & smask for c in cells_of(smask))
-        return cls(geo, geo.full & ~smask & ~emask, smask, broken)
+        state = cls(geo, geo.full, 0)
+        state.apply(Step("given", 0, tuple(stars), tuple(eliminated)))
+        return state
 
     def copy(self) -> StarState:
         return StarState(self.geo, self.cand, self.stars, self.broken)
@@ -162,31 +157,19 @@ class StarState:
 
     # -- the ladder's state protocol
     def apply(self, step: Step) -> None:
-        geo = self.geo
-        placed = 0
+        """Place the step's stars (one on a cell that is not a candidate, or attacking another star,
+        breaks the position) and rule out its cells (compiled: `Prober.apply`)."""
+        placed = elim = 0
         for cell in step.place:
-            bit = 1 << cell
-            if not self.cand & bit:
-                self.broken = True
-            placed |= bit
-        if placed:
-            for cell in step.place:
-                if geo.attack[cell] & (self.stars | placed):
-                    self.broken = True
-            self.stars |= placed
-            self.cand &= ~placed
+            placed |= 1 << cell
         for cell in step.eliminate:
-            self.cand &= ~(1 << cell)
+            elim |= 1 << cell
+        self.cand, self.stars, self.broken = self.geo.finders.apply(self.cand, self.stars, self.broken, placed, elim)
         self.memo = None
 
     def is_solved(self) -> bool:
-        geo, stars = self.geo, self.stars
-        k = geo.k
-        # k stars in every row means n k stars in all: a position with another count is not solved
-        # (the ladder asks after every step, and most positions fail here at once)
-        if self.broken or stars.bit_count() != geo.n * k:
-            return False
-        return all((stars & m).bit_count() == k for m in geo.unit_mask)
+        """k stars in every unit, none breaking the position (compiled: `Prober.solved`)."""
+        return not self.broken and self.geo.finders.solved(self.cand, self.stars)
 
     def is_contradiction(self) -> bool:
         return self.broken_unit() is not None or self.broken
@@ -259,32 +242,3 @@ def _regions_first_order(n: int) -> tuple[int, ...]:
 def regions_first(geo: Geometry) -> tuple[int, ...]:
     """Every unit, regions first (a person looks at the coloured shapes before the lines)."""
     return _regions_first_order(geo.n)
-
-
-def taking_any(removed: list[int], cells: int) -> int:
-    """The cells whose star would take some cell of `cells` (`removed`: removal_sets; by symmetry,
-    the cells a star on some cell of `cells` would take)."""
-    out = 0
-    while cells:
-        low = cells & -cells
-        out |= removed[low.bit_length() - 1]
-        cells ^= low
-    return out
-
-
-def removal_sets(state: StarState, needs: list[int]) -> list[int]:
-    """For every cell x, the cells a star on x takes away: x itself, the cells it attacks, and the rest
-    of each unit that needs just that one star. The relation is symmetric: y is in removed[x] exactly
-    when x is in removed[y]."""
-    geo = state.geo
-    hit, unit_mask, cell_units = geo.hit, geo.unit_mask, geo.cell_units
-    one = [unit_mask[u] if needs[u] == 1 else 0 for u in range(geo.nunits)]
-    out = [0] * (geo.n * geo.n)
-    c_mask = state.cand
-    while c_mask:
-        low = c_mask & -c_mask
-        cell = low.bit_length() - 1
-        c_mask ^= low
-        a, b, c = cell_units[cell]
-        out[cell] = hit[cell] | one[a] | one[b] | one[c]
-    return out

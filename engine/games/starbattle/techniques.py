@@ -74,7 +74,7 @@ from engine.games.starbattle._techniques import FINDERS, ROUND_ENDS
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
                                             find_window, window_areas)
 from engine.games.starbattle.state import (Geometry, StarState, cells_of, cells_text, geometry, join_names,
-                                           place_step, regions_first, removal_sets, taking_any, stars_text)
+                                           place_step, regions_first, stars_text)
 
 # --------------------------------------------------------------------------------------------------
 # tier 1
@@ -403,7 +403,6 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
     geo, cand = state.geo, state.cand
     unit_mask = geo.unit_mask
     needs = state.needs()
-    removed = removal_sets(state, needs)
     tight = _short_of_room(geo, cand, needs)
     for group in _crowded_groups(geo.n, geo.regions):
         if any(needs[u] <= 0 for u in group):
@@ -418,7 +417,7 @@ def find_crowded_group(state: StarState, name: str, cost: int) -> Step | None:
         found = _ways(state, area, m, needs, cand, first_only=True, budget=GROUP_TRIES)
         if not found:                   # None: gave up counting; []: no way at all, a contradiction
             continue
-        crowders = _first_way_crowders(state, area, group, needs, cand, taking_any(removed, area) & cand,
+        crowders = _first_way_crowders(state, area, group, needs, cand, geo.finders.near(area, needs, cand),
                                        found[0], tight, GROUP_TRIES)
         if crowders:
             cells = cells_of(crowders)
@@ -434,13 +433,12 @@ def find_pressured_footprint(state: StarState, name: str, cost: int) -> Step | N
     (no two attacking, no unit over its count, no unit left without room)."""
     geo, cand = state.geo, state.cand
     needs = state.needs()
-    removed = removal_sets(state, needs)
     for u in regions_first(geo):
         m = needs[u]
         free = cand & geo.unit_mask[u]
         if m < 1 or free.bit_count() > FOOTPRINT_CELLS - 2 * max(0, m - 2) or free.bit_count() < m:
             continue
-        crowders = _first_way_crowders(state, free, (u,), needs, cand, taking_any(removed, free) & cand & ~free,
+        crowders = _first_way_crowders(state, free, (u,), needs, cand, geo.finders.near(free, needs, cand) & ~free,
                                        None, (), 0)
         if crowders:
             cells = cells_of(crowders)
