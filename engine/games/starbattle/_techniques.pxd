@@ -157,6 +157,9 @@ cdef class Prober(Search):
     cdef bint _fits(self, const uint64_t *mask, int want) noexcept nogil
     cdef int _broken_unit(self) noexcept nogil
     cdef void _words(self, cells, uint64_t *out) except *
+    cdef void _check_needs(self, needs) except *
+    cdef void _copy_needs(self, needs, int *out) except *
+    cdef unsigned char *_flags_and_needs(self, int size, needs, int **need_of) except NULL
     cdef void _set_position(self, cand, stars) except *
     cdef int _regions_first(self, int j) noexcept nogil
     cdef bint _star_neighbours(self) noexcept nogil
@@ -213,6 +216,7 @@ cdef class Prober(Search):
     cdef tuple _window_units(self, int first, int size, const int *regs, int nregs)
     cdef int _cover_into(self, uint64_t *mask, int size, int m, int *anchors) noexcept nogil
     cdef object _words_int(self, const uint64_t *words)
+    cdef void _lay_blocks(self, BlockRun *b, int *anchors, uint64_t *words) noexcept nogil
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
                            BlockRun *b) noexcept nogil
     cdef void _rule_out(self, PairRun *p, int cell, int delta) noexcept nogil

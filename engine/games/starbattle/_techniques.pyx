@@ -464,6 +464,32 @@ cdef class Prober(Search):
         for w in range(self.nwords):
             out[w] &= self.all_cells[w]
 
+    cdef void _check_needs(self, needs) except *:
+        """A list of the stars each unit still needs must list every unit."""
+        if len(needs) != self.nunits:
+            raise ValueError(f"needs must list {self.nunits} units")
+
+    cdef void _copy_needs(self, needs, int *out) except *:
+        cdef int u
+        for u in range(self.nunits):
+            out[u] = needs[u]
+
+    cdef unsigned char *_flags_and_needs(self, int size, needs, int **need_of) except NULL:
+        """Zeroed scratch of `size` bytes, returned, and the needs (checked) in a new array into
+        `need_of`: the caller frees both."""
+        self._check_needs(needs)
+        cdef unsigned char *flags = <unsigned char *> calloc(size, 1)
+        need_of[0] = <int *> calloc(self.nunits, sizeof(int))
+        try:
+            if not flags or not need_of[0]:
+                raise MemoryError()
+            self._copy_needs(needs, need_of[0])
+        except BaseException:
+            free(flags); free(need_of[0])
+            need_of[0] = NULL
+            raise
+        return flags
+
     cdef void _set_position(self, cand, stars) except *:
         """Load a position as given (`cand`, `stars`: bitsets), nothing deduced, with its counts: for
         the finders (the same two ints as last time load nothing: the ladder asks several finders
@@ -851,8 +877,7 @@ cdef class Prober(Search):
         cdef int i, v
         cdef WaysRun w
         cdef list out = []
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         if m < 0:
             return [] if collect else None
         cdef int nw = self.nwords
@@ -867,8 +892,7 @@ cdef class Prober(Search):
             inside = flags + nc
             self._unpack(cand.to_bytes(self.nbytes, "little"), w.cand)
             self._unpack(area.to_bytes(self.nbytes, "little"), inside)
-            for v in range(nu):
-                w.needs[v] = needs[v]
+            self._copy_needs(needs, w.needs)
             self._ways_start(&w, inside, slack)
             w.budget = budget
             w.limit = limit
@@ -969,8 +993,7 @@ cdef class Prober(Search):
         cdef int *units
         cdef int *tight_units
         cdef uint64_t *crowders
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int ngroup = len(group), ntight = len(tight)
         cdef unsigned char *flags = <unsigned char *> calloc(2 * nc + self.nbytes + 6 * nc, 1)
         cdef int *ints = <int *> calloc(3 * nc + 3 * nu + 2 * nu + ngroup + ntight + 1, sizeof(int))
@@ -993,8 +1016,7 @@ cdef class Prober(Search):
             if known_way:
                 self._unpack(stars.to_bytes(self.nbytes, "little"), way_stars)
                 self._unpack(ruled.to_bytes(self.nbytes, "little"), way_ruled)
-            for v in range(nu):
-                base_needs[v] = needs[v]
+            self._copy_needs(needs, base_needs)
             for j in range(ngroup):
                 units[j] = group[j]
                 if not 0 <= units[j] < nu:
@@ -1210,8 +1232,7 @@ cdef class Prober(Search):
         cdef int i, j, w, cell, u, v, count_u, count_v, ngiven
         cdef bint any_near, any_crowder
         cdef PairRun p
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int npairs = len(pairs), ntight = len(tight)
         cdef int *pair_units = <int *> malloc((2 * npairs + 1) * sizeof(int))
         cdef unsigned char *flags = <unsigned char *> calloc(12 * nc + nc * nc + self.nbytes, 1)
@@ -1228,8 +1249,7 @@ cdef class Prober(Search):
             given = ints + nc + 3 * nu                  # the tight units other than u and v
             tight_units = given + 2 * ntight            # every tight unit
             self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
-            for w in range(nu):
-                base_needs[w] = needs[w]
+            self._copy_needs(needs, base_needs)
             for j in range(npairs):
                 u, v = pairs[j]
                 if not (0 <= u < nu and 0 <= v < nu):
@@ -1345,22 +1365,15 @@ cdef class Prober(Search):
         the cells it rules out (itself, what it attacks, the rest of its units that need one star),
         leaves the area's cells `cells`, which must hold `m` more stars, too few of them or a cover by
         fewer than the stars still wanted of 2x2 blocks; as a bitset."""
-        cdef int nc = self.ncells, nu = self.nunits
-        cdef int i, j, a, w, cell, f, want, size, rest_n
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
-        cdef unsigned char *flags = <unsigned char *> calloc(6 * nc + self.nbytes, 1)
-        cdef int *base_needs = <int *> calloc(nu, sizeof(int))
-        if not flags or not base_needs:
-            free(flags); free(base_needs)
-            raise MemoryError()
+        cdef int nc = self.ncells
+        cdef int i, cell, want, rest_n
+        cdef int *base_needs = NULL
+        cdef unsigned char *flags = self._flags_and_needs(6 * nc + self.nbytes, needs, &base_needs)
         try:
             inside, base_cand, gone, rest, near, crowders = (flags, flags + nc, flags + 2 * nc, flags + 3 * nc,
                                                            flags + 4 * nc, flags + 5 * nc)
             self._unpack(cells.to_bytes(self.nbytes, "little"), inside)
             self._unpack(cand.to_bytes(self.nbytes, "little"), base_cand)
-            for w in range(nu):
-                base_needs[w] = needs[w]
             with nogil:
                 self._near(inside, base_needs, base_cand, gone, near)
                 for cell in range(nc):
@@ -1411,9 +1424,7 @@ cdef class Prober(Search):
         cdef uint64_t *elim
         cdef uint64_t *region
         cdef BlockRun b
-        cdef bytes data
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int *ints = <int *> calloc(nu + 3 * n + 4 + nc, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((n + 9) * nw + (2 * nc + 8) * nw, sizeof(uint64_t))
         cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
@@ -1422,18 +1433,13 @@ cdef class Prober(Search):
             raise MemoryError()
         try:
             need, inside, partial, pick = ints, ints + nu, ints + nu + n, ints + nu + 2 * n
-            b.anchors = ints + nu + 3 * n + 4       # a cover has at most one block per cell
             wcand, window, group, w_only, g_only, more = (words, words + nw, words + 2 * nw, words + 3 * nw,
                                                           words + 4 * nw, words + 5 * nw)
             fewer, place, elim = words + 6 * nw, words + 7 * nw, words + 8 * nw
             region = words + 9 * nw          # each region's candidates
-            b.parts = region + n * nw
-            b.blocks = b.parts + nc * nw
-            b.work = b.blocks + nc * nw
-            for u in range(nu):
-                need[u] = needs[u]
-            data = cand.to_bytes(8 * nw, "little")
-            memcpy(wcand, <const char *> data, 8 * nw)
+            self._lay_blocks(&b, ints + nu + 3 * n + 4, region + n * nw)
+            self._copy_needs(needs, need)
+            self._words(cand, wcand)
             self._region_words(wcand, region)
             for k in range(self._windows(sizes, windows)):
                 any_cand = self._window_words(windows[2 * k], windows[2 * k + 1], need, wcand, window, &need_w)
@@ -1528,11 +1534,9 @@ cdef class Prober(Search):
         cdef int k, u, i, j, base, start, need, m, nregs, cell
         cdef bint excess, gives
         cdef BlockRun b
-        cdef bytes data
         if what not in ("bound", "squeeze", "remainder", "excess"):
             raise ValueError(f"unknown block argument {what!r}")
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int *ints = <int *> calloc(nu + nc + n, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 1 + n + 3) * nw, sizeof(uint64_t))
         cdef int *windows = <int *> malloc((4 * n * len(sizes) + 1) * sizeof(int))
@@ -1541,10 +1545,7 @@ cdef class Prober(Search):
             raise MemoryError()
         cdef int *need_of = ints
         cdef int *regs = ints + nu + nc
-        b.anchors = ints + nu                   # a cover has at most one block per cell
-        b.parts = words
-        b.blocks = words + nc * nw
-        b.work = words + 2 * nc * nw
+        self._lay_blocks(&b, ints + nu, words)
         cdef uint64_t *wcand = b.work + 8 * nw
         cdef uint64_t *region = wcand + nw
         cdef uint64_t *window = region + n * nw
@@ -1553,10 +1554,8 @@ cdef class Prober(Search):
         cdef uint64_t *found_place = b.work + 2 * nw     # what _block_gives found
         cdef uint64_t *found_elim = b.work + 3 * nw
         try:
-            for u in range(nu):
-                need_of[u] = needs[u]
-            data = cand.to_bytes(8 * nw, "little")
-            memcpy(wcand, <const char *> data, 8 * nw)
+            self._copy_needs(needs, need_of)
+            self._words(cand, wcand)
             if what == "bound":
                 for j in range(nu):
                     u = 2 * n + j if j < n else j - n           # regions first
@@ -1618,29 +1617,21 @@ cdef class Prober(Search):
         or None when there is no such cover or it shows nothing."""
         cdef int nc = self.ncells, nu = self.nunits, nw = self.nwords, u, i
         cdef BlockRun b
-        cdef bytes data
         cdef bint gives
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int *ints = <int *> calloc(nu + nc, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((2 * nc + 8 + 2) * nw, sizeof(uint64_t))
         if not ints or not words:
             free(ints); free(words)
             raise MemoryError()
         cdef int *need_of = ints
-        b.anchors = ints + nu                   # a cover has at most one block per cell
-        b.parts = words
-        b.blocks = words + nc * nw
-        b.work = words + 2 * nc * nw
+        self._lay_blocks(&b, ints + nu, words)
         cdef uint64_t *wcand = b.work + 8 * nw
         cdef uint64_t *cells = wcand + nw
         try:
-            for u in range(nu):
-                need_of[u] = needs[u]
-            data = cand.to_bytes(8 * nw, "little")
-            memcpy(wcand, <const char *> data, 8 * nw)
-            data = area.to_bytes(8 * nw, "little")
-            memcpy(cells, <const char *> data, 8 * nw)
+            self._copy_needs(needs, need_of)
+            self._words(cand, wcand)
+            self._words(area, cells)
             for i in range(nw):
                 cells[i] &= wcand[i]
             with nogil:
@@ -1758,12 +1749,10 @@ cdef class Prober(Search):
         the window's lines then the regions, the lines' need)."""
         cdef int nu = self.nunits, n = self.n, nw = self.nwords
         cdef int k, u, m, need, nregs, count
-        cdef bytes data
         cdef list out = []
         if kind not in ("remainder", "excess"):
             raise ValueError(f"unknown area {kind!r}")
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
+        self._check_needs(needs)
         cdef int *ints = <int *> calloc(nu + n + 4 * n + 1, sizeof(int))
         cdef uint64_t *words = <uint64_t *> calloc((n + 3) * nw, sizeof(uint64_t))
         if not ints or not words:
@@ -1777,10 +1766,8 @@ cdef class Prober(Search):
         cdef uint64_t *cells = words + 2 * nw
         cdef uint64_t *region = words + 3 * nw
         try:
-            for u in range(nu):
-                need_of[u] = needs[u]
-            data = cand.to_bytes(8 * nw, "little")
-            memcpy(wcand, <const char *> data, 8 * nw)
+            self._copy_needs(needs, need_of)
+            self._words(cand, wcand)
             self._region_words(wcand, region)
             count = self._windows((size,), windows)
             for k in range(count):
@@ -1832,6 +1819,15 @@ cdef class Prober(Search):
                 anchors[0] = a
                 return found + 1
         return -1
+
+    cdef void _lay_blocks(self, BlockRun *b, int *anchors, uint64_t *words) noexcept nogil:
+        """Lay a block argument's scratch: its blocks' anchors at `anchors` (a cover has at most one
+        block per cell: ncells ints), then over `words` (2 * ncells + 8 sets of nwords) each block's
+        part of the area, each block's cells, and the work sets."""
+        b.anchors = anchors
+        b.parts = words
+        b.blocks = words + self.ncells * self.nwords
+        b.work = words + 2 * self.ncells * self.nwords
 
     cdef bint _block_gives(self, const uint64_t *free_cells, int need, const int *needs, const uint64_t *cand,
                            BlockRun *b) noexcept nogil:
@@ -1942,19 +1938,12 @@ cdef class Prober(Search):
         """The candidates (of `cand`) on which a star, with the cells it rules out (itself, what it
         attacks, the rest of its units that need one star: `needs`), takes some cell of `cells`; as a
         bitset."""
-        cdef int nc = self.ncells, nu = self.nunits, u
-        if len(needs) != nu:
-            raise ValueError(f"needs must list {nu} units")
-        cdef unsigned char *flags = <unsigned char *> calloc(4 * nc + self.nbytes, 1)
-        cdef int *need_of = <int *> calloc(nu, sizeof(int))
-        if not flags or not need_of:
-            free(flags); free(need_of)
-            raise MemoryError()
+        cdef int nc = self.ncells
+        cdef int *need_of = NULL
+        cdef unsigned char *flags = self._flags_and_needs(4 * nc + self.nbytes, needs, &need_of)
         try:
             self._unpack(cells.to_bytes(self.nbytes, "little"), flags)
             self._unpack(cand.to_bytes(self.nbytes, "little"), flags + nc)
-            for u in range(nu):
-                need_of[u] = needs[u]
             with nogil:
                 self._near(flags, need_of, flags + nc, flags + 2 * nc, flags + 3 * nc)
             return self._pack(flags + 3 * nc, flags + 4 * nc)
