@@ -658,6 +658,16 @@ def _block_deductions(state: StarState, area: int, need: int, needs: Sequence[in
     return blocks, place, elim
 
 
+def _windows_of(geo: Geometry, needs: Sequence[int], size: int):
+    """Every window of `size` adjacent rows, then of `size` adjacent columns: (its lines, its cells,
+    the stars its lines still need)."""
+    n = geo.n
+    for base in (0, n):
+        for start in range(n - size + 1):
+            lines = tuple(range(base + start, base + start + size))
+            yield lines, sum(geo.unit_mask[u] for u in lines), sum(needs[u] for u in lines)
+
+
 def window_areas(state: StarState, needs: Sequence[int], size: int, kind: str) -> list[tuple[int, int, tuple[int, ...], int]]:
     """The remainder or excess of every window of `size` adjacent rows, then columns (Prober.window_areas):
     (the area's candidates, its exact need, the lines then the regions, the lines' need)."""
@@ -666,35 +676,28 @@ def window_areas(state: StarState, needs: Sequence[int], size: int, kind: str) -
         return []
     regions = [cand & geo.unit_mask[2 * n + r] for r in range(n)]
     out = []
-    for base in (0, n):
-        for start in range(n - size + 1):
-            lines = tuple(range(base + start, base + start + size))
-            window = 0
-            need = 0
-            for u in lines:
-                window |= geo.unit_mask[u]
-                need += needs[u]
-            if need < 0 or not cand & window:
+    for lines, window, need in _windows_of(geo, needs, size):
+        if need < 0 or not cand & window:
+            continue
+        inside = [r for r, rc in enumerate(regions) if rc & window and not rc & ~window]
+        touching = [r for r, rc in enumerate(regions) if rc & window]
+        if kind == "remainder":
+            cells = cand & window
+            for r in inside:
+                cells &= ~regions[r]
+            m = need - sum(needs[2 * n + r] for r in inside)
+            if not cells or m < 0 or not inside:
                 continue
-            inside = [r for r, rc in enumerate(regions) if rc & window and not rc & ~window]
-            touching = [r for r, rc in enumerate(regions) if rc & window]
-            if kind == "remainder":
-                cells = cand & window
-                for r in inside:
-                    cells &= ~regions[r]
-                m = need - sum(needs[2 * n + r] for r in inside)
-                if not cells or m < 0 or not inside:
-                    continue
-                out.append((cells, m, lines + tuple(2 * n + r for r in inside), need))
-            else:
-                cells = 0
-                for r in touching:
-                    cells |= regions[r]
-                cells &= ~window
-                m = sum(needs[2 * n + r] for r in touching) - need
-                if not cells or m < 0:
-                    continue
-                out.append((cells, m, lines + tuple(2 * n + r for r in touching), need))
+            out.append((cells, m, lines + tuple(2 * n + r for r in inside), need))
+        else:
+            cells = 0
+            for r in touching:
+                cells |= regions[r]
+            cells &= ~window
+            m = sum(needs[2 * n + r] for r in touching) - need
+            if not cells or m < 0:
+                continue
+            out.append((cells, m, lines + tuple(2 * n + r for r in touching), need))
     return out
 
 
@@ -758,47 +761,40 @@ def differential(state: StarState, needs: Sequence[int], sizes: Sequence[int], p
     for size in sizes:
         if size >= 4 and size > n // 2:
             break
-        for base in (0, n):
-            for start in range(n - size + 1):
-                lines = tuple(range(base + start, base + start + size))
-                window = 0
-                need_w = 0
-                for u in lines:
-                    window |= geo.unit_mask[u]
-                    need_w += needs[u]
-                if need_w <= 0 or not cand & window:
-                    continue
-                inside, partly = [], []
-                for r, rc in enumerate(regions):
-                    if rc & window:
-                        (partly if rc & ~window else inside).append(r)
-                for count in range(1, min(parts, len(partly) - 1) + 1):
-                    for part in combinations(partly, count):
-                        group = inside + list(part)
-                        g_cells = 0
-                        need_g = 0
-                        for r in group:
-                            g_cells |= regions[r]
-                            need_g += needs[2 * n + r]
-                        diff = need_w - need_g
-                        w_only = cand & window & ~g_cells
-                        g_only = g_cells & ~window
-                        for more, fewer, m in ((w_only, g_only, diff), (g_only, w_only, -diff)):
-                            if m < 0 or not fewer or more.bit_count() > 4 * m:
+        for lines, window, need_w in _windows_of(geo, needs, size):
+            if need_w <= 0 or not cand & window:
+                continue
+            inside, partly = [], []
+            for r, rc in enumerate(regions):
+                if rc & window:
+                    (partly if rc & ~window else inside).append(r)
+            for count in range(1, min(parts, len(partly) - 1) + 1):
+                for part in combinations(partly, count):
+                    group = inside + list(part)
+                    g_cells = 0
+                    need_g = 0
+                    for r in group:
+                        g_cells |= regions[r]
+                        need_g += needs[2 * n + r]
+                    diff = need_w - need_g
+                    w_only = cand & window & ~g_cells
+                    g_only = g_cells & ~window
+                    for more, fewer, m in ((w_only, g_only, diff), (g_only, w_only, -diff)):
+                        if m < 0 or not fewer or more.bit_count() > 4 * m:
+                            continue
+                        if m == 0:
+                            if more:
                                 continue
-                            if m == 0:
-                                if more:
-                                    continue
-                                result = ([], 0, 0)
-                            else:
-                                cover = _cover(geo, more, m)
-                                if cover is None:
-                                    continue
-                                result = _block_deductions(state, more, m, needs) or (cover, 0, 0)
-                            blocks, place, elim = result
-                            units = tuple(2 * n + r for r in group)
-                            units = lines + units if more is w_only else units + lines
-                            return Finding(place, elim | fewer, units, need_w, need_g, len(blocks))
+                            result = ([], 0, 0)
+                        else:
+                            cover = _cover(geo, more, m)
+                            if cover is None:
+                                continue
+                            result = _block_deductions(state, more, m, needs) or (cover, 0, 0)
+                        blocks, place, elim = result
+                        units = tuple(2 * n + r for r in group)
+                        units = lines + units if more is w_only else units + lines
+                        return Finding(place, elim | fewer, units, need_w, need_g, len(blocks))
     return None
 
 
