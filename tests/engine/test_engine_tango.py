@@ -27,8 +27,11 @@ from engine.games.tango import GAME
 from engine.games.tango._count import count as compiled_count
 from engine.games.tango.board import Clue, TangoBoard, board_of, rule_breach
 from engine.games.tango.count import codes, count_solutions, random_solution, valid_lines
-from engine.games.tango.generator import SYMMETRIES, GenerationStats, board_from, draw, generate
-from engine.games.tango.grade import CEILINGS, band_for, grade
+from engine.games.tango import techniques
+from engine.games.tango._ladder import COMPILED, CONSTANTS, RUNG_COSTS
+from engine.games.tango.generator import GenerationStats, board_from, draw, generate, published_model
+from engine.games.tango.grade import CEILINGS, band_for, grade, path, reference_grade
+from engine.games.tango.layout import GROUPS
 from engine.games.tango.reference import reference_solutions, reference_valid_lines
 from engine.games.tango.rules import BANDS, TangoRules
 from engine.games.tango.techniques import LADDER, TABLE, TangoState, completions, finder
@@ -411,6 +414,43 @@ def test_steps_word_rows_columns_and_cells_from_one() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
+# the compiled ladder
+
+def test_the_compiled_rungs_are_the_tables_first_ones() -> None:
+    assert RUNG_COSTS == tuple(entry.cost for entry in TABLE[:COMPILED + 1])
+    assert [entry.name for entry in TABLE[COMPILED + 1:]] == ["chain", "trial"]
+    assert CONSTANTS == {"WAYS_COST": techniques.WAYS_COST, "LINE_PAIR_COST": techniques.LINE_PAIR_COST,
+                         "LINE_PAIR_LIMIT": techniques.LINE_PAIR_LIMIT}
+
+
+def _ladder_boards() -> list[TangoBoard]:
+    """The published sample, the soundness pool's positions (as givens) and generated layouts."""
+    boards = [from_json(data, with_solution=False) for data in sample()]
+    boards += [TangoBoard(board.n, values, board.clues) for board, values, _ in pool()]
+    rng = random.Random(12)
+    while len(boards) < 360:
+        layout = draw(6, rng, GenerationStats())
+        if layout is not None:
+            boards.append(layout.board(6))
+    return boards
+
+
+def test_the_compiled_ladder_takes_the_python_ladders_path() -> None:
+    """The compiled rungs (with chain and trial from Python above them) take the path the Python ladder
+    takes, step for step, words included, whatever the cap; the unworded path agrees too."""
+    for cap in ("chain", None, "line-completions", 1):
+        for board in _ladder_boards():
+            if cap is None and board.n > 6:
+                continue                # trial on 8x8 positions takes long in the reference
+            fast, slow = grade(board, cap), reference_grade(board, cap)
+            assert fast == slow, (cap, board)
+            found = path(board, cap)
+            assert [(s.technique, s.cost, tuple(sorted(s.place))) for s in slow.steps] == list(found.steps)
+            assert (found.solved, found.contradiction, found.values) == (slow.solved, slow.contradiction, slow.values)
+            assert found.band(board.n) == slow.band
+
+
+# --------------------------------------------------------------------------------------------------
 # grading and the published boards
 
 def test_the_band_is_the_tier_bumped_by_the_score() -> None:
@@ -493,11 +533,51 @@ def test_generated_layouts_are_minimal_within_their_symmetry() -> None:
     assert len(groups) >= 3
 
 
+def _edge_cells(n: int, element: int) -> tuple[int, int]:
+    """The cells of a drawer's edge element (n * n + the edge's number, _generate.pyx)."""
+    e = element - n * n
+    if e < n * (n - 1):
+        r, c = divmod(e, n - 1)
+        return r * n + c, r * n + c + 1
+    return e - n * (n - 1), e - n * (n - 1) + n
+
+
+def test_the_drawers_placements_are_orbits_of_their_piece() -> None:
+    """Every placement the drawer lists is closed under its group, holds as many images of the piece
+    as asked (so its size is that many times the piece's), and lists no orbit twice."""
+    model = published_model()
+    maps = symmetries(6)
+    drawer = model.drawer(6)
+    checked = 0
+    for shape in range(0, len(model.shapes), 5):
+        size = len(model.shapes[shape][1])
+        for group, members in enumerate(GROUPS):
+            for images in (1, 2, 4, 8):
+                orbits = drawer.placements(shape, group, images)
+                assert len(set(orbits)) == len(orbits)
+                for orbit in orbits:
+                    assert len(orbit) == images * size
+                    cells = {x for x in orbit if x < 36}
+                    edges = {_edge_cells(6, x) for x in orbit if x >= 36}
+                    for i in members:
+                        assert {maps[i][x] for x in cells} == cells
+                        assert {tuple(sorted((maps[i][a], maps[i][b]))) for a, b in edges} == edges
+                    checked += 1
+    assert checked > 1000
+
+
+def test_generated_boards_stay_inside_the_published_envelope() -> None:
+    """The published boards have 2 to 20 givens and 1 to 20 clues; so have the generated ones."""
+    for seed in range(40):
+        board, _ = generate(TangoRules(6), 500 + seed)
+        assert 2 <= board.given_count <= 20 and 1 <= len(board.clues) <= 20
+
+
 @pytest.mark.parametrize("band", BANDS)
 def test_every_band_is_reachable_at_6x6(band: str) -> None:
     board, stats = generate(TangoRules(6), 7, band=band, timeout=60)
     assert board.extra["difficulty"]["band"] == band
-    assert set(stats.rejected) <= {"wrong-band", "unsolvable", "dull", "draw-failed"}
+    assert set(stats.rejected) <= {"wrong-band", "unsolvable", "dull", "draw-failed", "unlike-published"}
 
 
 def test_a_deadline_that_passes_first_raises_with_the_stats() -> None:

@@ -17,11 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import DeadlineExceeded
+from engine.games.tango._ladder import COMPILED, STOPS, Position
 from engine.games.tango.board import TangoBoard
-from engine.games.tango.techniques import BANDS, LADDER, TangoState
+from engine.games.tango.count import clue_triples, codes, monotonic
+from engine.games.tango.techniques import BANDS, LADDER, TABLE, TangoState, finder
 from engine.ladder import Step, run
 from engine.ladder.fun import fun_score
 from engine.ladder.grade import LadderGrade
+from engine.ladder.loop import summarize
 from engine.version import ENGINE_VERSION
 
 # The summed cost a 6x6 path may reach and keep its band (the published boards' spread, see above).
@@ -44,9 +48,87 @@ def band_for(hardest_tier: int, score: int, n: int = 6) -> str:
     return BANDS[index]
 
 
+@dataclass(frozen=True, slots=True)
+class Path:
+    """The ladder's solve path without its words: each step as (technique, cost, placements sorted)."""
+    steps: tuple[tuple[str, int, tuple[int, ...]], ...]
+    solved: bool
+    contradiction: bool
+    values: str                  # the grid reached
+
+    @property
+    def tiers(self) -> tuple[int, ...]:
+        return tuple(LADDER[name].tier for name, _, _ in self.steps)
+
+    @property
+    def score(self) -> int:
+        return sum(cost for _, cost, _ in self.steps)
+
+    def band(self, n: int) -> str | None:
+        """The band of the path, None when it did not solve the board."""
+        return band_for(max(self.tiers, default=0), self.score, n) if self.solved else None
+
+
+_FINDERS = {entry.name: finder(entry) for entry in TABLE}
+
+
+def path(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Path:
+    """The ladder's path on `board` (techniques up to `cap`), found by the compiled rungs (_ladder.pyx)
+    and, where they stall, the Python ones above them (chain, trial): the same path as
+    engine.ladder.run with techniques.LADDER, without the words. DeadlineExceeded when `deadline`
+    (monotonic seconds, 0: none) passes."""
+    allowed = LADDER.capped(cap)
+    top = len(allowed) - 1
+    position = Position(board.n, codes(board.givens), clue_triples(board.clues))
+    steps: list[tuple[str, int, tuple[int, ...]]] = []
+    while True:
+        stop, found = position.run(min(top, COMPILED), deadline)
+        steps += [(TABLE[rung].name, cost, place) for rung, cost, place in found]
+        if STOPS[stop] == "late":
+            raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
+        if STOPS[stop] != "stalled" or top <= COMPILED:
+            break
+        state = TangoState.start(board, position.grid(), deadline=deadline)
+        for technique in allowed[COMPILED + 1:]:
+            if deadline and monotonic() > deadline:
+                raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
+            step = technique.find(state)
+            if step is not None:
+                break
+        else:
+            break                               # stalled: nothing allowed makes progress
+        position.place(step.place)
+        steps.append((step.technique, step.cost, tuple(sorted(step.place))))
+    return Path(tuple(steps), STOPS[stop] == "solved", STOPS[stop] == "contradiction", position.grid())
+
+
+def worded(board: TangoBoard, found: Path, *, deadline: float = 0.0) -> Grade | None:
+    """The grade of a path, each step worded by its Python finder on the position it was taken in
+    (one finder call a step); None when a finder does not find what the path says (the compiled
+    rungs and the Python ones disagree: never expected)."""
+    state = TangoState.start(board, deadline=deadline)
+    steps = []
+    for name, cost, place in found.steps:
+        step = _FINDERS[name](state)
+        if step is None or step.cost != cost or tuple(sorted(step.place)) != place:
+            return None
+        state.apply(step)
+        steps.append(step)
+    result = summarize(steps, LADDER, found.solved, found.contradiction)
+    return Grade.measured(result, LADDER, found.band(board.n), values=state.grid())
+
+
 def grade(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
     """Solve `board` with the ladder (techniques up to `cap`: a name, a tier or "tier N"; None for all)
-    and grade the path. `deadline` (monotonic seconds, 0: none) bounds the solve, trial's included."""
+    and grade the path. `deadline` (monotonic seconds, 0: none) bounds the solve, trial's included.
+    The path is found by the compiled rungs and worded by the Python finders; where they disagree
+    (never expected) the Python ladder alone grades it."""
+    graded = worded(board, path(board, cap, deadline=deadline), deadline=deadline)
+    return graded if graded is not None else reference_grade(board, cap, deadline=deadline)
+
+
+def reference_grade(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Grade:
+    """The grade by the Python ladder alone (engine.ladder.run over techniques.LADDER)."""
     state = TangoState.start(board, deadline=deadline)
     result = run(state, LADDER, cap, deadline=deadline)
     band = band_for(result.hardest_tier, result.total_cost, board.n) if result.solved else None
@@ -68,4 +150,5 @@ def describe(board: TangoBoard, graded: Grade | None = None) -> dict[str, Any]:
             "steps": steps_json(graded.steps, board.n), "engine_version": ENGINE_VERSION}
 
 
-__all__ = ["CEILINGS", "HARD_TIER", "Grade", "band_for", "describe", "grade", "steps_json"]
+__all__ = ["CEILINGS", "HARD_TIER", "Grade", "Path", "band_for", "describe", "grade", "path", "reference_grade",
+           "steps_json", "worded"]

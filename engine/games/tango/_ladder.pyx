@@ -1,0 +1,454 @@
+# The compiled Tango ladder: the rungs of techniques.py from pair to line-pair, finding what their
+# Python twins find (the same technique, the same placements, the same cost), without the words.
+# grade.py runs it and words the path it took with the Python finders, one call a step; chain, which
+# explains itself by the facts it follows, is asked of the Python finder whenever these rungs stall.
+#
+# The state is techniques.TangoState's: each cell's value (-1 empty, 0 sun, 1 moon) and, per line
+# (rows 0..n-1, then columns n..2n-1), its suns and moons as bit masks along it, and its `=` and `×`
+# clues (bit i: a clue between its cells i and i + 1). A placement is cell * 2 + value.
+
+from libc.stdint cimport uint64_t
+
+from engine.core._clock cimport now
+from engine.games.tango._count cimport tg_valid_lines, TG_MAXN, TG_MAXLINES
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+
+cdef enum:
+    MAXLINES2 = 2 * TG_MAXN
+    MAXCELLS = TG_MAXN * TG_MAXN
+    MAXCLUES = 2 * TG_MAXN * (TG_MAXN - 1)
+    NONE = -1
+
+# The rungs, as techniques.TABLE numbers them, with their costs (techniques.TABLE's, WAYS_COST,
+# LINE_PAIR_COST, LINE_PAIR_LIMIT: test_engine_tango checks that they agree).
+cdef enum:
+    PAIR = 0
+    SANDWICH = 1
+    CLUE = 2
+    BALANCE = 3
+    EQUAL_PAIR = 4
+    PAIR_COUNT = 5
+    LINE_COMPLETIONS = 6
+    LINE_PAIR = 7
+    LAST = LINE_PAIR                 # the last rung compiled here
+    WAYS_COST = 3
+    LINE_PAIR_COST = 2
+    LINE_PAIR_LIMIT = 400
+
+cdef int COST[8]
+COST[:] = [1, 1, 1, 2, 4, 5, 8, 20]
+
+# what a run stops at
+cdef enum:
+    SOLVED = 0
+    CONTRADICTION = 1
+    STALLED = 2
+    LATE = 3
+
+COMPILED = LAST
+RUNG_COSTS = tuple(COST[i] for i in range(LAST + 1))
+CONSTANTS = {"WAYS_COST": WAYS_COST, "LINE_PAIR_COST": LINE_PAIR_COST, "LINE_PAIR_LIMIT": LINE_PAIR_LIMIT}
+STOPS = {SOLVED: "solved", CONTRADICTION: "contradiction", STALLED: "stalled", LATE: "late"}
+
+
+cdef class Position:
+    """A Tango position the compiled rungs work on (see the module notes)."""
+    cdef int n, half, nclues
+    cdef unsigned int full
+    cdef int values[MAXCELLS]
+    cdef unsigned int suns[MAXLINES2]
+    cdef unsigned int moons[MAXLINES2]
+    cdef unsigned int same[MAXLINES2]
+    cdef unsigned int diff[MAXLINES2]
+    cdef unsigned int link_same[MAXLINES2]      # clues between line and line + 1, along them: =
+    cdef unsigned int link_diff[MAXLINES2]      # ... and ×
+    cdef int clue_a[MAXCLUES]
+    cdef int clue_b[MAXCLUES]
+    cdef bint clue_same[MAXCLUES]
+    cdef int clue_line[MAXCLUES]
+    cdef unsigned short lines[TG_MAXLINES]
+    cdef int nlines
+    cdef unsigned short ways_a[TG_MAXLINES]
+    cdef unsigned short ways_b[TG_MAXLINES]
+    # the last step found
+    cdef int found_rung, found_cost, nplaced
+    cdef int placed[MAXCELLS]
+
+    def __init__(self, int n, const unsigned char[:] values, clues):
+        """`values`: a byte a cell (0 sun, 1 moon, 2 empty); `clues`: (a, b, same) in the board's order
+        (sorted, as TangoBoard keeps them)."""
+        cdef int cell, a, b, line, at, k = 0
+        if n < 4 or n > TG_MAXN or n % 2:
+            raise ValueError(f"a tango grid is even, 4 to 12 wide, not {n}")
+        if values.shape[0] != n * n:
+            raise ValueError(f"a position has {n * n} cells")
+        self.n = n
+        self.half = n // 2
+        self.full = (1u << n) - 1
+        self.nlines = tg_valid_lines(n, self.lines)
+        for line in range(2 * n):
+            self.suns[line] = self.moons[line] = self.same[line] = self.diff[line] = 0
+            self.link_same[line] = self.link_diff[line] = 0
+        for cell in range(n * n):
+            self.values[cell] = -1
+        for a, b, same in clues:
+            if k >= MAXCLUES or not (0 <= a < b < n * n) or not (b == a + 1 and a % n < n - 1 or b == a + n):
+                raise ValueError(f"cells {a} and {b} are not neighbours")
+            self.clue_a[k], self.clue_b[k], self.clue_same[k] = a, b, same
+            if b == a + 1:
+                line, at = a // n, a % n
+                self.link_same[n + at] |= (<unsigned int> bool(same)) << line
+                self.link_diff[n + at] |= (<unsigned int> (not same)) << line
+            else:
+                line, at = n + a % n, a // n
+                self.link_same[at] |= (<unsigned int> bool(same)) << (a % n)
+                self.link_diff[at] |= (<unsigned int> (not same)) << (a % n)
+            self.clue_line[k] = line
+            if same:
+                self.same[line] |= 1u << at
+            else:
+                self.diff[line] |= 1u << at
+            k += 1
+        self.nclues = k
+        for cell in range(n * n):
+            if values[cell] <= 1:
+                self._place(cell, values[cell])
+
+    cdef inline void _place(self, int cell, int value) noexcept nogil:
+        cdef int r = cell // self.n, c = cell % self.n
+        self.values[cell] = value
+        if value:
+            self.moons[r] |= 1u << c
+            self.moons[self.n + c] |= 1u << r
+        else:
+            self.suns[r] |= 1u << c
+            self.suns[self.n + c] |= 1u << r
+
+    cdef inline int _cell(self, int line, int i) noexcept nogil:
+        if line < self.n:
+            return line * self.n + i
+        return i * self.n + (line - self.n)
+
+    cdef int _ways(self, int line, unsigned short *out) noexcept nogil:
+        """techniques.completions of a line: its valid lines that keep its known cells and clues."""
+        cdef unsigned int known = self.suns[line] | self.moons[line], moons = self.moons[line]
+        cdef unsigned int same = self.same[line], diff = self.diff[line], m, step
+        cdef int i, k = 0
+        for i in range(self.nlines):
+            m = self.lines[i]
+            step = m ^ (m >> 1)
+            if (m & known) == moons and not (step & same) and (step & diff) == diff:
+                if out != NULL:
+                    out[k] = <unsigned short> m
+                k += 1
+        return k
+
+    cdef bint _contradiction(self) noexcept nogil:
+        cdef int line
+        for line in range(2 * self.n):
+            if self._ways(line, NULL) == 0:
+                return 1
+        return 0
+
+    cdef bint _solved(self) noexcept nogil:
+        cdef int cell
+        for cell in range(self.n * self.n):
+            if self.values[cell] < 0:
+                return 0
+        return 1
+
+    cdef inline void _put(self, int line, int i, int value) noexcept nogil:
+        self.placed[self.nplaced] = self._cell(line, i) * 2 + value
+        self.nplaced += 1
+
+    cdef inline void _put_mask(self, int line, unsigned int mask, int value) noexcept nogil:
+        while mask:
+            self._put(line, __builtin_ctz(mask), value)
+            mask &= mask - 1
+
+    # --------------------------------------------------------------------------------------------
+    # the rungs: each finds its first step as its Python twin does (placements into `placed`)
+
+    cdef bint _pair(self) noexcept nogil:
+        cdef int line, value, i, n = self.n
+        cdef unsigned int empty, mask, pairs, ends
+        for line in range(2 * n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            for value in range(2):
+                mask = self.moons[line] if value else self.suns[line]
+                pairs = mask & (mask >> 1)
+                while pairs:
+                    i = __builtin_ctz(pairs)
+                    pairs &= pairs - 1
+                    ends = 0
+                    if i - 1 >= 0 and (empty >> (i - 1)) & 1:
+                        self._put(line, i - 1, 1 - value)
+                        ends += 1
+                    if i + 2 < n and (empty >> (i + 2)) & 1:
+                        self._put(line, i + 2, 1 - value)
+                        ends += 1
+                    if ends:
+                        return 1
+        return 0
+
+    cdef bint _sandwich(self) noexcept nogil:
+        cdef int line, value
+        cdef unsigned int empty, mask, middles
+        for line in range(2 * self.n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            for value in range(2):
+                mask = self.moons[line] if value else self.suns[line]
+                middles = ((mask & (mask >> 2)) << 1) & empty
+                if middles:
+                    self._put(line, __builtin_ctz(middles), 1 - value)
+                    return 1
+        return 0
+
+    cdef bint _clue(self) noexcept nogil:
+        cdef int k, a, b, value, empty
+        for k in range(self.nclues):
+            a = self.values[self.clue_a[k]]
+            b = self.values[self.clue_b[k]]
+            if (a < 0) == (b < 0):
+                continue
+            if b < 0:
+                empty, value = self.clue_b[k], a
+            else:
+                empty, value = self.clue_a[k], b
+            self.placed[0] = empty * 2 + (value if self.clue_same[k] else 1 - value)
+            self.nplaced = 1
+            return 1
+        return 0
+
+    cdef bint _balance(self) noexcept nogil:
+        cdef int line, value
+        cdef unsigned int empty, mask
+        for line in range(2 * self.n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            if not empty:
+                continue
+            for value in range(2):
+                mask = self.moons[line] if value else self.suns[line]
+                if __builtin_popcount(mask) == self.half:
+                    self._put_mask(line, empty, 1 - value)
+                    return 1
+        return 0
+
+    cdef bint _equal_pair(self) noexcept nogil:
+        cdef int line, i, j, k, value, n = self.n
+        cdef unsigned int suns, moons, empty, pairs
+        for line in range(2 * n):
+            suns, moons = self.suns[line], self.moons[line]
+            empty = self.full & ~(suns | moons)
+            pairs = self.same[line] & empty & (empty >> 1)
+            while pairs:
+                i = __builtin_ctz(pairs)
+                pairs &= pairs - 1
+                for k in range(2):
+                    j = i - 1 if k == 0 else i + 2
+                    if 0 <= j < n and ((suns | moons) >> j) & 1:
+                        value = (moons >> j) & 1
+                        self._put(line, i, 1 - value)
+                        self._put(line, i + 1, 1 - value)
+                        return 1
+        return 0
+
+    cdef bint _pair_count(self) noexcept nogil:
+        cdef int line, i, value, need, nopposite, first_equal
+        cdef unsigned int suns, moons, empty, cand, in_pairs, taken, equal, rest, mask
+        for line in range(2 * self.n):
+            suns, moons = self.suns[line], self.moons[line]
+            empty = self.full & ~(suns | moons)
+            if not empty:
+                continue
+            # the × pairs between empty cells, left to right, sharing no cell
+            cand = self.diff[line] & empty & (empty >> 1)
+            in_pairs = taken = 0
+            nopposite = 0
+            while cand:
+                i = __builtin_ctz(cand)
+                cand &= cand - 1
+                if not ((taken >> i) & 3):
+                    nopposite += 1
+                    taken |= 3u << i
+            in_pairs = taken
+            equal = self.same[line] & empty & (empty >> 1)
+            first_equal = -1
+            while equal:
+                i = __builtin_ctz(equal)
+                equal &= equal - 1
+                if not ((in_pairs >> i) & 3):
+                    first_equal = i
+                    break
+            for value in range(2):
+                mask = moons if value else suns
+                need = self.half - __builtin_popcount(mask) - nopposite
+                rest = empty & ~in_pairs
+                if nopposite and need == 0 and rest:
+                    self._put_mask(line, rest, 1 - value)
+                    return 1
+                if first_equal >= 0 and need < 2:
+                    self._put(line, first_equal, 1 - value)
+                    self._put(line, first_equal + 1, 1 - value)
+                    return 1
+        return 0
+
+    cdef bint _line_completions(self) noexcept nogil:
+        cdef int line, i, k, best = -1, best_ways = 0
+        cdef unsigned int empty, all_moons, any_moon, forced_suns, forced_moons
+        cdef unsigned int best_suns = 0, best_moons = 0
+        for line in range(2 * self.n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            if not empty:
+                continue
+            k = self._ways(line, self.ways_a)
+            if k == 0:
+                continue
+            all_moons = self.full
+            any_moon = 0
+            for i in range(k):
+                all_moons &= self.ways_a[i]
+                any_moon |= self.ways_a[i]
+            forced_moons = all_moons & empty
+            forced_suns = ~any_moon & empty
+            if (forced_moons or forced_suns) and (best < 0 or k < best_ways):
+                best, best_ways, best_suns, best_moons = line, k, forced_suns, forced_moons
+                if k == 1:
+                    break
+        if best < 0:
+            return 0
+        self._put_mask(best, best_suns, 0)
+        self._put_mask(best, best_moons, 1)
+        self.found_cost = COST[LINE_COMPLETIONS] + WAYS_COST * (best_ways - 1)
+        return 1
+
+    cdef bint _line_pair(self) noexcept nogil:
+        cdef int line, other, i, j, ka, kb, joint, best = -1, best_joint = 0, n = self.n
+        cdef unsigned int same, differ, empty_a, empty_b, a, b, all_a, all_b, any_a, any_b
+        cdef unsigned int f[4]
+        cdef unsigned int best_f[4]
+        for line in range(2 * n):
+            if line % n == n - 1:
+                continue
+            same, differ = self.link_same[line], self.link_diff[line]
+            if not (same | differ):
+                continue
+            other = line + 1
+            empty_a = self.full & ~(self.suns[line] | self.moons[line])
+            empty_b = self.full & ~(self.suns[other] | self.moons[other])
+            if not (empty_a | empty_b):
+                continue
+            ka = self._ways(line, self.ways_a)
+            kb = self._ways(other, self.ways_b)
+            if ka * kb > LINE_PAIR_LIMIT:
+                continue
+            joint = 0
+            all_a = all_b = self.full
+            any_a = any_b = 0
+            for i in range(ka):
+                a = self.ways_a[i]
+                for j in range(kb):
+                    b = self.ways_b[j]
+                    if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
+                        continue
+                    joint += 1
+                    all_a &= a
+                    any_a |= a
+                    all_b &= b
+                    any_b |= b
+            if joint == 0:
+                continue
+            f[0], f[1] = all_a & empty_a, ~any_a & empty_a          # moons, suns of the first line
+            f[2], f[3] = all_b & empty_b, ~any_b & empty_b          # ... of the second
+            if (f[0] | f[1] | f[2] | f[3]) and (best < 0 or joint < best_joint):
+                best, best_joint = line, joint
+                best_f[0], best_f[1], best_f[2], best_f[3] = f[0], f[1], f[2], f[3]
+        if best < 0:
+            return 0
+        self._put_mask(best, best_f[1], 0)
+        self._put_mask(best, best_f[0], 1)
+        self._put_mask(best + 1, best_f[3], 0)
+        self._put_mask(best + 1, best_f[2], 1)
+        self.found_cost = COST[LINE_PAIR] + LINE_PAIR_COST * (best_joint - 1)
+        return 1
+
+    cdef int _find(self, int top) noexcept nogil:
+        """The first rung up to `top` that finds a step (its placements in `placed`), or -1."""
+        cdef int rung
+        cdef bint hit
+        for rung in range(top + 1):
+            self.nplaced = 0
+            self.found_cost = COST[rung]
+            if rung == PAIR:
+                hit = self._pair()
+            elif rung == SANDWICH:
+                hit = self._sandwich()
+            elif rung == CLUE:
+                hit = self._clue()
+            elif rung == BALANCE:
+                hit = self._balance()
+            elif rung == EQUAL_PAIR:
+                hit = self._equal_pair()
+            elif rung == PAIR_COUNT:
+                hit = self._pair_count()
+            elif rung == LINE_COMPLETIONS:
+                hit = self._line_completions()
+            else:
+                hit = self._line_pair()
+            if hit:
+                self.found_rung = rung
+                return rung
+        return -1
+
+    # --------------------------------------------------------------------------------------------
+    # the Python front
+
+    def run(self, int top, double deadline=0.0, int max_steps=-1):
+        """Take steps with the rungs up to `top` (at most COMPILED), cheapest first, restarting from the
+        bottom after each, as engine.ladder.run does: (how it stopped, the steps as (rung, cost,
+        placements sorted)). It stops SOLVED, CONTRADICTION (a line can no longer be completed),
+        STALLED (nothing found, or `max_steps` taken; -1 for no limit) or LATE (the deadline, in
+        monotonic seconds, passed)."""
+        cdef int rung = -1, i, x, stop
+        steps = []
+        if top > LAST:
+            top = LAST
+        while True:
+            with nogil:
+                stop = -1
+                if self._contradiction():
+                    stop = CONTRADICTION
+                elif self._solved():
+                    stop = SOLVED
+            if stop < 0 and max_steps >= 0 and len(steps) >= max_steps:
+                stop = STALLED
+            if stop >= 0:
+                return stop, steps
+            with nogil:
+                if deadline > 0 and now() > deadline:
+                    stop = LATE
+                else:
+                    rung = self._find(top)
+                    if rung < 0:
+                        stop = STALLED
+                    else:
+                        for i in range(self.nplaced):
+                            x = self.placed[i]
+                            self._place(x >> 1, x & 1)
+            if stop >= 0:
+                return stop, steps
+            steps.append((rung, self.found_cost, tuple(sorted([self.placed[i] for i in range(self.nplaced)]))))
+
+    def place(self, placements):
+        """Make placements (cell * 2 + value), as a step found elsewhere (chain) does."""
+        for x in placements:
+            if not 0 <= x < 2 * self.n * self.n:
+                raise ValueError(f"no placement {x}")
+            self._place(x >> 1, x & 1)
+
+    def grid(self):
+        """The position as S, M and '.'."""
+        return "".join("." if self.values[i] < 0 else "SM"[self.values[i]] for i in range(self.n * self.n))
