@@ -74,7 +74,7 @@ cdef class Position:
     cdef unsigned short ways_a[TG_MAXLINES]
     cdef unsigned short ways_b[TG_MAXLINES]
     # the last step found
-    cdef int found_rung, found_cost, nplaced
+    cdef int found_rung, found_cost, found_where, nplaced     # where: the line (the clue's number for CLUE)
     cdef int placed[MAXCELLS]
 
     def __init__(self, int n, const unsigned char[:] values, clues):
@@ -191,6 +191,7 @@ cdef class Position:
                         self._put(line, i + 2, 1 - value)
                         ends += 1
                     if ends:
+                        self.found_where = line
                         return 1
         return 0
 
@@ -204,6 +205,7 @@ cdef class Position:
                 middles = ((mask & (mask >> 2)) << 1) & empty
                 if middles:
                     self._put(line, __builtin_ctz(middles), 1 - value)
+                    self.found_where = line
                     return 1
         return 0
 
@@ -220,6 +222,7 @@ cdef class Position:
                 empty, value = self.clue_a[k], b
             self.placed[0] = empty * 2 + (value if self.clue_same[k] else 1 - value)
             self.nplaced = 1
+            self.found_where = k
             return 1
         return 0
 
@@ -234,6 +237,7 @@ cdef class Position:
                 mask = self.moons[line] if value else self.suns[line]
                 if __builtin_popcount(mask) == self.half:
                     self._put_mask(line, empty, 1 - value)
+                    self.found_where = line
                     return 1
         return 0
 
@@ -253,6 +257,7 @@ cdef class Position:
                         value = (moons >> j) & 1
                         self._put(line, i, 1 - value)
                         self._put(line, i + 1, 1 - value)
+                        self.found_where = line
                         return 1
         return 0
 
@@ -289,10 +294,12 @@ cdef class Position:
                 rest = empty & ~in_pairs
                 if nopposite and need == 0 and rest:
                     self._put_mask(line, rest, 1 - value)
+                    self.found_where = line
                     return 1
                 if first_equal >= 0 and need < 2:
                     self._put(line, first_equal, 1 - value)
                     self._put(line, first_equal + 1, 1 - value)
+                    self.found_where = line
                     return 1
         return 0
 
@@ -323,6 +330,7 @@ cdef class Position:
         self._put_mask(best, best_suns, 0)
         self._put_mask(best, best_moons, 1)
         self.found_cost = COST[LINE_COMPLETIONS] + WAYS_COST * (best_ways - 1)
+        self.found_where = best
         return 1
 
     cdef bint _line_pair(self) noexcept nogil:
@@ -373,6 +381,7 @@ cdef class Position:
         self._put_mask(best + 1, best_f[3], 0)
         self._put_mask(best + 1, best_f[2], 1)
         self.found_cost = COST[LINE_PAIR] + LINE_PAIR_COST * (best_joint - 1)
+        self.found_where = best
         return 1
 
     cdef int _find(self, int top) noexcept nogil:
@@ -409,7 +418,7 @@ cdef class Position:
     def run(self, int top, double deadline=0.0, int max_steps=-1):
         """Take steps with the rungs up to `top` (at most COMPILED), cheapest first, restarting from the
         bottom after each, as engine.ladder.run does: (how it stopped, the steps as (rung, cost,
-        placements sorted)). It stops SOLVED, CONTRADICTION (a line can no longer be completed),
+        placements sorted, where: the line it was found in, or the clue's number for CLUE)). It stops SOLVED, CONTRADICTION (a line can no longer be completed),
         STALLED (nothing found, or `max_steps` taken; -1 for no limit) or LATE (the deadline, in
         monotonic seconds, passed)."""
         cdef int rung = -1, i, x, stop
@@ -440,7 +449,8 @@ cdef class Position:
                             self._place(x >> 1, x & 1)
             if stop >= 0:
                 return stop, steps
-            steps.append((rung, self.found_cost, tuple(sorted([self.placed[i] for i in range(self.nplaced)]))))
+            steps.append((rung, self.found_cost, tuple(sorted([self.placed[i] for i in range(self.nplaced)])),
+                          self.found_where))
 
     def place(self, placements):
         """Make placements (cell * 2 + value), as a step found elsewhere (chain) does."""

@@ -21,7 +21,7 @@ from engine.errors import DeadlineExceeded
 from engine.games.tango._ladder import COMPILED, STOPS, Position
 from engine.games.tango.board import TangoBoard
 from engine.games.tango.count import clue_triples, codes, monotonic
-from engine.games.tango.techniques import BANDS, LADDER, TABLE, TangoState, finder
+from engine.games.tango.techniques import AT, BANDS, LADDER, TABLE, TangoState
 from engine.ladder import Step, run
 from engine.ladder.fun import fun_score
 from engine.ladder.grade import LadderGrade
@@ -55,6 +55,8 @@ class Path:
     solved: bool
     contradiction: bool
     values: str                  # the grid reached
+    where: tuple[int | Step, ...] = ()      # each step's line (clue number for `clue`), or the Step
+                                            # itself when a Python finder took it
 
     @property
     def tiers(self) -> tuple[int, ...]:
@@ -69,9 +71,6 @@ class Path:
         return band_for(max(self.tiers, default=0), self.score, n) if self.solved else None
 
 
-_FINDERS = {entry.name: finder(entry) for entry in TABLE}
-
-
 def path(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0.0) -> Path:
     """The ladder's path on `board` (techniques up to `cap`), found by the compiled rungs (_ladder.pyx)
     and, where they stall, the Python ones above them (chain, trial): the same path as
@@ -81,9 +80,11 @@ def path(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0
     top = len(allowed) - 1
     position = Position(board.n, codes(board.givens), clue_triples(board.clues))
     steps: list[tuple[str, int, tuple[int, ...]]] = []
+    where: list[int | Step] = []
     while True:
         stop, found = position.run(min(top, COMPILED), deadline)
-        steps += [(TABLE[rung].name, cost, place) for rung, cost, place in found]
+        steps += [(TABLE[rung].name, cost, place) for rung, cost, place, _ in found]
+        where += [at for _, _, _, at in found]
         if STOPS[stop] == "late":
             raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
         if STOPS[stop] != "stalled" or top <= COMPILED:
@@ -99,17 +100,24 @@ def path(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0
             break                               # stalled: nothing allowed makes progress
         position.place(step.place)
         steps.append((step.technique, step.cost, tuple(sorted(step.place))))
-    return Path(tuple(steps), STOPS[stop] == "solved", STOPS[stop] == "contradiction", position.grid())
+        where.append(step)
+    return Path(tuple(steps), STOPS[stop] == "solved", STOPS[stop] == "contradiction", position.grid(),
+                tuple(where))
 
 
 def worded(board: TangoBoard, found: Path, *, deadline: float = 0.0) -> Grade | None:
-    """The grade of a path, each step worded by its Python finder on the position it was taken in
-    (one finder call a step); None when a finder does not find what the path says (the compiled
+    """The grade of a path, each step worded by its Python finder of one place (techniques.AT) on the
+    position it was taken in; None when a finder does not find what the path says (the compiled
     rungs and the Python ones disagree: never expected)."""
     state = TangoState.start(board, deadline=deadline)
     steps = []
-    for name, cost, place in found.steps:
-        step = _FINDERS[name](state)
+    for (name, cost, place), at in zip(found.steps, found.where):
+        if isinstance(at, Step):
+            step: Step | None = at
+        else:
+            hit = AT[name](state, at)
+            step = None if hit is None else Step(name, LADDER[name].cost if hit.cost is None else hit.cost,
+                                                   hit.place, (), hit.units, hit.why)
         if step is None or step.cost != cost or tuple(sorted(step.place)) != place:
             return None
         state.apply(step)

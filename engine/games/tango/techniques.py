@@ -169,96 +169,125 @@ def _found(state: TangoState, line: int, positions: Sequence[int], value: int, w
 # ------------------------------------------------------------------------------------------------
 # tier 1: the rules read off the grid
 
-def pair(state: TangoState) -> Found | None:
+def _first_line(find_in: Callable[[TangoState, int], Found | None]) -> Callable[[TangoState], Found | None]:
+    """A finder that takes the first line (rows, then columns) where `find_in` finds a step."""
+    def find(state: TangoState) -> Found | None:
+        for line in range(2 * state.n):
+            found = find_in(state, line)
+            if found is not None:
+                return found
+        return None
+    find.__doc__ = find_in.__doc__
+    return find
+
+
+def _pair_in(state: TangoState, line: int) -> Found | None:
     """Two alike side by side: the cells at both ends hold the other symbol."""
-    n, full = state.n, state.full
-    for line in range(2 * n):
-        empty = full & ~(state.suns[line] | state.moons[line])
-        for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-            pairs = mask & (mask >> 1)            # bit i: cells i and i + 1 both hold `value`
-            while pairs:
-                i = (pairs & -pairs).bit_length() - 1
-                pairs &= pairs - 1
-                ends = [j for j in (i - 1, i + 2) if 0 <= j < n and empty >> j & 1]
-                if ends:
-                    two = _names(n, line, (i, i + 1))
-                    return _found(state, line, ends, 1 - value,
-                                  f"{two} are both {PLURAL[value]}, and no three alike may stand side by side "
-                                  f"in {line_name(n, line)}, so {_names(n, line, ends)} {_are(len(ends), 1 - value)}")
+    n = state.n
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        pairs = mask & (mask >> 1)            # bit i: cells i and i + 1 both hold `value`
+        while pairs:
+            i = (pairs & -pairs).bit_length() - 1
+            pairs &= pairs - 1
+            ends = [j for j in (i - 1, i + 2) if 0 <= j < n and empty >> j & 1]
+            if ends:
+                two = _names(n, line, (i, i + 1))
+                return _found(state, line, ends, 1 - value,
+                              f"{two} are both {PLURAL[value]}, and no three alike may stand side by side "
+                              f"in {line_name(n, line)}, so {_names(n, line, ends)} {_are(len(ends), 1 - value)}")
     return None
 
 
-def sandwich(state: TangoState) -> Found | None:
+pair = _first_line(_pair_in)
+
+
+def _sandwich_in(state: TangoState, line: int) -> Found | None:
     """Two alike with one empty cell between them: the middle holds the other symbol."""
-    n, full = state.n, state.full
-    for line in range(2 * n):
-        empty = full & ~(state.suns[line] | state.moons[line])
-        for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-            middles = (mask & (mask >> 2)) << 1 & empty
-            if middles:
-                i = (middles & -middles).bit_length() - 1
-                return _found(state, line, (i,), 1 - value,
-                              f"{_names(n, line, (i - 1, i + 1))} are both {PLURAL[value]}, so "
-                              f"{_names(n, line, (i,))} between them is a {NAMES[1 - value]} "
-                              f"(no three alike in {line_name(n, line)})")
+    n = state.n
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        middles = (mask & (mask >> 2)) << 1 & empty
+        if middles:
+            i = (middles & -middles).bit_length() - 1
+            return _found(state, line, (i,), 1 - value,
+                          f"{_names(n, line, (i - 1, i + 1))} are both {PLURAL[value]}, so "
+                          f"{_names(n, line, (i,))} between them is a {NAMES[1 - value]} "
+                          f"(no three alike in {line_name(n, line)})")
     return None
+
+
+sandwich = _first_line(_sandwich_in)
+
+
+def _clue_at(state: TangoState, number: int) -> Found | None:
+    """A clue (the board's clue `number`) with one side known: an `=` copies it, a `×` gives the
+    other symbol."""
+    n, values = state.n, state.values
+    c = state.board.clues[number]
+    a, b = values[c.first], values[c.second]
+    if (a < 0) == (b < 0):
+        return None
+    known, empty, value = (c.first, c.second, a) if b < 0 else (c.second, c.first, b)
+    target = value if c.same else 1 - value
+    line, _ = _clue_line(n, c)
+    says = "they are alike" if c.same else "they differ"
+    return Found((placement(empty, target),), (line_name(n, line),),
+                 f"{cell_name(n, known)} is a {NAMES[value]} and the {c.sign} between it and "
+                 f"{cell_name(n, empty)} says {says}, so {cell_name(n, empty)} is a {NAMES[target]}")
 
 
 def clue(state: TangoState) -> Found | None:
     """A clue with one side known: an `=` copies it, a `×` gives the other symbol."""
-    n, values = state.n, state.values
-    for c in state.board.clues:
-        a, b = values[c.first], values[c.second]
-        if (a < 0) == (b < 0):
-            continue
-        known, empty, value = (c.first, c.second, a) if b < 0 else (c.second, c.first, b)
-        target = value if c.same else 1 - value
-        line, _ = _clue_line(n, c)
-        says = "they are alike" if c.same else "they differ"
-        return Found((placement(empty, target),), (line_name(n, line),),
-                     f"{cell_name(n, known)} is a {NAMES[value]} and the {c.sign} between it and "
-                     f"{cell_name(n, empty)} says {says}, so {cell_name(n, empty)} is a {NAMES[target]}")
+    for number in range(len(state.board.clues)):
+        found = _clue_at(state, number)
+        if found is not None:
+            return found
     return None
 
 
-def balance(state: TangoState) -> Found | None:
+def _balance_in(state: TangoState, line: int) -> Found | None:
     """A line that holds n/2 of a symbol: its other cells hold the other symbol."""
-    n, half, full = state.n, state.half, state.full
-    for line in range(2 * n):
-        empty = full & ~(state.suns[line] | state.moons[line])
-        if not empty:
-            continue
-        for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-            if mask.bit_count() == half:
-                rest = _bits(empty)
-                return _found(state, line, rest, 1 - value,
-                              f"{line_name(n, line).capitalize()} already holds its {half} {PLURAL[value]}, so "
-                              f"{_names(n, line, rest)} {_are(len(rest), 1 - value)}")
+    n, half = state.n, state.half
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    if not empty:
+        return None
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        if mask.bit_count() == half:
+            rest = _bits(empty)
+            return _found(state, line, rest, 1 - value,
+                          f"{line_name(n, line).capitalize()} already holds its {half} {PLURAL[value]}, so "
+                          f"{_names(n, line, rest)} {_are(len(rest), 1 - value)}")
     return None
+
+
+balance = _first_line(_balance_in)
 
 
 # ------------------------------------------------------------------------------------------------
 # tier 2: the clues between empty cells
 
-def equal_pair(state: TangoState) -> Found | None:
+def _equal_pair_in(state: TangoState, line: int) -> Found | None:
     """An `=` between two empty cells with a known cell just beyond it: the pair is the other symbol,
     or the three would be alike."""
-    n, full = state.n, state.full
-    for line in range(2 * n):
-        suns, moons = state.suns[line], state.moons[line]
-        empty = full & ~(suns | moons)
-        pairs = state.same[line] & empty & (empty >> 1)      # bit i: an = between empty cells i, i + 1
-        while pairs:
-            i = (pairs & -pairs).bit_length() - 1
-            pairs &= pairs - 1
-            for j in (i - 1, i + 2):
-                if 0 <= j < n and (suns | moons) >> j & 1:
-                    value = moons >> j & 1
-                    return _found(state, line, (i, i + 1), 1 - value,
-                                  f"The = between {_names(n, line, (i, i + 1))} makes them alike, and beside "
-                                  f"them {_names(n, line, (j,))} is a {NAMES[value]}: two more {PLURAL[value]} "
-                                  f"would make three side by side, so both are {PLURAL[1 - value]}")
+    n = state.n
+    suns, moons = state.suns[line], state.moons[line]
+    empty = state.full & ~(suns | moons)
+    pairs = state.same[line] & empty & (empty >> 1)      # bit i: an = between empty cells i, i + 1
+    while pairs:
+        i = (pairs & -pairs).bit_length() - 1
+        pairs &= pairs - 1
+        for j in (i - 1, i + 2):
+            if 0 <= j < n and (suns | moons) >> j & 1:
+                value = moons >> j & 1
+                return _found(state, line, (i, i + 1), 1 - value,
+                              f"The = between {_names(n, line, (i, i + 1))} makes them alike, and beside "
+                              f"them {_names(n, line, (j,))} is a {NAMES[value]}: two more {PLURAL[value]} "
+                              f"would make three side by side, so both are {PLURAL[1 - value]}")
     return None
+
+
+equal_pair = _first_line(_equal_pair_in)
 
 
 def _disjoint_pairs(mask: int) -> list[int]:
@@ -271,43 +300,45 @@ def _disjoint_pairs(mask: int) -> list[int]:
     return out
 
 
-def pair_count(state: TangoState) -> Found | None:
+def _pair_count_in(state: TangoState, line: int) -> Found | None:
     """Count a line's clue pairs between empty cells: a `×` pair holds one of each symbol, an `=`
     pair two alike. When the `×` pairs give a line the last of a symbol it needs, its other empty cells
     are the other symbol; when it needs fewer than two more of a symbol, an `=` pair is the other."""
-    n, half, full = state.n, state.half, state.full
-    for line in range(2 * n):
-        suns, moons = state.suns[line], state.moons[line]
-        empty = full & ~(suns | moons)
-        if not empty:
-            continue
-        opposite = _disjoint_pairs(state.diff[line] & empty & (empty >> 1))
-        in_pairs = 0
-        for i in opposite:
-            in_pairs |= 3 << i
-        equal = [i for i in _bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
-        for value, mask in ((0, suns), (1, moons)):
-            need = half - mask.bit_count() - len(opposite)          # beyond one per × pair
-            rest = empty & ~in_pairs
-            if opposite and need == 0 and rest:
-                cells = _bits(rest)
-                pairs = " and ".join(_names(n, line, (i, i + 1)) for i in opposite)
-                a = "a" if len(opposite) == 1 else "each"
-                return _found(state, line, cells, 1 - value,
-                              f"{line_name(n, line).capitalize()} needs {len(opposite)} more "
-                              f"{PLURAL[value] if len(opposite) > 1 else NAMES[value]}, and the × between "
-                              f"{pairs} gives {a} one, so {_names(n, line, cells)} "
-                              f"{_are(len(cells), 1 - value)}")
-            if equal and need < 2:
-                i = equal[0]
-                short = half - mask.bit_count()
-                counted = f" beyond the × pairs" if opposite else ""
-                return _found(state, line, (i, i + 1), 1 - value,
-                              f"{line_name(n, line).capitalize()} has room for {max(need, 0)} more "
-                              f"{NAMES[value] if need == 1 else PLURAL[value]}{counted} (it needs {short}), "
-                              f"so the = pair {_names(n, line, (i, i + 1))} cannot be {PLURAL[value]}: "
-                              f"both are {PLURAL[1 - value]}")
+    n, half = state.n, state.half
+    suns, moons = state.suns[line], state.moons[line]
+    empty = state.full & ~(suns | moons)
+    if not empty:
+        return None
+    opposite = _disjoint_pairs(state.diff[line] & empty & (empty >> 1))
+    in_pairs = 0
+    for i in opposite:
+        in_pairs |= 3 << i
+    equal = [i for i in _bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
+    for value, mask in ((0, suns), (1, moons)):
+        need = half - mask.bit_count() - len(opposite)          # beyond one per × pair
+        rest = empty & ~in_pairs
+        if opposite and need == 0 and rest:
+            cells = _bits(rest)
+            pairs = " and ".join(_names(n, line, (i, i + 1)) for i in opposite)
+            a = "a" if len(opposite) == 1 else "each"
+            return _found(state, line, cells, 1 - value,
+                          f"{line_name(n, line).capitalize()} needs {len(opposite)} more "
+                          f"{PLURAL[value] if len(opposite) > 1 else NAMES[value]}, and the × between "
+                          f"{pairs} gives {a} one, so {_names(n, line, cells)} "
+                          f"{_are(len(cells), 1 - value)}")
+        if equal and need < 2:
+            i = equal[0]
+            short = half - mask.bit_count()
+            counted = " beyond the × pairs" if opposite else ""
+            return _found(state, line, (i, i + 1), 1 - value,
+                          f"{line_name(n, line).capitalize()} has room for {max(need, 0)} more "
+                          f"{NAMES[value] if need == 1 else PLURAL[value]}{counted} (it needs {short}), "
+                          f"so the = pair {_names(n, line, (i, i + 1))} cannot be {PLURAL[value]}: "
+                          f"both are {PLURAL[1 - value]}")
     return None
+
+
+pair_count = _first_line(_pair_count_in)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -317,32 +348,34 @@ WAYS_COST = 3          # line-completions costs this much more for each way beyo
 WAYS_SHOWN = 3         # the sentence spells out the ways up to this many
 
 
-def line_completions(state: TangoState) -> Found | None:
-    """Every way a line can still be completed: a cell that holds the same symbol in all of them is
-    forced. The line with the fewest ways that forces something is taken."""
-    n, full = state.n, state.full
-    best = None
-    for line in range(2 * n):
-        suns, moons = state.suns[line], state.moons[line]
-        empty = full & ~(suns | moons)
-        if not empty:
-            continue
-        ways = state.line_ways(line)
-        if not ways:
-            continue
-        all_moons, any_moon = full, 0
-        for m in ways:
-            all_moons &= m
-            any_moon |= m
-        forced_moons = all_moons & empty
-        forced_suns = ~any_moon & empty
-        if (forced_moons or forced_suns) and (best is None or len(ways) < len(best[1])):
-            best = (line, ways, forced_suns, forced_moons)
-            if len(ways) == 1:
-                break
-    if best is None:
+def _completions_in(state: TangoState, line: int) -> tuple[tuple[int, ...], int, int] | None:
+    """A line's ways and the suns and moons every way agrees on (masks of empty cells), or None
+    when it has no empty cell, no way or nothing forced."""
+    full = state.full
+    empty = full & ~(state.suns[line] | state.moons[line])
+    if not empty:
         return None
-    line, ways, forced_suns, forced_moons = best
+    ways = state.line_ways(line)
+    if not ways:
+        return None
+    all_moons, any_moon = full, 0
+    for m in ways:
+        all_moons &= m
+        any_moon |= m
+    forced_moons = all_moons & empty
+    forced_suns = ~any_moon & empty
+    if not (forced_moons or forced_suns):
+        return None
+    return ways, forced_suns, forced_moons
+
+
+def _line_completions_in(state: TangoState, line: int) -> Found | None:
+    """What every way of completing `line` agrees on, worded (None when nothing is forced)."""
+    found = _completions_in(state, line)
+    if found is None:
+        return None
+    n = state.n
+    ways, forced_suns, forced_moons = found
     cells = line_cells(n)[line]
     place = tuple(sorted([placement(cells[i], 0) for i in _bits(forced_suns)]
                          + [placement(cells[i], 1) for i in _bits(forced_moons)]))
@@ -360,6 +393,19 @@ def line_completions(state: TangoState) -> Found | None:
         how = f"{name.capitalize()} can still be completed in {len(ways)} ways"
     why = f"{how}, balanced, never three alike and keeping its clues; in every one {' and '.join(said)}"
     return Found(place, (name,), why, ENTRY_COST["line-completions"] + WAYS_COST * (len(ways) - 1))
+
+
+def line_completions(state: TangoState) -> Found | None:
+    """Every way a line can still be completed: a cell that holds the same symbol in all of them is
+    forced. The line with the fewest ways that forces something is taken."""
+    best, fewest = None, 0
+    for line in range(2 * state.n):
+        found = _completions_in(state, line)
+        if found is not None and (best is None or len(found[0]) < fewest):
+            best, fewest = line, len(found[0])
+            if fewest == 1:
+                break
+    return None if best is None else _line_completions_in(state, best)
 
 
 def _spell(n: int, moons: int) -> str:
@@ -389,42 +435,47 @@ def _links(state: TangoState, line: int) -> tuple[int, int]:
     return same, differ
 
 
-def line_pair(state: TangoState) -> Found | None:
-    """Two neighbouring lines joined by clues (= or × between them): the ways each can be completed,
-    taken together so that the clues between them hold. A cell that holds the same symbol in every
-    joint way is forced. The pair with the fewest joint ways that forces something is taken."""
+def _joint_in(state: TangoState, line: int) -> tuple[int, tuple[tuple[int, int], tuple[int, int]], int, int] | None:
+    """Lines `line` and `line + 1` taken together: how many joint ways, what they force ((moons, suns)
+    of the empty cells of each line) and the clues between them (=, ×); None when they have no clue
+    between them, no empty cell, too many ways, no joint way or nothing forced."""
     n, full = state.n, state.full
-    best = None
-    for line in range(2 * n):
-        if line % n == n - 1:
-            continue                      # the last row or column has no next one
-        same, differ = _links(state, line)
-        if not same | differ:
-            continue
-        other = line + 1
-        empty_a = full & ~(state.suns[line] | state.moons[line])
-        empty_b = full & ~(state.suns[other] | state.moons[other])
-        if not empty_a | empty_b:
-            continue
-        ways_a, ways_b = state.line_ways(line), state.line_ways(other)
-        if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
-            continue
-        joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
-        if not joint:
-            continue
-        all_a = all_b = full
-        any_a = any_b = 0
-        for a, b in joint:
-            all_a &= a
-            any_a |= a
-            all_b &= b
-            any_b |= b
-        forced = ((all_a & empty_a, ~any_a & empty_a), (all_b & empty_b, ~any_b & empty_b))
-        if any(m or s for m, s in forced) and (best is None or len(joint) < best[1]):
-            best = (line, len(joint), forced, same, differ)
-    if best is None:
+    if line % n == n - 1:
+        return None                       # the last row or column has no next one
+    same, differ = _links(state, line)
+    if not same | differ:
         return None
-    line, ways, forced, same, differ = best
+    other = line + 1
+    empty_a = full & ~(state.suns[line] | state.moons[line])
+    empty_b = full & ~(state.suns[other] | state.moons[other])
+    if not empty_a | empty_b:
+        return None
+    ways_a, ways_b = state.line_ways(line), state.line_ways(other)
+    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
+        return None
+    joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+    if not joint:
+        return None
+    all_a = all_b = full
+    any_a = any_b = 0
+    for a, b in joint:
+        all_a &= a
+        any_a |= a
+        all_b &= b
+        any_b |= b
+    forced = ((all_a & empty_a, ~any_a & empty_a), (all_b & empty_b, ~any_b & empty_b))
+    if not any(m or s for m, s in forced):
+        return None
+    return len(joint), forced, same, differ
+
+
+def _line_pair_in(state: TangoState, line: int) -> Found | None:
+    """What lines `line` and `line + 1` force taken together, worded (None when nothing)."""
+    found = _joint_in(state, line)
+    if found is None:
+        return None
+    n = state.n
+    ways, forced, same, differ = found
     place, said = [], []
     for k, (moons, suns) in enumerate(forced):
         cells = line_cells(n)[line + k]
@@ -439,6 +490,18 @@ def line_pair(state: TangoState) -> Found | None:
     why = (f"{plural} {names[0].split()[1]} and {names[1].split()[1]}, joined by {joined} between them, can be "
            f"completed together in {how}; in every one {' and '.join(said)}")
     return Found(tuple(sorted(place)), names, why, ENTRY_COST["line-pair"] + LINE_PAIR_COST * (ways - 1))
+
+
+def line_pair(state: TangoState) -> Found | None:
+    """Two neighbouring lines joined by clues (= or × between them): the ways each can be completed,
+    taken together so that the clues between them hold. A cell that holds the same symbol in every
+    joint way is forced. The pair with the fewest joint ways that forces something is taken."""
+    best, fewest = None, 0
+    for line in range(2 * state.n):
+        found = _joint_in(state, line)
+        if found is not None and (best is None or found[0] < fewest):
+            best, fewest = line, found[0]
+    return None if best is None else _line_pair_in(state, best)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -690,8 +753,15 @@ def finder(entry: Entry) -> Callable[[TangoState], Step | None]:
 
 
 LADDER = Ladder(Technique(e.name, order, e.tier, e.cost, finder(e)) for order, e in enumerate(TABLE))
+
+# The finders of one place: a line (a clue's number for `clue`), as the compiled rungs name where they
+# found a step (grade.worded words a compiled path with these).
+AT: dict[str, Callable[[TangoState, int], Found | None]] = {
+    "pair": _pair_in, "sandwich": _sandwich_in, "clue": _clue_at, "balance": _balance_in,
+    "equal-pair": _equal_pair_in, "pair-count": _pair_count_in, "line-completions": _line_completions_in,
+    "line-pair": _line_pair_in}
 LOWER = Ladder(LADDER.capped(TRIAL_CAP))         # what a trial runs
 
 
-__all__ = ["BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "TABLE", "TRIAL_CAP", "Entry", "Found",
+__all__ = ["AT", "BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "TABLE", "TRIAL_CAP", "Entry", "Found",
            "TangoState", "completions", "finder", "placement"]
