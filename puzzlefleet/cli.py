@@ -19,6 +19,7 @@ import importlib
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, NoReturn
@@ -306,17 +307,25 @@ def cmd_enqueue(args: argparse.Namespace) -> int:
     job_id, queue = sent["job"], sent["queue"]
     # From here on the job exists and its tasks are sent: whatever fails is a warning, and exit 7.
     try:
-        # Nobody to take the job would leave it queued, silently: say so (a broadcast, about a second).
-        unserved = not fleet.consumers(queue)
+        # Nobody to take the job would leave it queued, silently: say so (a broadcast, about a second;
+        # once more a second later before saying it, for a worker that was reconnecting).
+        answered, consuming = fleet.consumers(queue)
+        if not consuming:
+            time.sleep(1.0)
+            answered, consuming = fleet.consumers(queue)
+        unserved = not consuming
     except Exception as exc:         # the broker went away after the send (a cut connection, a restart)
         _warn(f"job {job_id} was sent, but asking the workers whether one consumes queue {queue} failed: "
               f"{one_line(exc, 200)}")
         if not args.wait:
             return EXIT_JOB_EXISTS
-        unserved = None
-    if unserved:
-        _warn(f"no worker consumes queue {queue}; job {job_id} waits until one does "
-              f"(celery -A workers worker -Q {queue},fleet)")
+        unserved, answered = None, 0
+    if unserved and answered:
+        _warn(f"no worker consumes queue {queue} (of the {answered} that answered; one reconnecting to the broker "
+              f"does not answer); job {job_id} waits until one does (celery -A workers worker -Q {queue},fleet)")
+    elif unserved:
+        _warn(f"no worker answered: none is running, or they are reconnecting to the broker; job {job_id} waits "
+              f"until one consumes queue {queue} (celery -A workers worker -Q {queue},fleet)")
     if not args.wait:
         return 0
     try:

@@ -30,16 +30,48 @@ class BrokerUnreachable(FleetError):
     """The broker could not be reached (its job, when one was made, is kept and marked failed)."""
 
 
-def consumers(queue: str, *, timeout: float = 1.0) -> list[str]:
-    """The workers that consume `queue`, by a broadcast that waits `timeout` seconds for replies
-    (the broker's errors, or TimeoutError when it stops answering, are raised)."""
+def consumers(queue: str, *, timeout: float = 1.0) -> tuple[int, list[str]]:
+    """How many workers answered a broadcast that waits `timeout` seconds for replies, and those of
+    them that consume `queue` (the broker's errors, or TimeoutError when it stops answering, are
+    raised). A worker reconnecting to the broker does not answer."""
     from workers.tasks import active_queues
-    return sorted(worker for worker, queues in active_queues(timeout).items() if queue in queues)
+    replies = active_queues(timeout)
+    return len(replies), sorted(worker for worker, queues in replies.items() if queue in queues)
+
+
+STORE_CONNECT_TIMEOUT = 2      # seconds a verb waits for the store to take a connection (libpq's least)
+STORE_PROBE_SECONDS = 1.0      # ... and for its host to answer at all
+
+
+def _probe(db_url: str | None) -> None:
+    """A PostgreSQL host that does not answer (down, or its packets dropped) is StoreUnreachable within
+    STORE_PROBE_SECONDS, where libpq would wait STORE_CONNECT_TIMEOUT: a verb fails within seconds."""
+    import socket
+
+    from sqlalchemy.engine import make_url
+
+    from store.errors import StoreUnreachable
+    from store.progress import database_url, shown_url
+    raw = db_url or database_url()
+    try:
+        url = make_url(raw)
+    except Exception:
+        return                                   # make_engine says what is wrong with it
+    if url.get_backend_name() not in ("postgresql", "postgres") or not url.host or "," in url.host:
+        return                                   # SQLite, a Unix socket, several hosts: libpq's to judge
+    try:
+        socket.create_connection((url.host, url.port or 5432), timeout=STORE_PROBE_SECONDS).close()
+    except TimeoutError:
+        raise StoreUnreachable(f"cannot open database {shown_url(raw)}: {url.host}:{url.port or 5432} did not "
+                               f"answer within {STORE_PROBE_SECONDS:g} s") from None
+    except OSError:
+        return                                   # refused or unresolvable: libpq says so at once
 
 
 def _db(db_url: str | None) -> Any:
     from store import init_db, make_engine
-    db = make_engine(db_url)
+    _probe(db_url)
+    db = make_engine(db_url, connect_timeout=STORE_CONNECT_TIMEOUT)
     init_db(db)
     return db
 
@@ -80,10 +112,14 @@ def enqueue(*, game: str, size: int, band: str | None = None, count: int = 1, se
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
-        from workers.tasks import enqueue_slots, resend_unfinished   # Celery, configured from the environment
     except ConfigError as exc:
         raise FleetError(str(exc)) from None
-    db = _db(db_url)
+    db = _db(db_url)              # before Celery's imports: a store that is down fails the command at once
+    try:
+        from workers.tasks import enqueue_slots, resend_unfinished   # Celery, configured from the environment
+    except BaseException:
+        db.dispose()
+        raise
     try:
         found = None
         if key is not None:

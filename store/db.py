@@ -17,7 +17,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlmodel import Session
 
 from store.errors import StoreError, one_line, store_error
-from store.progress import database_url
+from store.progress import database_url, shown_url
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -89,27 +89,35 @@ def _close_interrupted(engine: Engine) -> None:
             ctx.invalidate_pool_on_disconnect = False
 
 
-def make_engine(url: str | None = None) -> Engine:
-    """An engine for `url` (default: database_url()), connected once to prove it works.
+def shown(engine: Engine) -> str:
+    """An engine's URL for messages: as the user gave it (postgresql://, not the driver's
+    postgresql+psycopg://), its password hidden, as every verb prints it (store.progress.shown_url)."""
+    return getattr(engine, "puzzlefleet_url", None) or engine.url.render_as_string(hide_password=True)
+
+
+def make_engine(url: str | None = None, *, connect_timeout: int = 10) -> Engine:
+    """An engine for `url` (default: database_url()), connected once to prove it works; a PostgreSQL
+    connection attempt gives up after `connect_timeout` seconds (unless the URL says otherwise).
 
     Raises StoreError with a one-line message for a bad URL or an unreachable database."""
     parsed = engine_url(url)
-    shown = parsed.render_as_string(hide_password=True)
+    given = shown_url(url or database_url())
     try:
         if parsed.get_backend_name() == "sqlite":
             engine = create_engine(parsed)
             _setup_sqlite(engine)
         else:
             # Without a timeout a blackholed host hangs a worker for minutes.
-            connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": 10}
+            connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": connect_timeout}
             engine = create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
         _close_interrupted(engine)
+        engine.puzzlefleet_url = given              # type: ignore[attr-defined]
         # Fail here, with one line, rather than deep inside the first task.
         with engine.connect():
             pass
     except (SQLAlchemyError, ImportError, ValueError, TypeError) as exc:
         hint = " (pip install 'puzzlefleet[postgres]')" if isinstance(exc, ImportError) else ""
-        raise store_error(f"cannot open database {shown}: {one_line(exc)}{hint}", exc) from exc
+        raise store_error(f"cannot open database {given}: {one_line(exc)}{hint}", exc) from exc
     # Leave no pooled connection behind to be shared by a process forked after this.
     engine.dispose()
     return engine
@@ -135,8 +143,7 @@ def schema_revision(engine: Engine) -> str | None:
     except DBAPIError:              # no alembic_version table: nothing migrated yet
         return None
     except SQLAlchemyError as exc:
-        shown = engine.url.render_as_string(hide_password=True)
-        raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
+        raise store_error(f"cannot migrate database {shown(engine)}: {one_line(exc)}", exc) from exc
 
 
 def init_db(engine: Engine) -> None:
@@ -147,7 +154,7 @@ def init_db(engine: Engine) -> None:
     and its migrations (about 0.35 s of a command's start) are loaded only for a store to upgrade."""
     if schema_revision(engine) == SCHEMA_REVISION:
         return
-    shown = engine.url.render_as_string(hide_password=True)
+    where = shown(engine)
     try:
         # One transaction for the whole of it: on SQLite it begins IMMEDIATE, which already
         # serialises concurrent callers; on PostgreSQL an advisory lock does the same.
@@ -155,11 +162,11 @@ def init_db(engine: Engine) -> None:
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_KEY})")
             if inspect(conn).get_table_names():
-                _upgrade(conn, shown)
+                _upgrade(conn, where)
             else:
                 _create_newest(conn)
     except SQLAlchemyError as exc:
-        raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
+        raise store_error(f"cannot migrate database {where}: {one_line(exc)}", exc) from exc
 
 
 def schema_metadata() -> MetaData:

@@ -245,6 +245,11 @@ def stalled_jobs(*, session: Session, idle_seconds: float) -> list[dict[str, Any
     return [job_dict(row) for row in session.execute(stmt).mappings()]
 
 
+def open_job_ids(*, session: Session) -> set[int]:
+    """The ids of the jobs still open (queued or running)."""
+    return set(session.scalars(select(col(Job.id)).where(col(Job.state).in_(("queued", "running")))))
+
+
 def touch_job(*, session: Session, job_id: int) -> None:
     """Mark a job as just having progressed (after its unfinished slots were sent again)."""
     job = session.get(Job, job_id, with_for_update=True)

@@ -1,7 +1,8 @@
 """The Celery app, configured from the environment (see workers.settings).
 
 Long CPU-bound tasks on Redis or RabbitMQ: late acks and requeue when a pool process dies (a task is
-lost only if it is never finished), one message prefetched per process, JSON only, a queue per game,
+lost only if it is never finished; on Redis the messages a worker holds are leases it renews,
+workers.lease), one message prefetched per process, JSON only, a queue per game,
 pool processes recycled after PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks. Tasks send events, so Flower
 shows each task's return value (its summary).
 
@@ -13,6 +14,7 @@ delivery, which needs topic exchanges), not in the worker."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from celery import Celery, signals
@@ -54,14 +56,15 @@ def broker_queues(queue: str, kind: str) -> list[str]:
     return queue_keys(queue) if kind == "redis" else [queue, resent_queue(queue)]
 
 
-def waiting(connection: Connection, queue: str, kind: str) -> int:
-    """Messages waiting in a queue (not those already delivered to a worker), on either broker;
-    0 for a RabbitMQ queue not declared yet."""
+def waiting(connection: Connection, queue: str, kind: str, *, twin: bool = True) -> int:
+    """Messages waiting in a queue (not those already delivered to a worker), on either broker (over its
+    Redis priority lists; on RabbitMQ with its .resent twin, unless `twin` is False); 0 for a RabbitMQ
+    queue not declared yet."""
     if kind == "redis":
         client = connection.default_channel.client
         return sum(int(client.llen(key)) for key in queue_keys(queue))
     total = 0
-    for name in broker_queues(queue, kind):
+    for name in broker_queues(queue, kind) if twin else [queue]:
         channel = connection.channel()       # a passive declare of a missing queue closes its channel
         try:
             total += channel.queue_declare(queue=name, passive=True).message_count
@@ -124,10 +127,11 @@ def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **
 def _redis_options(conf: Settings) -> dict[str, Any]:
     visibility = conf.visibility_timeout
     return {
+        # A held message's lease: its worker renews it while it lives (workers.lease).
         "visibility_timeout": visibility,
-        # Sweep for abandoned (unacknowledged) messages often enough that a small visibility
-        # timeout means fast redelivery; kombu's defaults sweep about every 100 s.
-        "unacked_restore_interval": max(1, min(10, int(visibility // 4))),
+        # Sweep for abandoned (unacknowledged) messages often enough that a message whose lease ran out
+        # goes to another worker within seconds; kombu's defaults sweep about every 100 s.
+        "unacked_restore_interval": max(1, min(5, int(visibility // 6))),
         "unacked_restore_throttle": 1,
         # The lock a worker takes to restore them lives 300 s by default: a worker killed while
         # holding it would stop every restore for that long. Restoring is transactional per
@@ -173,6 +177,10 @@ def make_app(conf: Settings | None = None) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
+        # A pool process that dies mid-task has its message requeued after this many seconds (Celery
+        # waits for a result it may have sent first; 10 s by default, a task that ends in the meantime
+        # having come back through the pipe long before).
+        worker_lost_wait=1.0,
         worker_max_tasks_per_child=conf.max_tasks_per_child,
         task_soft_time_limit=conf.soft_time_limit,
         task_time_limit=conf.time_limit,
@@ -198,10 +206,23 @@ def make_app(conf: Settings | None = None) -> Celery:
         },
         **extra,
     )
+    from workers.lease import Leases
+    app.steps["consumer"].add(Leases)          # Redis: a held message's lease renewed while its worker lives
     return app
 
 
 app = make_app()
+
+
+def _quiet_cancel_warning() -> None:
+    # Celery warns, in ten lines at every broker connection loss, that it may one day cancel running
+    # tasks then; this app sets worker_cancel_long_running_tasks_on_connection_loss=False on purpose
+    # (slots are idempotent), so the warning says nothing to an operator. (Called again once the worker
+    # is ready: Celery's logging set-up puts its own "always" filters first.)
+    warnings.filterwarnings("ignore", message=r"(?s).*cancels all currently executed tasks")
+
+
+_quiet_cancel_warning()
 
 
 def _count_malformed(reason: str) -> None:
@@ -218,6 +239,18 @@ def _one_line_faults(logger: Any = None, **_: Any) -> None:
     # line, not a traceback (workers.faults.OneLine).
     from workers.faults import quieten
     quieten(logger)
+
+
+@signals.worker_ready.connect
+def _worker_ready(**_: Any) -> None:
+    _quiet_cancel_warning()          # after Celery's logging set-up, whose "always" filters come first
+
+
+@signals.after_task_publish.connect
+def _published(**_: Any) -> None:
+    # beat (and any sender) after a broker outage: the send that goes out ends it, in one WARNING
+    from workers.faults import broker_answers
+    broker_answers()
 
 
 @signals.celeryd_after_setup.connect
@@ -239,6 +272,11 @@ def _worker_init(sender: Any = None, **_: Any) -> None:
     # The worker's main process, before its pool starts: a clean metrics directory, then the server,
     # whose per-job gauges cover the queues this worker consumes (-Q; all of them without it).
     from workers import metrics
+    from workers.tasks import STORE_DOWN_MARKER
+    try:
+        os.unlink(STORE_DOWN_MARKER.format(pid=os.getpid()))      # one left by an earlier worker of this pid
+    except OSError:
+        pass
     metrics.wipe()
     consumed = sender.app.amqp.queues.consume_from if sender is not None else None
     metrics.serve(None if consumed is None else set(consumed))

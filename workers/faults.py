@@ -27,10 +27,16 @@ class Retryable(Exception):
     """A fault a retry may outlive, raised by a task from the fault itself (its __cause__): the tasks'
     `autoretry_for` (workers.tasks.RETRY)."""
 
+    immediate = False           # a hand-over, not a fault (work budget or soft limit): retried at once
+
     @classmethod
     def of(cls, fault: BaseException) -> Retryable:
-        """The fault's class and one-line message ("Retry in 2s: Retryable('StoreUnreachable: ...')")."""
-        return cls(f"{type(fault).__name__}: {one_line(fault, 200)}")
+        """The fault's class and one-line message ("Retry in 2s: Retryable('StoreUnreachable: ...')"); a
+        retry for anything but a transient fault (the work budget spent, the soft time limit) is sent
+        with no countdown: there is nothing to wait for."""
+        retryable = cls(f"{type(fault).__name__}: {one_line(fault, 200)}")
+        retryable.immediate = not is_transient(fault)
+        return retryable
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -65,8 +71,53 @@ class OneLine(logging.Filter):
         return True
 
 
+class BrokerOutage(logging.Filter):
+    """A broker outage is one WARNING when it starts and one when it ends, INFO between: Celery's
+    consumer says "Connection to broker lost" (WARNING, kept), then "Cannot connect to ...: Trying again
+    in N seconds" at ERROR, three lines, at every attempt (made one INFO line here, but the first of an
+    outage that began before the worker was connected, a WARNING), and "Connected to ..." at INFO when it
+    is back (made a WARNING saying how long the broker was away). Beat says "Connection error: ...
+    Trying again" at ERROR for every send it cannot make: the first a WARNING, the others INFO, and its
+    next send that goes out says the broker answers again (broker_answers). Shared by every handler."""
+
+    down_since: float | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import time
+        text = record.getMessage()
+        cls = BrokerOutage
+        if text.startswith("consumer: Connection to broker lost"):
+            cls.down_since = cls.down_since or time.monotonic()
+        elif text.startswith(("consumer: Cannot connect to", "beat: Connection error:")):
+            first = cls.down_since is None
+            cls.down_since = cls.down_since or time.monotonic()
+            _relevel(record, logging.WARNING if first else logging.INFO, " ".join(text.split()))
+        elif text.startswith("Connected to ") and cls.down_since is not None:
+            away = time.monotonic() - cls.down_since
+            cls.down_since = None
+            _relevel(record, logging.WARNING, f"{text} (the broker answers again, after {away:.0f} s)")
+        return True
+
+
+def broker_answers() -> None:
+    """A message was sent: if this process had lost the broker (beat, which logs no reconnection of its
+    own), say that it answers again, once."""
+    import time
+    if BrokerOutage.down_since is not None:
+        away = time.monotonic() - BrokerOutage.down_since
+        BrokerOutage.down_since = None
+        logging.getLogger("puzzlefleet.broker").warning("the broker answers again, after %.0f s", away)
+
+
+def _relevel(record: logging.LogRecord, level: int, message: str) -> None:
+    record.levelno, record.levelname = level, logging.getLevelName(level)
+    record.msg, record.args = message, None
+
+
 def quieten(logger: logging.Logger | None = None) -> None:
-    """Put OneLine on every handler of `logger` (default: the root logger), once."""
+    """Put OneLine and BrokerOutage on every handler of `logger` (default: the root logger), once."""
     for handler in (logger or logging.getLogger()).handlers:
         if not any(isinstance(f, OneLine) for f in handler.filters):
             handler.addFilter(OneLine())
+        if not any(isinstance(f, BrokerOutage) for f in handler.filters):
+            handler.addFilter(BrokerOutage())

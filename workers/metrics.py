@@ -132,7 +132,7 @@ class JobSummaries:
         except StoreError as exc:
             if time.monotonic() - self._last_warning > 60:          # one line a minute, not per scrape
                 self._last_warning = time.monotonic()
-                log.warning("per-job metrics: cannot read the store: %s", one_line(exc))
+                log.info("per-job metrics: cannot read the store: %s", one_line(exc))
             up.add_metric([], 0)
             yield up
             return

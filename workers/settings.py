@@ -3,18 +3,21 @@
 PUZZLEFLEET_BROKER              broker URL: Redis (redis://, the default redis://127.0.0.1:6379/0) or
                                 RabbitMQ (amqp://user:password@host:5672/vhost); nothing else
 PUZZLEFLEET_DB                  the store's SQLAlchemy URL (read by store.database_url)
-PUZZLEFLEET_VISIBILITY_TIMEOUT  the longest a task may hold its message unacknowledged (default 3600):
-                                on Redis, seconds before it hands the message to another worker; on
-                                RabbitMQ keep the broker's consumer_timeout above it
-PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default min(660, 0.9 x visibility))
+PUZZLEFLEET_VISIBILITY_TIMEOUT  Redis only: the lease of a message a worker holds (default 30). The
+                                worker renews the leases of the messages it holds every few seconds
+                                (workers.lease); a message whose lease has run out (its worker died)
+                                goes to another worker
+PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default 660; on RabbitMQ keep the
+                                broker's consumer_timeout, 30 minutes by default, above it)
 PUZZLEFLEET_SOFT_TIME_LIMIT     a task's soft time limit and work budget (default: hard - 10%, <= 60 s less)
 PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks before a pool process is replaced (default 1000)
 PUZZLEFLEET_METRICS_PORT        serve Prometheus text at http://ADDR:PORT/metrics from the worker
 PUZZLEFLEET_METRICS_ADDR        the address to bind (default 127.0.0.1)
 PROMETHEUS_MULTIPROC_DIR        prometheus_client's multiprocess directory (default: one per port in /tmp)
-PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 300)
-PUZZLEFLEET_STALL_SECONDS       a job with no progress this long has its unfinished slots sent again,
-                                ahead of newer work (default visibility + hard limit + 60)
+PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 10)
+PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by the sweep (default 20),
+                                which sends its unfinished slots again, ahead of newer work, only when
+                                the broker shows that its messages are gone (workers.stall)
 PUZZLEFLEET_RESEND_SLOTS        at most this many stalled slots are sent again per sweep, oldest job first
                                 (default 1000), so a large backlog is never doubled in one sweep
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
@@ -25,11 +28,9 @@ PUZZLEFLEET_DAILY_PLAN          the daily set's positions, "RULES, BAND[, STYLE]
                                 every game's own positions; see workers.daily); checked at start, each
                                 position by its game
 
-The hard limit must stay below the visibility timeout: otherwise Redis hands a task that is still
-running to a second worker (and RabbitMQ, past its consumer_timeout, closes the worker's channel).
-
-On RabbitMQ a dead worker's messages come back as soon as its connection closes, and the visibility
-timeout plays no part in redelivery.
+A task may run longer than the visibility timeout: its worker renews the lease while it runs. On
+RabbitMQ a dead worker's messages come back as soon as its connection closes, and the visibility
+timeout plays no part.
 
 pydantic-settings reads them (an empty variable, or one of spaces, counts as unset); `load` turns its
 first error into one line naming the variable, never with the broker URL in it.
@@ -56,6 +57,7 @@ AMQP_SCHEMES = frozenset({"amqp", "amqps", "pyamqp"})
 PREFIX = "PUZZLEFLEET_"
 
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+RETRY_BACKOFF_MAX = 60
 Count = Annotated[int, Field(gt=0)]
 
 
@@ -82,14 +84,14 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 
     broker: str = Field(DEFAULT_BROKER, repr=False)     # the URL may hold a password
-    visibility_timeout: Seconds = 3600.0
+    visibility_timeout: Seconds = 30.0
     given_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "TIME_LIMIT")
     given_soft_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "SOFT_TIME_LIMIT")
     max_tasks_per_child: Count = 1000
     metrics_port: Count | None = None
     metrics_addr: str = "127.0.0.1"
     given_multiproc_dir: str | None = Field(None, validation_alias="PROMETHEUS_MULTIPROC_DIR")
-    resume_interval: Seconds = 300.0
+    resume_interval: Seconds = 10.0
     given_stall_seconds: Seconds | None = Field(None, validation_alias=PREFIX + "STALL_SECONDS")
     resend_slots: Count = 1000
     split_seconds: Seconds = 2.0
@@ -138,11 +140,6 @@ class Settings(BaseSettings):
         soft, hard = self.soft_time_limit, self.time_limit
         if not soft < hard:
             raise ConfigError(f"the soft time limit ({soft:g} s) must be below the hard one ({hard:g} s)")
-        if not hard < self.visibility_timeout:
-            why = ("Redis redelivers tasks that are still running" if self.broker_kind == "redis"
-                   else "a task may hold its message longer than the fleet allows")
-            raise ConfigError(f"the hard time limit ({hard:g} s) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT "
-                              f"({self.visibility_timeout:g} s), or {why}")
         return self
 
     @property
@@ -152,11 +149,11 @@ class Settings(BaseSettings):
 
     @property
     def time_limit(self) -> float:
-        """A task's hard time limit: by default 90% of the visibility timeout (at most 660 s), or more
-        when a soft limit given alone would not fit below it."""
+        """A task's hard time limit: by default 660 s, or more when a soft limit given alone would not
+        fit below it."""
         if self.given_time_limit is not None:
             return self.given_time_limit
-        hard = min(660.0, 0.9 * self.visibility_timeout)
+        hard = 660.0
         soft = self.given_soft_time_limit
         return soft + min(60.0, 0.1 * soft) if soft is not None and soft >= hard else hard
 
@@ -170,9 +167,15 @@ class Settings(BaseSettings):
 
     @property
     def stall_seconds(self) -> float:
-        if self.given_stall_seconds is not None:
-            return self.given_stall_seconds
-        return self.visibility_timeout + self.time_limit + 60.0
+        """Seconds without progress before the sweep looks at a job (default 20): it then asks the
+        broker whether the job's messages are still there (workers.stall)."""
+        return 20.0 if self.given_stall_seconds is None else self.given_stall_seconds
+
+    @property
+    def lease_renewal(self) -> float:
+        """Seconds between a Redis worker's renewals of the leases of the messages it holds: a sixth of
+        the visibility timeout, at least 0.5 s and at most 5 s."""
+        return max(0.5, min(5.0, self.visibility_timeout / 6))
 
     @property
     def daily_plan(self) -> tuple[PlanEntry, ...]:
@@ -189,17 +192,19 @@ class Settings(BaseSettings):
 
     @property
     def retry_backoff_max(self) -> int:
-        """The longest retry delay, in whole seconds as Celery's backoff counts: retries wait in the
-        worker as unacknowledged messages, so they must come back well within the visibility timeout."""
-        return max(1, min(600, int(self.visibility_timeout // 2)))
+        """The longest retry delay, in whole seconds as Celery's backoff counts (60): a task waiting out
+        a store outage tries again within a minute of its return. (On Redis a retry waits in a worker
+        as a held message, whose lease that worker renews.)"""
+        return RETRY_BACKOFF_MAX
 
     @property
     def work_budget(self) -> float:
         """Seconds a task may spend on attempts before it hands the rest of its work to a new task: the
-        soft limit less 10%, at least 0.25 s (Celery's own handling of a retry, its traceback included,
-        took over 80 ms on a loaded machine) and at most 5 s."""
+        soft limit less 10%, at least 0.5 s (Celery's own handling of a retry, its traceback included,
+        took over 80 ms on a loaded machine, and over 0.25 s with the load at three and a half times
+        the cores) and at most 5 s."""
         soft = self.soft_time_limit
-        return max(0.1, soft - min(5.0, max(0.25, 0.1 * soft)))
+        return max(0.1, soft - min(5.0, max(0.5, 0.1 * soft)))
 
 
 def _variable(location: str) -> str:

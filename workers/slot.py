@@ -27,6 +27,12 @@ MAX_TASKS_PER_JOB = 2000
 FLUSH_SECONDS = 1.0        # the most engine time a killed task loses (its redelivery redoes it)
 
 
+class HandOverFailed(Exception):
+    """`hand_over` could not send the range (the broker away; its fault is the __cause__). A range a
+    task splits off is then kept and worked by the task itself; one it hands over when its budget is
+    spent fails the task, which is retried."""
+
+
 def generate_one(rules_text: str, seed: int, timeout: float | None, band: str | None = None,
                  style: str | None = None) -> dict[str, Any]:
     """One attempt, pure computation: the board (or the timeout) and the drawings rejected by reason."""
@@ -85,7 +91,7 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
     so a killed task loses at most that much work, which its redelivery redoes with the same seeds.
     Untouched slots are handed to new tasks through `hand_over(start, stop)`: half of them whenever
     `split_after` seconds pass (slow boards then spread over idle workers), and all that remain when
-    `budget` seconds are spent.
+    `budget` seconds are spent. A split whose hand_over raises HandOverFailed keeps its slots here.
 
     Returns the summary shown in Flower: boards accepted, slots failed (out of attempts), rejected by
     reason, attempts, engine seconds, and the ranges handed over. Raises BadTask for parameters no
@@ -143,7 +149,7 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
 
     def give(slots: list[int]) -> None:
         nonlocal stop
-        hand_over(slots[0], stop)
+        hand_over(slots[0], stop)           # HandOverFailed: nothing given
         summary["handed_over"].append([slots[0], stop])
         stop = slots[0]
         for slot in slots:
@@ -164,7 +170,10 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
             if split_after is not None and now - last_split >= split_after:
                 untouched = [later for later in order[index + 1:] if later < stop]
                 if untouched:
-                    give(untouched[len(untouched) // 2:])
+                    try:
+                        give(untouched[len(untouched) // 2:])
+                    except HandOverFailed:
+                        pass                # kept: this task works them (tried again at the next split)
                     last_split = now
             while True:
                 if cancelled is not None and cancelled():

@@ -9,32 +9,174 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timezone
 from typing import Any
 
-from celery import signals
-from celery.exceptions import SoftTimeLimitExceeded
+from celery import Task, signals
+from celery.exceptions import Reject, Retry, SoftTimeLimitExceeded
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
-from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
-from store.errors import one_line
-from workers import metrics
-from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
+from store import init_db, make_engine, open_job_ids, session, stalled_jobs, touch_job, unfinished_slots
+from store.errors import StoreError, one_line
+from workers import metrics, stall
+from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, queue_keys,
+                               waiting)
 from workers.daily import OutOfBudget, make_daily, today
 from workers.faults import Retryable, is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
-from workers.slot import run_slots, slot_ranges, slots_per_task
+from workers.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
 
-MAX_RETRIES = 12
+MAX_RETRIES = 30
 # Celery's retry, for every task here: a Retryable raised by the task is retried after
-# randrange(min(max, 2 ** retries) + 1) whole seconds ("full jitter"), at most MAX_RETRIES times, then
-# fails with it. Whole seconds suit both brokers (RabbitMQ's delayed delivery counts no less).
+# randrange(min(max, 2 ** retries) + 1) whole seconds ("full jitter"), at most MAX_RETRIES times (with
+# the 60 s cap, about 12 minutes of waiting in all), then fails with it. Whole seconds suit both
+# brokers (RabbitMQ's delayed delivery counts no less).
 RETRY = {"autoretry_for": (Retryable,), "retry_backoff": True, "retry_jitter": True,
          "retry_backoff_max": settings().retry_backoff_max, "max_retries": MAX_RETRIES}
+PATIENCE_MARGIN = 2.0      # seconds before the soft limit by which a task stops waiting for the broker
+# A marker per worker (its main process's pid), made by the first of its pool processes that finds the
+# store away and removed by the first task that succeeds after: one WARNING when a store outage begins
+# and one when it ends, per worker, the retries between them at INFO.
+STORE_DOWN_MARKER = os.path.join(tempfile.gettempdir(), "puzzlefleet-store-down-{pid}")
 log = logging.getLogger(__name__)
+_started = [time.monotonic()]         # when this process's current task started (task_prerun)
+
+
+@signals.task_prerun.connect
+def _task_started(**_: Any) -> None:
+    _started[0] = time.monotonic()
+
+
+def _patience_left() -> float:
+    """Seconds the current task may still wait for the broker: until PATIENCE_MARGIN before its soft
+    time limit."""
+    return _started[0] + settings().soft_time_limit - PATIENCE_MARGIN - time.monotonic()
+
+
+def patiently(send: Callable[[], Any], what: str, *, within: float,
+              again: Callable[[BaseException], bool] = is_transient) -> Any:
+    """send(), tried again while it raises a fault `again` accepts (by default a transient one: the
+    broker does not answer), for up to `within` seconds, one log line while waiting; the last fault is
+    raised once that time is spent."""
+    deadline = time.monotonic() + within
+    pause, said = 1.0, False
+    while True:
+        try:
+            result = send()
+        except Exception as exc:
+            if not again(exc) or time.monotonic() + pause > deadline:
+                raise
+            if not said:
+                log.info("the broker does not answer (%s): %s waits for it (up to %.0f s)", one_line(exc, 120),
+                         what, max(0.0, deadline - time.monotonic()))
+                said = True
+            time.sleep(pause)
+            pause = min(2 * pause, 5.0)
+            continue
+        if said:
+            log.info("the broker answers again: %s sent", what)
+        return result
+
+
+class FleetTask(Task):
+    """Every task here: a retry that cannot be sent (the broker away) is not dropped, and a task whose
+    pool process died is sent again first-served.
+
+    Celery sends a retry's message and, when that fails, rejects the task's message without requeueing
+    it: the task was lost (a broker restart lost tasks so). Here the retry is sent again while the
+    broker does not answer, for as long as the task's soft time limit allows (PATIENCE_MARGIN before
+    it), so it goes out the moment the broker returns; past that the task's own message is rejected to
+    be requeued: RabbitMQ, or Redis through the message's lease (workers.lease), hands it out again. A
+    slot task's retry carries its job's headers and send time (workers.stall).
+
+    A task whose pool process died (SIGKILL, out of memory) is sent again by the worker at once, at
+    RESENT_PRIORITY (Redis) or to its queue's .resent twin (RabbitMQ), so it is taken before the
+    backlog: requeued instead, RabbitMQ's quorum queues put it behind every message waiting."""
+
+    retry_on_worker_lost = True
+    default_retry_delay = 0          # that resend's countdown (a retry of the task's own has its backoff)
+
+    def signature_from_request(self, request: Any = None, args: Any = None, kwargs: Any = None,
+                               queue: Any = None, **extra_options: Any) -> Any:
+        own_retry = extra_options.pop(_OWN_RETRY, False)
+        signature = super().signature_from_request(request, args, kwargs, queue=queue, **extra_options)
+        if not own_retry and self.name == SLOT_TASK:        # the worker's resend of a task whose process died
+            kind = settings().broker_kind
+            request = self.request if request is None else request
+            params = (request.args[3] if request.args and len(request.args) > 3 else {}) or {}
+            where = destination(queue_of(params) or FLEET_QUEUE, RESENT_PRIORITY, kind)
+            if kind == "amqp":
+                where = {"queue": where["queue"], "exchange": where["queue"], "routing_key": where["queue"]}
+            job_id = _job_id_of(request)
+            if job_id is not None:
+                where["headers"] = {**(signature.options.get("headers") or {}), **stall.headers(job_id)}
+            signature.options.update(where)
+        return signature
+
+    def retry(self, args: Any = None, kwargs: Any = None, exc: BaseException | None = None, throw: bool = True,
+              eta: Any = None, countdown: Any = None, max_retries: int | None = None, **options: Any) -> Any:
+        job_id = _job_id_of(self.request) if self.name == SLOT_TASK else None
+        options[_OWN_RETRY] = True
+        if getattr(exc, "immediate", False):
+            countdown, eta = 0, None            # a hand-over (budget, soft limit), not a fault: no backoff
+
+        def send() -> Any:
+            if job_id is not None:
+                options["headers"] = {**(options.get("headers") or {}), **stall.headers(job_id)}
+                _mark_sent([job_id])
+            try:
+                return super(FleetTask, self).retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
+            except Retry as sent:            # sent: raised to the caller below, not retried here
+                return sent
+            except Reject as rejected:
+                if rejected.requeue:
+                    raise
+                raise _RetryNotSent(rejected.reason) from None
+
+        try:
+            outcome = patiently(send, f"the retry of {self.name}[{self.request.id}]", within=_patience_left(),
+                                again=lambda fault: isinstance(fault, _RetryNotSent) and is_transient(fault))
+        except (_RetryNotSent, SoftTimeLimitExceeded) as failed:
+            raise Reject(f"its retry could not be sent ({one_line(failed, 200)}): its message is requeued",
+                         requeue=True) from None
+        if isinstance(outcome, Retry) and throw:
+            raise outcome
+        return outcome
+
+
+class _RetryNotSent(Exception):
+    """Celery could not send a retry (its fault is args[0]); transient when that fault is."""
+
+    def __init__(self, fault: Any) -> None:
+        super().__init__(fault)
+        self.__cause__ = fault if isinstance(fault, BaseException) else None
+
+
+SLOT_TASK = "puzzlefleet.generate_slots"
+_OWN_RETRY = "_puzzlefleet_own_retry"      # an option FleetTask.retry passes on to signature_from_request
+
+
+def _job_id_of(request: Any) -> int | None:
+    args = getattr(request, "args", None) or ()
+    job = args[0] if args else (getattr(request, "kwargs", None) or {}).get("job_id")
+    return job if isinstance(job, int) and not isinstance(job, bool) else None
+
+
+def _mark_sent(job_ids: Iterable[int], producer: Any = None) -> None:
+    """Redis: note when messages of these jobs were last sent (workers.stall), before sending them."""
+    if settings().broker_kind != "redis":
+        return
+    if producer is not None:
+        stall.mark_sent(producer.connection.default_channel.client, job_ids)
+        return
+    with app.pool.acquire(block=True) as conn:
+        stall.mark_sent(conn.default_channel.client, job_ids)
 _db: Engine | None = None
 _db_pid: int | None = None
 
@@ -52,9 +194,54 @@ def store_engine() -> Engine:
 def _retryable(exc: BaseException) -> bool:
     """A transient fault, the daily set's work budget spent, or the soft time limit reached where the
     work could not hand itself over first (a store call or a hand-over still in flight, one board
-    longer than the budget): a retry takes up what is left. Acked as a failure instead, a range's slots
-    would wait for beat's sweep."""
-    return isinstance(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
+    longer than the budget), also when it only set off the fault raised (a soft limit in the middle of
+    the pool's ping of a PostgreSQL connection leaves psycopg's "can't change 'autocommit' now"): a
+    retry takes up what is left. Acked as a failure instead, a range's slots would wait for beat's
+    sweep."""
+    return _caused_by(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
+
+
+def retry_for(exc: BaseException) -> Retryable:
+    """The Retryable a task raises for `exc`; a store that does not answer is said once per worker, at
+    WARNING, when the outage begins (store_outage_ended says when it ends)."""
+    if is_transient(exc) and _caused_by(exc, (StoreError, SQLAlchemyError)):
+        path = STORE_DOWN_MARKER.format(pid=os.getppid())
+        try:
+            marker = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except OSError:
+            pass                                   # said already (or cannot say: retried all the same)
+        else:
+            with os.fdopen(marker, "w") as out:
+                out.write(f"{time.time():.3f}")
+            log.warning("the store does not answer (%s): tasks retry until it does", one_line(exc, 200))
+    return Retryable.of(exc)
+
+
+@signals.task_success.connect
+def store_outage_ended(**_: Any) -> None:
+    """After a store outage, the worker's first task that succeeds says the store answers again."""
+    path = STORE_DOWN_MARKER.format(pid=os.getppid())
+    if not os.path.exists(path):
+        return
+    try:
+        with open(path) as marker:
+            began = float(marker.read() or 0)
+        os.unlink(path)
+    except (OSError, ValueError):
+        return                                     # another process of this worker said it
+    log.warning("the store answers again, after %.0f s", time.time() - began)
+
+
+def _caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
+    """Whether `exc` or an exception it was raised from or while handling is one of `kinds`."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kinds):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _game(params: Any) -> str:
@@ -80,7 +267,7 @@ def _slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any,
 
 # The arguments are read by hand, not by Python's call: a message with the wrong ones is then a bad
 # task in one line (counted), not a TypeError traceback from Celery.
-@app.task(name="puzzlefleet.generate_slots", bind=True, throws=(BadTask,), typing=False, **RETRY)
+@app.task(name=SLOT_TASK, base=FleetTask, bind=True, throws=(BadTask,), typing=False, **RETRY)
 def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Make and store the boards of the slots start..stop-1 of a job, given as (job_id, start, stop,
     params, seed); returns the summary Flower shows."""
@@ -94,8 +281,13 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     priority = delivered_priority(self.request.delivery_info, settings().broker_kind)
 
     def hand_over(first: int, end: int) -> None:
-        send_ranges(job_id, params, seed, [(first, end)],
-                    priority=NEW_PRIORITY if priority is None else priority)
+        try:
+            send_ranges(job_id, params, seed, [(first, end)],
+                        priority=NEW_PRIORITY if priority is None else priority)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            raise HandOverFailed(one_line(exc, 200)) from exc
 
     try:
         summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
@@ -110,7 +302,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
             metrics.task_finished(game, "error")
             raise
         # Ranges already handed over are done twice at worst: slots are idempotent.
-        raise Retryable.of(exc) from exc
+        raise retry_for(exc) from exc
     metrics.task_finished(game, "split" if summary["handed_over"] else "finished")
     return summary
 
@@ -144,9 +336,13 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
     sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
+    ranges = list(ranges)
     with app.producer_or_acquire() as producer:
+        if ranges:
+            _mark_sent([job_id], producer)
         for start, stop in ranges:
             generate_slots.apply_async((job_id, start, stop, data, seed), producer=producer, **where,
+                                       headers=stall.headers(job_id),
                                        argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
                                        kwargsrepr="{}")
             sent += 1
@@ -194,9 +390,39 @@ def consumed_queues(timeout: float = 1.0) -> set[str] | None:
     try:
         replies = active_queues(timeout)
     except Exception as exc:     # the broker, mid-restart: the sweep goes on without knowing
-        log.warning("could not ask the workers which queues they consume: %s", one_line(exc, 200))
+        log.info("could not ask the workers which queues they consume: %s", one_line(exc, 200))
         return None
     return set().union(*replies.values()) if replies else None
+
+
+def held_jobs(timeout: float = 1.0) -> set[int] | None:
+    """The jobs of whose slot tasks some worker runs or holds one (RabbitMQ), by two broadcasts at once
+    (active and reserved tasks, about `timeout` seconds); None when no worker answered."""
+    answers: dict[str, Any] = {}
+
+    def ask(method: str) -> None:
+        try:
+            answers[method] = getattr(app.control.inspect(timeout=timeout), method)() or {}
+        except Exception as exc:
+            answers[method] = exc
+
+    threads = [threading.Thread(target=ask, args=(method,), daemon=True) for method in ("active", "reserved")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout + 10.0)
+    replies = [answer for answer in answers.values() if isinstance(answer, dict) and answer]
+    if len(answers) < 2 or any(isinstance(answer, Exception) for answer in answers.values()) or not replies:
+        return None
+    held: set[int] = set()
+    for reply in replies:
+        for tasks in reply.values():
+            for task in tasks or ():
+                if isinstance(task, dict) and task.get("name") == SLOT_TASK:
+                    args = task.get("args")
+                    if isinstance(args, (list, tuple)) and args and isinstance(args[0], int):
+                        held.add(args[0])
+    return held
 
 
 def resend_unfinished(db: Engine, job: dict[str, Any], *, limit: int | None = None,
@@ -218,59 +444,96 @@ def _idle_seconds(job: dict[str, Any]) -> float:
     return (datetime.now(timezone.utc) - datetime.fromisoformat(job["updated_at"])).total_seconds()
 
 
-@app.task(name="puzzlefleet.resume_stalled", **RETRY)
-def resume_stalled() -> dict[str, Any]:
-    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS has its unfinished slots
-    sent again, at RESENT_PRIORITY (ahead of newer work), whatever its queue holds: its messages may be
-    lost (Redis restarted without its data, a worker killed between taking a message and recording
-    it) while other jobs keep the queue busy. At most PUZZLEFLEET_RESEND_SLOTS slots per sweep, oldest
-    job first; the others wait for the next sweep. Storing is idempotent per slot, so a slot that was
-    merely slow, or a message that was only waiting its turn, never gives a second board.
+def _queue_of_job(job: dict[str, Any]) -> str:
+    return queue_of(job["params"]) or FLEET_QUEUE
 
-    A job whose queue no worker consumes is reported instead (a log line and puzzlefleet_jobs_waiting),
-    and sent again only when its queue is empty (its messages lost)."""
+
+def judge(jobs: list[dict[str, Any]], open_jobs: set[int] | None = None) -> dict[int, str]:
+    """Whether each stalled job's messages are held, waiting or lost, from the broker (workers.stall):
+    UNKNOWN for every job when the broker does not answer. With `open_jobs` (Redis), the send times of
+    jobs no longer open are dropped."""
+    if not jobs and open_jobs is None:
+        return {}
+    kind = settings().broker_kind
+    try:
+        with app.connection_for_write() as conn:
+            if kind == "redis":
+                client = conn.default_channel.client
+                if open_jobs is not None:
+                    stall.forget(client, open_jobs)
+                return stall.redis_evidence(client, jobs, {job["job"]: queue_keys(_queue_of_job(job)) for job in jobs})
+            depth = {queue: waiting(conn, queue, kind) for queue in {_queue_of_job(job) for job in jobs}}
+            queued = {job["job"]: depth[_queue_of_job(job)] for job in jobs}
+            from kombu.transport.native_delayed_delivery import MAX_LEVEL, level_name
+            delayed = sum(waiting(conn, level_name(level), kind, twin=False) for level in range(MAX_LEVEL + 1)) \
+                if any(n == 0 for n in queued.values()) else 0
+        held = held_jobs() if any(n == 0 for n in queued.values()) and delayed == 0 else set()
+        return stall.amqp_evidence(jobs, queued, delayed, held)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.info("could not ask the broker whether %d stalled job(s) lost their messages: %s", len(jobs),
+                 one_line(exc, 200))
+        return dict.fromkeys((job["job"] for job in jobs), stall.UNKNOWN)
+
+
+@app.task(name="puzzlefleet.resume_stalled", base=FleetTask, **RETRY)
+def resume_stalled() -> dict[str, Any]:
+    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS whose messages the broker
+    shows to be gone (workers.stall: none waiting in its queue, none held by a worker) has its
+    unfinished slots sent again, at RESENT_PRIORITY (ahead of newer work): a broker restarted without
+    its data, a worker killed between taking a message and the broker recording it, a task that failed
+    for good. A job whose messages wait in its queue, behind older work, is not sent again: a backlog
+    is not a stall. At most PUZZLEFLEET_RESEND_SLOTS slots per sweep, oldest job first; the others wait
+    for the next sweep. Storing is idempotent per slot, so a slot sent twice never gives a second board.
+
+    A job waiting in a queue no worker consumes is reported (a log line and puzzlefleet_jobs_waiting)."""
     conf = settings()
     try:
         db = store_engine()
         with session(db, read_only=True) as s:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
-        consumed = consumed_queues() if jobs else None
+            open_jobs = open_job_ids(session=s) if conf.broker_kind == "redis" else None
+        verdicts = judge(jobs, open_jobs)
+        lost = [job for job in jobs if verdicts.get(job["job"]) == stall.LOST]
+        standing = [job for job in jobs if verdicts.get(job["job"]) == stall.WAITING]
+        consumed = consumed_queues() if standing else None
         budget = conf.resend_slots
         resumed: dict[str, int] = {}
-        waiting: list[int] = []
+        waiting_jobs: list[int] = []
         deferred: list[int] = []
-        for job in jobs:
-            queue = queue_of(job["params"]) or FLEET_QUEUE
-            idle = _idle_seconds(job)
+        for job in standing:
+            queue = _queue_of_job(job)
             if consumed is not None and queue not in consumed:
-                waiting.append(job["job"])
+                waiting_jobs.append(job["job"])
                 if job["state"] == "queued":
                     log.warning("job %d has waited %.0f s in queue %s with no slot taken: is a worker "
                                 "consuming it?", job["job"], job["elapsed"], queue)
                 else:
                     log.warning("job %d has made no progress for %.0f s: no worker consumes queue %s",
-                                job["job"], idle, queue)
-                if queue_length(queue) > 0:
-                    continue            # its messages are still there for the worker that comes
+                                job["job"], _idle_seconds(job), queue)
+        for job in lost:
             if budget <= 0:
                 deferred.append(job["job"])
                 continue
+            idle = _idle_seconds(job)
             sent = resend_unfinished(db, job, limit=budget, priority=RESENT_PRIORITY)
             budget -= sent
             resumed[str(job["job"])] = sent
-            log.warning("job %d: %d slots sent again after %.0f s without progress", job["job"], sent, idle)
+            log.warning("job %d: %d slots sent again after %.0f s without progress: none of its messages waits "
+                        "in queue %s or is held by a worker", job["job"], sent, idle, _queue_of_job(job))
         if deferred:
             log.warning("%d stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=%d reached): %s",
                         len(deferred), conf.resend_slots, ", ".join(map(str, deferred[:20])))
     except Exception as exc:
         if not is_transient(exc):
             raise
-        raise Retryable.of(exc) from exc
-    metrics.JOBS_WAITING.set(len(waiting))
-    return {"resumed": resumed, "waiting": waiting, "deferred": deferred}
+        raise retry_for(exc) from exc
+    metrics.JOBS_WAITING.set(len(waiting_jobs))
+    return {"resumed": resumed, "waiting": waiting_jobs, "deferred": deferred}
 
 
-@app.task(name="puzzlefleet.daily", bind=True, throws=(BadTask,), **RETRY)
+@app.task(name="puzzlefleet.daily", base=FleetTask, bind=True, throws=(BadTask,), **RETRY)
 def daily(self: Any, day: str | None = None) -> dict[str, Any]:
     """Beat's daily set: make (or read back) the set of `day` (YYYY-MM-DD; default today in UTC)."""
     try:
@@ -289,5 +552,5 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         # Each board of the set is stored as it is made, so a retry makes only the rest.
         if not _retryable(exc):
             raise
-        raise Retryable.of(exc) from exc
+        raise retry_for(exc) from exc
     return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}

@@ -10,11 +10,17 @@ empty. Lists (kombu's own bookkeeping of unacknowledged messages) pass unchanged
 
 A task still running when the broker connection drops carries on (the app's setting); when it ends
 after the worker has reconnected, Celery acknowledges its message on the channel of the old, closed
-connection, whose transport is gone, and kombu's Redis transport raised AttributeError ("'NoneType'
-object has no attribute 'client'" or "... 'hostname'") out of the event loop: "Unrecoverable error",
-and the worker stopped. Such an acknowledgement (or rejection) is skipped with one log line: the
-message is gone with the old connection's bookkeeping, or Redis hands it out again after the
-visibility timeout, and its slots are idempotent."""
+connection. kombu's Redis transport raised AttributeError ("'NoneType' object has no attribute
+'client'" or "... 'hostname'") out of the event loop: "Unrecoverable error", and the worker stopped.
+Such an acknowledgement (or rejection) is made on a channel of a new connection instead
+(workers.lease.settle_elsewhere: Redis keeps what workers hold in one hash, whatever the channel). One
+that cannot be made (the broker away; on RabbitMQ a channel that closed, whose messages RabbitMQ has
+already taken back) is one INFO line, not kombu's CRITICAL with a traceback: the message comes back to
+a worker (on Redis once its lease runs out), and its slots are idempotent.
+
+On Redis a message rejected to be requeued (a pool process killed mid-task) goes back to the head of
+its queue, where kombu put it at the tail, behind every message waiting there.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +30,16 @@ from queue import Empty
 from typing import Any
 
 log = logging.getLogger("puzzlefleet.malformed")
+
+
+_count: list[Callable[[str], None]] = []        # what install() was given: counts a dropped message
+
+
+def drop(reason: str, detail: str, body: Any) -> None:
+    """Say (one WARNING line) and count a malformed message that is dropped."""
+    log.warning("dropped a malformed message (%s): %.80r", detail, body)
+    for count in _count:
+        count(reason)
 
 
 def tolerant(loads: Callable[[Any], Any], dropped: Callable[[str], None]) -> Callable[[Any], Any]:
@@ -37,7 +53,7 @@ def tolerant(loads: Callable[[Any], Any], dropped: Callable[[str], None]) -> Cal
                                            and isinstance(value.get("properties"), dict)):
                 return value
             reason, detail = "not-a-task", "JSON, but not a task message"
-        log.error("dropped a malformed message (%s): %.80r", detail, text)
+        log.warning("dropped a malformed message (%s): %.80r", detail, text)
         dropped(reason)
         raise Empty()
     load.__wrapped__ = loads                      # type: ignore[attr-defined]
@@ -50,26 +66,69 @@ def _closed(message: Any) -> bool:
     return connection is None or getattr(connection, "client", None) is None
 
 
+def _forget(message: Any) -> None:
+    """Stop renewing the lease of a message that could not be settled (workers.lease), so that the
+    broker hands it out again once its lease runs out."""
+    delivered = getattr(getattr(message.channel, "qos", None), "_delivered", None)
+    if isinstance(delivered, dict):
+        delivered.pop(message.delivery_tag, None)
+
+
 def settles_on_closed_channels(method: Callable[..., Any], verb: str) -> Callable[..., Any]:
+    """Message.ack_log_error or reject_log_error, made as the module's docstring says."""
+    settle_here = "ack" if verb == "acknowledge" else "reject"
+
     def settle(self: Any, logger: Any, errors: Any, *args: Any, **kwargs: Any) -> Any:
+        requeue = None if verb == "acknowledge" else bool(kwargs.get("requeue", args[0] if args else False))
         try:
-            return method(self, logger, errors, *args, **kwargs)
+            return getattr(self, settle_here)(*args, **kwargs)
         except AttributeError as exc:
             if not _closed(self):
                 raise
-            logger.warning("could not %s message %s: its broker connection was lost (%s); the broker hands "
-                           "it out again after the visibility timeout", verb, self.delivery_tag, exc)
-            return None
+            from workers.lease import settle_elsewhere
+            if settle_elsewhere(self.delivery_tag, requeue):
+                done = "requeued" if requeue else ("acknowledged" if requeue is None else "rejected")
+                logger.info("%s message %s on a new connection: its own was lost while its task ran",
+                            done, self.delivery_tag)
+                return None
+            cause: BaseException = exc
+        except (BrokenPipeError, *errors) as exc:
+            cause = exc
+        _forget(self)
+        logger.info("could not %s message %s: %s; the broker hands it out again (on Redis once its lease runs "
+                    "out), and its slots are idempotent", verb, self.delivery_tag, _short(cause))
+        return None
     settle.__wrapped__ = method                   # type: ignore[attr-defined]
     return settle
 
 
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:200]
+
+
+def _reject_to_the_head(reject: Callable[..., Any]) -> Callable[..., Any]:
+    """kombu's Redis QoS.reject, a requeued message put back at the head of its queue."""
+    def reject_here(self: Any, delivery_tag: Any, requeue: bool = False) -> None:
+        if not requeue:
+            return reject(self, delivery_tag, requeue=False)
+        self.restore_by_tag(delivery_tag, leftmost=False)      # workers pop the right end first
+        self._quick_ack(delivery_tag)
+        return None
+    reject_here.__wrapped__ = reject              # type: ignore[attr-defined]
+    return reject_here
+
+
 def install(dropped: Callable[[str], None]) -> None:
-    """Wrap the Redis transport's decoder and kombu's acknowledgement (once per process)."""
+    """Wrap the Redis transport's decoder, requeue and kombu's acknowledgement (once per process)."""
     from kombu.message import Message
     from kombu.transport import redis as transport
+    if not _count:
+        _count.append(dropped)
     if not hasattr(transport.loads, "__wrapped__"):
         transport.loads = tolerant(transport.loads, dropped)
     if not hasattr(Message.ack_log_error, "__wrapped__"):
         Message.ack_log_error = settles_on_closed_channels(Message.ack_log_error, "acknowledge")
         Message.reject_log_error = settles_on_closed_channels(Message.reject_log_error, "reject")
+    if not hasattr(transport.QoS.reject, "__wrapped__"):
+        transport.QoS.reject = _reject_to_the_head(transport.QoS.reject)

@@ -180,6 +180,19 @@ class Proc:
     def text(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def stacks(self) -> str:
+        """Every thread's stack in the process and its children (a worker's pool), by py-spy when it is
+        installed: what a test that hangs shows."""
+        spy = shutil.which("py-spy") or (str(BIN / "py-spy") if (BIN / "py-spy").exists() else None)
+        if spy is None or self.popen.poll() is not None:
+            return "(no stacks: py-spy is not installed, or the process has exited)"
+        children = subprocess.run(["pgrep", "-P", str(self.popen.pid)], capture_output=True, text=True).stdout.split()
+        out = []
+        for pid in (str(self.popen.pid), *children):
+            dump = subprocess.run([spy, "dump", "--pid", pid], capture_output=True, text=True, timeout=60)
+            out.append(f"--- {self.name} pid {pid}\n{dump.stdout or dump.stderr}")
+        return "\n".join(out)
+
     def wait_for_log(self, needle: str, timeout: float = 40) -> None:
         def seen() -> bool:
             if self.popen.poll() is not None:
@@ -346,15 +359,16 @@ class Fleet:
         finally:
             engine.dispose()
 
-    def new_job(self, requested: int, **params: Any) -> tuple[int, dict[str, Any]]:
-        """A Queens job (size 6 unless given) recorded in the store, seed 99, nothing sent: (id, params)."""
+    def new_job(self, requested: int, game: str = "queens", **params: Any) -> tuple[int, dict[str, Any]]:
+        """A job (Queens size 6 unless given) recorded in the store, seed 99, nothing sent: (id, params)."""
         from workers.params import JobParams
-        job_params = JobParams.build(game="queens", size=params.pop("size", 6), **params).to_json()
+        built = JobParams.build(game=game, size=params.pop("size", 6), **params)
+        job_params = built.to_json()
         engine = store.make_engine(self.db_url)
         try:
             store.init_db(engine)
             with store.session(engine) as s:
-                job_id = store.create_job(session=s, game="queens", rules=f"queens {job_params['size']}",
+                job_id = store.create_job(session=s, game=game, rules=str(built.rules()),
                                           band=None, params=job_params, seed=99, requested=requested)
         finally:
             engine.dispose()
@@ -379,9 +393,13 @@ class OwnRedis:
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.procs: list[Proc] = []
 
-    def start(self) -> Proc:
+    def start(self, persist: bool = False) -> Proc:
+        """A redis-server on the port: empty, or with `persist` its append-only file in the test's folder
+        (every write synced, as `--appendonly yes`), so that a restart finds the queues as they were."""
+        keep = (["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.tmp)] if persist
+                else ["--appendonly", "no"])
         proc = Proc(f"redis-{len(self.procs)}", [self.exe, "--port", str(self.port), "--bind", "127.0.0.1",
-                                                 "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                                                 "--save", "", *keep, "--daemonize", "no"],
                     {}, self.tmp)
         self.procs.append(proc)
         proc.wait_for_log("Ready to accept connections", timeout=20)

@@ -64,7 +64,8 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
             waiting.kill()
             _, said = waiting.communicate()
             pytest.fail(f"the job did not finish after the outage; enqueue --wait said:\n{said[-2000:]}\n"
-                        f"worker log:\n{worker.text()[-6000:]}")
+                        f"worker log:\n{_without_sweeps(worker)}\nthe worker's stacks:\n{worker.stacks()}\n"
+                        f"broker: {fleet.broker_state()}")
     finally:
         if waiting.poll() is None:
             waiting.kill()
@@ -86,6 +87,11 @@ def test_a_job_survives_a_database_outage(own_postgres: OwnPostgres, fleet_facto
         db.dispose()
     # The outage was seen and retried (not waited out in silence), and the worker is still serving.
     assert re.search(r"Retry in \d", worker.text()), worker.text()[-3000:]
+    # It is one WARNING when it begins and one when it ends (the retries between at INFO), nothing at
+    # ERROR or CRITICAL: no work was lost.
+    loud = [line for line in worker.text().splitlines() if re.search(r": (WARNING|ERROR|CRITICAL)/", line)]
+    assert len(loud) == 2, loud
+    assert "the store does not answer" in loud[0] and "the store answers again" in loud[1], loud
     assert worker.popen.poll() is None
     text = _metrics(metrics_port)
     assert "puzzlefleet_job_summary_up 1.0" in text

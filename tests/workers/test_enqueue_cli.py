@@ -119,6 +119,39 @@ def test_an_unreachable_store_exits_6_for_every_verb_that_reads_it(tmp_path: Pat
     assert run(tmp_path, "jobs", PUZZLEFLEET_DB="mysql://x/y").returncode == 2
 
 
+def test_a_store_that_does_not_answer_fails_enqueue_within_3_s_and_every_verb_spells_its_url_alike(
+        tmp_path: Path) -> None:
+    """A PostgreSQL host whose packets are dropped (a listener whose backlog is full: the kernel drops
+    further SYNs): `enqueue` exits 6 within 3 s (it waited 10 s for libpq before), and enqueue, jobs and
+    list name the store as it was given, postgresql:// (enqueue said postgresql+psycopg://)."""
+    import time
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    filling = []
+    for _ in range(4):                          # fill the backlog: later connection attempts hang
+        client = socket.socket()
+        client.setblocking(False)
+        client.connect_ex(listener.getsockname())
+        filling.append(client)
+    try:
+        dead = f"postgresql://postgres:secret@127.0.0.1:{listener.getsockname()[1]}/test"
+        started = time.monotonic()
+        result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_DB=dead)
+        took = time.monotonic() - started
+        assert result.returncode == 6 and took < 3.0, (took, result.stderr)
+        said = [result.stderr]
+        for verb in (["list"], ["jobs"]):
+            said.append(run(tmp_path, *verb, PUZZLEFLEET_DB=f"postgresql://postgres:secret@127.0.0.1:{free_port()}/test")
+                        .stderr)
+        for text in said:
+            assert "postgresql://postgres:***@127.0.0.1:" in text and "+psycopg" not in text and "secret" not in text, text
+    finally:
+        for client in filling:
+            client.close()
+        listener.close()
+
+
 class CuttingProxy:
     """A TCP proxy in front of Redis that cuts every connection, and refuses new ones, the moment a
     client sends a PUBLISH: enqueue's broadcast to the workers comes right after the job's tasks are

@@ -52,10 +52,10 @@ def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory
 
 
 def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_factory, tmp_path: Path) -> None:
-    """Two jobs whose messages are lost while no worker consumes their queue: the sweep sends the
-    oldest job's first PUZZLEFLEET_RESEND_SLOTS slots again, on the queue's first-served list, and says
-    so; with messages in the queue again it sends nothing more while nobody consumes it. A worker
-    that comes then finishes both jobs, exactly (the rest is sent again as they stall)."""
+    """Two jobs whose messages are lost while no worker consumes their queue: the sweep sends their
+    slots again, on the queue's first-served list, at most PUZZLEFLEET_RESEND_SLOTS per sweep, oldest
+    job first, and says so. A worker that comes then finishes both jobs, exactly (what is still lost
+    is sent again as they stall)."""
     from tests.workers.conftest import redis_client
     from workers.celeryapp import queue_keys
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'lost.db'}", PUZZLEFLEET_STALL_SECONDS="2",
@@ -72,9 +72,9 @@ def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_
     wait_for(lambda: "job 1: 5 slots sent again after" in worker.text(), 40, "the sweep to send job 1 again")
     time.sleep(3)                                                              # a few more sweeps
     text = worker.text()
-    assert "job 2 has waited" in text and "is a worker consuming it?" in text
-    assert text.count("slots sent again") == 1, text[-3000:]
-    assert client.llen(first_served) == 5 and client.llen(new_work) == 0
+    for sweep in re.findall(r"'resumed': \{([^}]*)\}", text):
+        assert sum(int(n) for n in re.findall(r": (\d+)", sweep)) <= 5, sweep
+    assert client.llen(new_work) == 0 and 5 <= client.llen(first_served) <= 24
     fleet.worker("queens", queues="queens,fleet")
     for job_id in (1, 2):
         status = fleet.wait_job(job_id, timeout=90)

@@ -34,25 +34,29 @@ def env(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def test_default_settings(env: Any) -> None:
+    """Defaults that recover in seconds: a held message's lease of 30 s on Redis (renewed every 5 s by the
+    worker that holds it), a sweep every 10 s that looks at jobs without progress for 20 s, retries
+    waiting at most a minute; task limits of their own, not bound to the lease."""
     conf = env()
     assert conf.broker == "redis://127.0.0.1:6379/0"
-    assert (conf.visibility_timeout, conf.time_limit, conf.soft_time_limit) == (3600, 660, 600)
+    assert (conf.visibility_timeout, conf.time_limit, conf.soft_time_limit) == (30, 660, 600)
     assert conf.metrics_port is None and conf.max_tasks_per_child == 1000
-    assert conf.retry_backoff_max == 600 and conf.stall_seconds == 3600 + 660 + 60 and conf.split_seconds == 2
+    assert conf.retry_backoff_max == 60 and conf.stall_seconds == 20 and conf.split_seconds == 2
+    assert conf.resume_interval == 10 and conf.lease_renewal == 5
     assert conf.job_metrics_seconds == 3600
 
 
-def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
+def test_time_limits_do_not_follow_the_visibility_timeout(env: Any) -> None:
     conf = env(PUZZLEFLEET_VISIBILITY_TIMEOUT="5")
-    assert conf.time_limit == 4.5 and conf.soft_time_limit < conf.time_limit
-    assert 0 < conf.work_budget < conf.soft_time_limit and conf.retry_backoff_max == 2
+    assert conf.time_limit == 660 and conf.soft_time_limit == 600 and conf.lease_renewal == 5 / 6
+    assert 0 < conf.work_budget < conf.soft_time_limit and conf.retry_backoff_max == 60
+    assert env(PUZZLEFLEET_VISIBILITY_TIMEOUT="60", PUZZLEFLEET_TIME_LIMIT="600").time_limit == 600
 
 
 @pytest.mark.parametrize("values, message", [
     ({"PUZZLEFLEET_VISIBILITY_TIMEOUT": "abc"}, "is not a number"),
     ({"PUZZLEFLEET_VISIBILITY_TIMEOUT": "-3"}, "must be above 0"),
     ({"PUZZLEFLEET_VISIBILITY_TIMEOUT": "nan"}, "must be above 0"),
-    ({"PUZZLEFLEET_VISIBILITY_TIMEOUT": "60", "PUZZLEFLEET_TIME_LIMIT": "60"}, "must be below PUZZLEFLEET_VIS"),
     ({"PUZZLEFLEET_TIME_LIMIT": "100", "PUZZLEFLEET_SOFT_TIME_LIMIT": "100"}, "must be below the hard one"),
     ({"PUZZLEFLEET_METRICS_PORT": "70000"}, "must be a port number"),
     ({"PUZZLEFLEET_MAX_TASKS_PER_CHILD": "1.5"}, "is not a whole number"),
@@ -62,8 +66,8 @@ def test_time_limits_follow_a_small_visibility_timeout(env: Any) -> None:
     ({"PUZZLEFLEET_BROKER": "127.0.0.1:6379"}, "got no URL"),
     ({"PUZZLEFLEET_STALL_SECONDS": "inf"}, "^PUZZLEFLEET_STALL_SECONDS must be above 0, got inf$"),
     ({"PUZZLEFLEET_TIME_LIMIT": "soon"}, "^PUZZLEFLEET_TIME_LIMIT='soon' is not a number$"),
-    ({"PUZZLEFLEET_BROKER": "amqp://fleet:secret@host//", "PUZZLEFLEET_TIME_LIMIT": "5000"},
-     r"^the hard time limit \(5000 s\) must be below PUZZLEFLEET_VISIBILITY_TIMEOUT \(3600 s\), or a task"),
+    ({"PUZZLEFLEET_BROKER": "amqp://fleet:secret@host//", "PUZZLEFLEET_SOFT_TIME_LIMIT": "5000",
+      "PUZZLEFLEET_TIME_LIMIT": "50"}, r"^the soft time limit \(5000 s\) must be below the hard one \(50 s\)$"),
 ])
 def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: str) -> None:
     with pytest.raises(settings_mod.ConfigError, match=message) as caught:
@@ -73,7 +77,7 @@ def test_bad_settings_are_one_line(env: Any, values: dict[str, str], message: st
 
 def test_unset_limits_follow_the_given_ones(env: Any) -> None:
     conf = env(PUZZLEFLEET_SOFT_TIME_LIMIT="700", PUZZLEFLEET_VISIBILITY_TIMEOUT=" ", PUZZLEFLEET_SPLIT_SECONDS="")
-    assert (conf.time_limit, conf.soft_time_limit, conf.stall_seconds) == (760, 700, 3600 + 760 + 60)
+    assert (conf.time_limit, conf.soft_time_limit, conf.stall_seconds) == (760, 700, 20)
     assert conf.split_seconds == 2 and "secret" not in repr(env(PUZZLEFLEET_BROKER="redis://:secret@host/0"))
 
 
@@ -115,7 +119,7 @@ def test_on_redis_priorities_and_the_visibility_timeout_are_set(env: Any) -> Non
     conf = make_app(env(PUZZLEFLEET_BROKER="redis://127.0.0.1:6379/3")).conf
     assert {q.name for q in conf.task_queues} == {*(game.queue for game in engine.all_games()), "fleet"}
     options = conf.broker_transport_options
-    assert options["priority_steps"] == [RESENT_PRIORITY, NEW_PRIORITY] and options["visibility_timeout"] == 3600
+    assert options["priority_steps"] == [RESENT_PRIORITY, NEW_PRIORITY] and options["visibility_timeout"] == 30
     assert "confirm_publish" not in options and conf.worker_consumer != "workers.consumer:FleetConsumer"
     assert destination("queens", RESENT_PRIORITY, "redis") == {"queue": "queens", "priority": RESENT_PRIORITY}
     assert delivered_priority({"routing_key": "queens", "priority": 5}, "redis") == 5
@@ -237,6 +241,28 @@ def test_only_transient_faults_are_retried() -> None:
     assert is_transient(ConnectionRefusedError())
     assert not is_transient(BadTask("size 99 is out of range"))
     assert not is_transient(ValueError("a bug"))
+
+
+def test_a_fault_set_off_by_the_soft_time_limit_is_retried() -> None:
+    """A soft limit that lands in the pool's ping of a PostgreSQL connection makes SQLAlchemy raise
+    psycopg's ProgrammingError ("can't change 'autocommit' now") while handling it: not a transient
+    fault, but the limit's doing. Failed instead of retried, the task's message was acknowledged and
+    its slots waited for beat's sweep (seen in the soft-limit fleet test)."""
+    from billiard.exceptions import SoftTimeLimitExceeded
+    from sqlalchemy.exc import ProgrammingError
+
+    from workers.tasks import _retryable
+    try:
+        try:
+            try:
+                raise SoftTimeLimitExceeded()
+            except SoftTimeLimitExceeded:
+                raise ProgrammingError("SELECT 1", {}, Exception("can't change 'autocommit' now"))
+        except ProgrammingError as exc:
+            raise StoreError("database error: can't change 'autocommit' now") from exc
+    except StoreError as wrapped:
+        assert _retryable(wrapped)
+    assert not _retryable(StoreError("database error: duplicate key"))
 
 
 def test_every_task_retries_through_celerys_own_options() -> None:
@@ -540,30 +566,59 @@ def test_run_slots_refuses_an_unknown_job_or_range(db: Any) -> None:
             _run(db, job_id, params, start, stop)
 
 
-def test_an_ack_on_a_closed_connection_is_one_warning_not_a_dead_worker() -> None:
+def test_an_ack_on_a_closed_connection_is_one_line_not_a_dead_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """A task that ends after the worker reconnected acknowledges on its old channel, whose transport
-    is gone: kombu raised AttributeError out of the worker's loop ("Unrecoverable error")."""
+    is gone: kombu raised AttributeError out of the worker's loop ("Unrecoverable error"). The message
+    is settled on a new connection instead (Redis keeps what workers hold in one hash), or, when the
+    broker does not answer, left to come back: one INFO line either way, never kombu's CRITICAL with
+    a traceback."""
     import logging
     from types import SimpleNamespace
 
     from kombu.message import Message
 
     import workers.celeryapp  # noqa: F401  (installs the wrappers)
+    from workers import lease
+
+    settled: list[tuple[Any, Any]] = []
+    answers = [True]
+    monkeypatch.setattr(lease, "settle_elsewhere", lambda tag, requeue: settled.append((tag, requeue)) or answers[0])
 
     class Channel:
         connection = None
+        no_ack_consumers = None
 
         def basic_ack(self, tag: Any, multiple: bool = False) -> None:
             self.connection.client.pool     # what kombu's Redis channel does (an AttributeError once closed)
 
-    message = Message(body=b"{}", delivery_tag="tag-1", channel=Channel())
-    seen: list[str] = []
+        def basic_reject(self, tag: Any, requeue: bool = False) -> None:
+            self.connection.client.pool
+
+    seen: list[tuple[str, str]] = []
 
     class Logger(logging.Logger):
-        def warning(self, msg: str, *args: Any, **kwargs: Any) -> None:
-            seen.append(msg % args)
-    message.ack_log_error(Logger("x"), (ConnectionError,))
-    assert len(seen) == 1 and seen[0].startswith("could not acknowledge message tag-1")
-    Channel.connection = SimpleNamespace(client=object())     # a live connection: a bug stays loud
+        def _log(self, level: int, msg: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
+            seen.append((logging.getLevelName(level), msg % args))
+    Message(body=b"{}", delivery_tag="tag-1", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
+    Message(body=b"{}", delivery_tag="tag-2", channel=Channel()).reject_log_error(Logger("x"), (ConnectionError,),
+                                                                                   requeue=True)
+    assert settled == [("tag-1", None), ("tag-2", True)]
+    assert seen == [("INFO", "acknowledged message tag-1 on a new connection: its own was lost while its task ran"),
+                    ("INFO", "requeued message tag-2 on a new connection: its own was lost while its task ran")]
+    answers[0], seen[:] = False, []                            # the broker does not answer either
+    Message(body=b"{}", delivery_tag="tag-3", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
+    assert len(seen) == 1 and seen[0][0] == "INFO" and seen[0][1].startswith("could not acknowledge message tag-3")
+
+    class Down(Channel):
+        connection = SimpleNamespace(client=object())
+
+        def basic_ack(self, tag: Any, multiple: bool = False) -> None:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+    seen[:] = []
+    Message(body=b"{}", delivery_tag="tag-4", channel=Down()).ack_log_error(Logger("x"), (ConnectionError,))
+    assert [level for level, _ in seen] == ["INFO"] and "Connection refused" in seen[0][1]
+
+    class Buggy(Channel):
+        connection = SimpleNamespace(client=object())        # a live connection: a bug stays loud
     with pytest.raises(AttributeError):
-        Message(body=b"{}", delivery_tag="tag-2", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
+        Message(body=b"{}", delivery_tag="tag-5", channel=Buggy()).ack_log_error(Logger("x"), (ConnectionError,))
