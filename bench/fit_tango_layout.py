@@ -201,7 +201,7 @@ def _share(counter: Counter, keys) -> dict:
     return {key: counter[key] / total for key in keys}
 
 
-def fit_look(published: list[dict], ours: list[dict]) -> tuple[float, ...]:
+def fit_look(published: list[dict], ours: list[dict], keep: float = KEEP_QUANTILE) -> tuple[float, ...]:
     """Step 5 of the module notes: the acceptance table, given-major."""
     pub = [look_bins(data) for data in published]
     gen = [look_bins(data) for data in ours]
@@ -224,12 +224,12 @@ def fit_look(published: list[dict], ours: list[dict]) -> tuple[float, ...]:
                     factors[which][key] *= target[key] / (weight[key] / total)
     raw = {(g, c, d): factors[0][g, c] * factors[1][d] for (g, c) in gc_keys for d in d_keys}
     kept = sorted(raw[b] for b in gen)
-    scale = kept[min(len(kept) - 1, int(KEEP_QUANTILE * len(kept)))]
+    scale = kept[min(len(kept) - 1, int(keep * len(kept)))]
     return tuple(round(min(1.0, raw[g, c, d] / scale), 4) for (g, c) in gc_keys for d in d_keys)
 
 
 def fit(boards: list[dict], *, rounds: int = 5, per_round: int = 400, seed: int = 70_000,
-        verbose: bool = False) -> LayoutModel:
+        keep: float = KEEP_QUANTILE, verbose: bool = False) -> LayoutModel:
     """The layout model of these boards (the module notes)."""
     shapes, recipes = decompose(boards)
     touching = sum(any(a in layout_of(d)[1] or b in layout_of(d)[1] for a, b in layout_of(d)[2]) for d in boards)
@@ -260,7 +260,7 @@ def fit(boards: list[dict], *, rounds: int = 5, per_round: int = 400, seed: int 
                 max(c for _, c in counts))
     ours = [data for data in generated(model, 2 * per_round, seed + rounds * per_round)
             if envelope[0] <= look_summary(data)[0] <= envelope[1] and envelope[2] <= look_summary(data)[1] <= envelope[3]]
-    look = fit_look(boards, ours)
+    look = fit_look(boards, ours, keep)
     return LayoutModel(model.shapes, model.recipes, model.dist_weight, model.same_odds, model.touch,
                        model.extra_given, (G_EDGES, C_EDGES, D_EDGES, look, envelope))
 
@@ -302,10 +302,12 @@ def main() -> None:
     parser.add_argument("--calibration", type=Path, default=DEFAULT)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--per-round", type=int, default=400)
+    parser.add_argument("--keep", type=float, default=KEEP_QUANTILE,
+                        help="the quantile of the generated layouts' weights kept at acceptance 1")
     parser.add_argument("--write", action="store_true", help=f"write {TARGET.relative_to(ROOT)}")
     args = parser.parse_args()
     boards = load(args.calibration)
-    model = fit(boards, rounds=args.rounds, per_round=args.per_round, verbose=True)
+    model = fit(boards, rounds=args.rounds, per_round=args.per_round, keep=args.keep, verbose=True)
     print(f"{len(model.shapes)} shapes, {len(model.recipes)} recipes, dist_weight {model.dist_weight}, "
           f"same_odds {model.same_odds}, touch {model.touch}")
     if args.write:

@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine.core.grid import symmetries
@@ -120,10 +121,17 @@ def board_of(n: Any, givens: str, clues: Iterable[tuple[Sequence[Sequence[int]],
 
 
 @cache
-def _transforms(n: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
-    """The 16 transforms: a symmetry of the square (image[i] is where cell i goes), with or without
-    swapping suns and moons."""
-    return tuple((image, swap) for image in symmetries(n) for swap in (False, True))
+def _transforms(n: int) -> tuple[tuple[tuple[int, ...], Any], ...]:
+    """The 8 symmetries of the square: each as its image (image[i] is where cell i goes) and a getter
+    of the moved grid's characters (the cell each position comes from). The swap of suns and moons
+    doubles them into the 16 transforms."""
+    out = []
+    for image in symmetries(n):
+        source = [0] * (n * n)
+        for cell, to in enumerate(image):
+            source[to] = cell
+        out.append((image, itemgetter(*source)))
+    return tuple(out)
 
 
 _SWAP = str.maketrans("SM", "MS")
@@ -132,18 +140,14 @@ _SWAP = str.maketrans("SM", "MS")
 def canonical(n: int, givens: str, clues: Sequence[Clue]) -> str:
     """The least (givens, clues) text over the 16 transforms (see the module notes)."""
     best = None
-    for image, swap in _transforms(n):
-        moved = [""] * (n * n)
-        for cell, ch in enumerate(givens):
-            moved[image[cell]] = ch
-        text = "".join(moved)
-        if swap:
-            text = text.translate(_SWAP)
+    for image, moved in _transforms(n):
+        text = "".join(moved(givens))
         edges = sorted((min(image[c.first], image[c.second]), max(image[c.first], image[c.second]), c.same)
                        for c in clues)
-        form = text + "|" + ",".join(f"{a}{'=' if same else 'x'}{b}" for a, b, same in edges)
-        if best is None or form < best:
-            best = form
+        tail = "|" + ",".join(f"{a}{'=' if same else 'x'}{b}" for a, b, same in edges)
+        for form in (text + tail, text.translate(_SWAP) + tail):
+            if best is None or form < best:
+                best = form
     assert best is not None
     return best
 
