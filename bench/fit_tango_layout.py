@@ -14,11 +14,13 @@ What is fitted, in order:
    multiplied by how much more often the published boards have that distance of a clue piece from
    the givens (or that share of `=` clues) than the generated ones, until they agree;
 5. `look`: the envelope, the fewest and most givens and clues of the boards; then boards are
-   generated once more with the model, and of those inside the envelope, the acceptance of a layout by its given
-   count, clue count and mean clue-to-given distance is the published boards' share of its bin over
-   the generated boards' (the two marginals (givens, clues) and (distance), each smoothed toward the
-   generated share, fitted together by iterative proportional fitting), scaled so that the commonest
-   generated layouts are kept at the 95th percentile.
+   generated once more with the model, and of those inside the envelope, the acceptance of a layout
+   by its given count, clue count and mean clue-to-given distance is the published boards' share of
+   its bin over the generated boards' (the two marginals (givens, clues) and (distance), each
+   smoothed toward the generated share, fitted together by iterative proportional fitting), scaled
+   so that the generated layouts' weights up to the 80th percentile (--keep) are kept at 1: the 20%
+   most over-drawn are thinned less than the bins' shares alone would ask, which keeps 59% of the
+   drawings instead of 36% (at the 95th) for no measurable change of the honest-split AUC.
 
 Nothing here reads anything but the boards it is given: bench_tango.py fits one half of the
 calibration file with `fit` and measures the look on the other half.
@@ -45,7 +47,7 @@ G_EDGES = (5.0, 8.0, 10.0, 13.0)               # given counts: <5, 5-7, 8-9, 10-
 C_EDGES = (4.0, 6.0, 8.0, 10.0, 13.0)          # clue counts: <4, 4-5, 6-7, 8-9, 10-12, 13 and more
 D_EDGES = (1.0, 1.5, 2.0, 2.5, 3.0)            # mean distance of a clue's first cell from a given
 SMOOTHING = 10.0                               # pseudo-boards pulling a bin's published share toward the generated
-KEEP_QUANTILE = 0.95
+KEEP_QUANTILE = 0.8
 
 
 def load(path: Path) -> list[dict]:

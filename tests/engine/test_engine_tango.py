@@ -28,7 +28,8 @@ from engine.games.tango._count import count as compiled_count
 from engine.games.tango.board import Clue, TangoBoard, board_of, rule_breach
 from engine.games.tango.count import codes, count_solutions, random_solution, valid_lines
 from engine.games.tango import techniques
-from engine.games.tango._ladder import COMPILED, CONSTANTS, RUNG_COSTS
+from engine.games.tango._ladder import COMPILED, CONSTANTS, RUNG_COSTS, Position
+from engine.games.tango.count import clue_triples
 from engine.games.tango.generator import GenerationStats, board_from, draw, generate, published_model
 from engine.games.tango.grade import CEILINGS, band_for, grade, path, reference_grade
 from engine.games.tango.layout import GROUPS
@@ -448,6 +449,23 @@ def test_the_compiled_ladder_takes_the_python_ladders_path() -> None:
             assert [(s.technique, s.cost, tuple(sorted(s.place))) for s in slow.steps] == list(found.steps)
             assert (found.solved, found.contradiction, found.values) == (slow.solved, slow.contradiction, slow.values)
             assert found.band(board.n) == slow.band
+
+
+def test_the_compiled_chain_check_agrees_with_chain() -> None:
+    """Position.chain_finds says whether techniques.chain finds a step, on every position the ladder
+    passes through on the way (the chain is asked where the other rungs stall, but may be asked
+    anywhere)."""
+    finds = Counter()
+    for board in _ladder_boards()[:200]:
+        state = TangoState.start(board)
+        for step in reference_grade(board, "chain").steps + [None]:
+            position = Position(board.n, codes(state.grid()), clue_triples(board.clues))
+            expected = techniques.chain(state) is not None
+            assert position.chain_finds() == expected, (board, state.grid())
+            finds[expected] += 1
+            if step is not None:
+                state.apply(step)
+    assert finds[True] > 100 and finds[False] > 100
 
 
 # --------------------------------------------------------------------------------------------------

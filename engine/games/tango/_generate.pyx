@@ -759,21 +759,9 @@ cdef class Drawer:
             db += 1
         return _uniform(rng) < self.accept[(gb * (self.ncb + 1) + cb) * (self.ndb + 1) + db]
 
-    def draw(self, uint64_t state, double deadline=0.0, bint look=True):
-        """One drawing from the splitmix64 state: (outcome, state after, counter calls, solution,
-        orbits, group). Outcome DRAWN (orbits: each (cells, edges as (a, b)), minimal within the
-        group), FAILED, LATE, or UNLIKE (drawn, but set aside by the look acceptance: outside the
-        published counts of givens and clues, or by its bin's acceptance; only when `look`)."""
-        cdef _Drawing d
-        cdef int outcome, o, i, x, e
-        memset(&d, 0, sizeof(_Drawing))
-        with nogil:
-            outcome = self._draw(&d, &state, deadline)
-            if outcome == DRAWN and look and not self._looks_published(&d, &state):
-                outcome = UNLIKE
-        free(d.weights)
-        if outcome == FAILED or outcome == LATE:
-            return outcome, state, d.counts, None, None, d.group
+    cdef _python(self, _Drawing *d):
+        """The solution and the orbits of a drawing, as draw and layout return them."""
+        cdef int o, i, x, e
         solution = "".join("M" if d.solution[i] else "S" for i in range(self.ncells))
         orbits = []
         for o in range(d.norbits):
@@ -786,4 +774,53 @@ cdef class Drawer:
                     e = x - self.ncells
                     edges.append((self.edge_a[e], self.edge_b[e]))
             orbits.append((frozenset(cells), frozenset(edges)))
-        return outcome, state, d.counts, solution, tuple(orbits), d.group
+        return solution, tuple(orbits)
+
+    def draw(self, uint64_t state, double deadline=0.0, bint look=True):
+        """One drawing from the splitmix64 state: (outcome, state after, counter calls, solution,
+        orbits, group). Outcome DRAWN (orbits: each (cells, edges as (a, b)), minimal within the
+        group), FAILED, LATE, or UNLIKE (drawn, but set aside by the look acceptance: outside the
+        published counts of givens and clues, or by its bin's acceptance; only when `look`)."""
+        cdef _Drawing d
+        cdef int outcome
+        memset(&d, 0, sizeof(_Drawing))
+        with nogil:
+            outcome = self._draw(&d, &state, deadline)
+            if outcome == DRAWN and look and not self._looks_published(&d, &state):
+                outcome = UNLIKE
+        free(d.weights)
+        if outcome == FAILED or outcome == LATE:
+            return outcome, state, d.counts, None, None, d.group
+        solution, orbits = self._python(&d)
+        return outcome, state, d.counts, solution, orbits, d.group
+
+    def layout(self, uint64_t state, double deadline=0.0):
+        """Drawings from the splitmix64 state until one is kept (drawn, and by the look acceptance
+        when the drawer has one) or the deadline passes: (DRAWN or LATE, state after, drawings,
+        how many FAILED, how many UNLIKE, counter calls, solution, orbits, group); the solution and
+        the orbits are None when LATE."""
+        cdef _Drawing d
+        cdef int outcome, drawings = 0, failed = 0, unlike = 0, counts = 0
+        memset(&d, 0, sizeof(_Drawing))
+        with nogil:
+            while True:
+                if deadline > 0 and now() > deadline:
+                    outcome = LATE
+                    break
+                drawings += 1
+                d.counts = 0
+                outcome = self._draw(&d, &state, deadline)
+                counts += d.counts
+                if outcome == DRAWN and not self._looks_published(&d, &state):
+                    outcome = UNLIKE
+                if outcome == FAILED:
+                    failed += 1
+                elif outcome == UNLIKE:
+                    unlike += 1
+                else:
+                    break
+        free(d.weights)
+        if outcome == LATE:
+            return outcome, state, drawings, failed, unlike, counts, None, None, d.group
+        solution, orbits = self._python(&d)
+        return outcome, state, drawings, failed, unlike, counts, solution, orbits, d.group

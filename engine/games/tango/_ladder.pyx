@@ -413,7 +413,80 @@ cdef class Position:
         return -1
 
     # --------------------------------------------------------------------------------------------
+    # whether chain finds anything (techniques._relations and chain, without the facts)
+
+    cdef int _root(self, int *parent, int *parity, int x, int *p) noexcept nogil:
+        cdef int root = x, acc = 0
+        while parent[root] != root:
+            acc ^= parity[root]
+            root = parent[root]
+        p[0] = acc
+        return root
+
+    cdef int _relation(self, int *parent, int *parity, int a, int b) noexcept nogil:
+        """0 alike, 1 differ, -1 unknown."""
+        cdef int pa, pb, ra = self._root(parent, parity, a, &pa), rb = self._root(parent, parity, b, &pb)
+        return pa ^ pb if ra == rb else -1
+
+    cdef bint _relate(self, int *parent, int *parity, int a, int b, int p, bint *broken) noexcept nogil:
+        cdef int pa, pb, ra = self._root(parent, parity, a, &pa), rb = self._root(parent, parity, b, &pb)
+        if ra == rb:
+            if pa ^ pb != p:
+                broken[0] = 1
+            return 0
+        parent[ra] = rb
+        parity[ra] = pa ^ pb ^ p
+        return 1
+
+    cdef bint _chain_finds(self) noexcept nogil:
+        """Whether techniques.chain finds a step here: the relations the clues, the known cells and the
+        pair and sandwich rules give (the same rules in the same order as techniques._relations), and
+        an empty cell related to a sun."""
+        cdef int parent[MAXCELLS + 1]
+        cdef int parity[MAXCELLS + 1]
+        cdef int n = self.n, sun = self.n * self.n, cell, k, line, i, j, a, b, m
+        cdef bint broken = 0, changed = 1
+        for cell in range(sun + 1):
+            parent[cell] = cell
+            parity[cell] = 0
+        for cell in range(sun):
+            if self.values[cell] >= 0:
+                self._relate(parent, parity, cell, sun, self.values[cell], &broken)
+        for k in range(self.nclues):
+            self._relate(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, &broken)
+        while changed and not broken:
+            changed = 0
+            for line in range(2 * n):
+                for i in range(n - 1):
+                    a = self._cell(line, i)
+                    b = self._cell(line, i + 1)
+                    if self._relation(parent, parity, a, b) == 0:
+                        for m in range(2):
+                            j = i - 1 if m == 0 else i + 2
+                            if 0 <= j < n and self._relation(parent, parity, self._cell(line, j), a) < 0:
+                                changed |= self._relate(parent, parity, self._cell(line, j), a, 1, &broken)
+                for i in range(n - 2):
+                    a = self._cell(line, i)
+                    b = self._cell(line, i + 2)
+                    if (self._relation(parent, parity, a, b) == 0
+                            and self._relation(parent, parity, self._cell(line, i + 1), a) < 0):
+                        changed |= self._relate(parent, parity, self._cell(line, i + 1), a, 1, &broken)
+        if broken:
+            return 0
+        for cell in range(sun):
+            if self.values[cell] < 0 and self._relation(parent, parity, cell, sun) >= 0:
+                return 1
+        return 0
+
+    # --------------------------------------------------------------------------------------------
     # the Python front
+
+    def chain_finds(self):
+        """Whether techniques.chain would find a step in this position (it then is asked for it)."""
+        cdef bint out
+        with nogil:
+            out = self._chain_finds()
+        return out
 
     def run(self, int top, double deadline=0.0, int max_steps=-1):
         """Take steps with the rungs up to `top` (at most COMPILED), cheapest first, restarting from the

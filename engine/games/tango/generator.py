@@ -126,18 +126,16 @@ def generate(rules: TangoRules, seed: int, *, band: str | None = None, timeout: 
         if deadline and monotonic() > deadline:
             stats.seconds = time.perf_counter() - started
             raise DeadlineExceeded(f"no {band or 'unique'} tango board within {timeout} s", stats)
-        stats.drawings += 1
         try:
-            outcome, state, counts, solution, orbits, group = drawer.draw(state, deadline)
+            outcome, state, drawings, failed, unlike, counts, solution, orbits, group = drawer.layout(state, deadline)
+            stats.drawings += drawings
             stats.counts += counts
+            if failed:
+                stats.rejected["draw-failed"] += failed
+            if unlike:
+                stats.rejected["unlike-published"] += unlike
             if outcome == LATE:
                 raise DeadlineExceeded("the tango drawer ran out of time")
-            if outcome == FAILED:
-                stats.rejected["draw-failed"] += 1
-                continue
-            if outcome == UNLIKE:
-                stats.rejected["unlike-published"] += 1
-                continue
             board = board_from(n, solution, orbits, seed).with_solution(solution)
             found = path(board, "chain", deadline=deadline)
             if not found.solved:

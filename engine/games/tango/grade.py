@@ -89,10 +89,13 @@ def path(board: TangoBoard, cap: str | int | None = None, *, deadline: float = 0
             raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
         if STOPS[stop] != "stalled" or top <= COMPILED:
             break
-        state = TangoState.start(board, position.grid(), deadline=deadline)
+        state = None
         for technique in allowed[COMPILED + 1:]:
             if deadline and monotonic() > deadline:
                 raise DeadlineExceeded(f"the ladder ran out of time after {len(steps)} steps")
+            if technique.name == "chain" and not position.chain_finds():
+                continue                        # the compiled check: chain would find nothing
+            state = state or TangoState.start(board, position.grid(), deadline=deadline)
             step = technique.find(state)
             if step is not None:
                 break
