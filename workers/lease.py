@@ -53,7 +53,10 @@ def renew(consumer: Any) -> int:
         return 0
     channel = consumer.task_consumer.channel
     try:
-        channel.client.zadd(channel.unacked_index_key, dict.fromkeys(tags, time.time()), xx=True)
+        # A client of the pool, never channel.client: that one is the event loop's, whose connection may
+        # have a BRPOP in flight, and a command sent on it would read (and drop) the message it pops.
+        with channel.conn_or_acquire() as client:
+            client.zadd(channel.unacked_index_key, dict.fromkeys(tags, time.time()), xx=True)
     except Exception as exc:          # the broker away: its reconnection is the consumer's to make
         log.debug("could not renew %d lease(s): %s", len(tags), exc)
         return 0

@@ -395,6 +395,18 @@ def consumed_queues(timeout: float = 1.0) -> set[str] | None:
     return set().union(*replies.values()) if replies else None
 
 
+CONSUMED_FOR = 60.0                  # seconds the sweep reuses its last answer to "which queues are consumed"
+_consumed: list[Any] = [-CONSUMED_FOR, None]
+
+
+def _consumed_recently() -> set[str] | None:
+    """consumed_queues(), asked at most once a minute per process: under a standing backlog the sweep
+    would otherwise broadcast (a second of a pool process) at every run."""
+    if time.monotonic() - _consumed[0] >= CONSUMED_FOR or _consumed[1] is None:
+        _consumed[:] = [time.monotonic(), consumed_queues()]
+    return _consumed[1]
+
+
 def held_jobs(timeout: float = 1.0) -> set[int] | None:
     """The jobs of whose slot tasks some worker runs or holds one (RabbitMQ), by two broadcasts at once
     (active and reserved tasks, about `timeout` seconds); None when no worker answered."""
@@ -497,7 +509,7 @@ def resume_stalled() -> dict[str, Any]:
         verdicts = judge(jobs, open_jobs)
         lost = [job for job in jobs if verdicts.get(job["job"]) == stall.LOST]
         standing = [job for job in jobs if verdicts.get(job["job"]) == stall.WAITING]
-        consumed = consumed_queues() if standing else None
+        consumed = _consumed_recently() if standing else None
         budget = conf.resend_slots
         resumed: dict[str, int] = {}
         waiting_jobs: list[int] = []

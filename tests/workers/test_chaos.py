@@ -1,17 +1,22 @@
-"""Chaos, on each broker: three small jobs, each hit by one fault while it runs: a worker SIGKILLed, the
-broker SIGKILLed and started again (Redis: a server of the test's own, back empty, so beat's sweep
-sends the lost slots again; RabbitMQ: a node of the test's own, its quorum queues back from disk),
-and the store stopped for a few seconds (a PostgreSQL of the test's own). Every job ends done with
+"""Chaos, on each broker, with the default settings: small jobs, each hit by one fault while it runs: a
+worker SIGKILLed, its pool processes SIGKILLed, the broker SIGKILLed and started again (Redis: a server
+of the test's own, back empty, so beat's sweep sends the lost slots again; RabbitMQ: a node of the
+test's own, its quorum queues back from disk), a malformed task message, and the store stopped for a
+few seconds (a PostgreSQL of the test's own) with an `enqueue` meanwhile. Every job ends done with
 exactly its boards, no board twice, and nothing stored outside a job's slots."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 
 import pytest
 
-from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly
+from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly, send_raw
+from tests.workers.test_malformed_messages import _publish as publish
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("chaos")]
 
@@ -47,15 +52,17 @@ def own_broker(request: pytest.FixtureRequest) -> Broker:
     return Broker(rabbit.url, restart_rabbit)
 
 
-def test_jobs_ride_out_a_worker_kill_a_broker_restart_and_a_database_stop(
+def test_jobs_ride_out_every_fault_with_the_default_settings(
         own_broker: Broker, own_postgres: OwnPostgres, fleet_factory: Callable[..., Fleet]) -> None:
-    # Production-like time limits: a worker's event loop waits out a broker restart (up to ~20 s for
-    # RabbitMQ here), and a short hard limit would fire late on a process that moved on. The sweep
-    # runs often and calls a job stalled after 5 s, so Redis's lost messages come back in seconds.
-    fleet = fleet_factory(own_postgres.url, broker=own_broker.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="900",
-                          PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_STALL_SECONDS="5")
+    """With no PUZZLEFLEET_* setting at all (recovery in seconds is the default, README "What the
+    defaults trade"), five jobs each hit by one fault while they run: a worker SIGKILLed (its tasks come
+    back within the 30 s lease on Redis, at once on RabbitMQ), a pool process SIGKILLed, the broker
+    SIGKILLed and started again (Redis empty: the sweep finds the lost slots), malformed messages, and
+    the store stopped for a few seconds, with an `enqueue` while it is down (exit 6 within seconds)
+    that is sent by the same command, same --key, once it is back."""
+    fleet = fleet_factory(own_postgres.url, broker=own_broker.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="")
     victim = fleet.worker("w1", concurrency=1, queues="starbattle,fleet")
-    fleet.worker("w2", concurrency=1, queues="starbattle,fleet")
+    other = fleet.worker("w2", concurrency=2, queues="starbattle,fleet")
     fleet.beat()
     jobs: list[int] = []
 
@@ -78,18 +85,36 @@ def test_jobs_ride_out_a_worker_kill_a_broker_restart_and_a_database_stop(
 
     hit = job_under_way(2)
     still_running(hit)
+    for child in subprocess.run(["pgrep", "-P", str(other.popen.pid)], capture_output=True,
+                                text=True).stdout.split():
+        os.kill(int(child), signal.SIGKILL)                  # its pool processes, mid-task
+
+    hit = job_under_way(3)
+    still_running(hit)
     own_broker.restart()                                     # the broker, SIGKILLed and started again
     fleet.revive()
 
-    still_running(job_under_way(3))
+    hit = job_under_way(4)
+    publish(fleet.broker, "starbattle", "not json")          # malformed messages: not JSON,
+    send_raw(fleet.broker, ([hit, 0], "starbattle"))         # and a task message with the wrong arguments
+    still_running(hit)
+
+    still_running(job_under_way(5))
     own_postgres.stop("immediate")                           # the store, as a crash, for a few seconds
-    time.sleep(4.0)
+    started = time.monotonic()
+    down = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "3", "--key", "chaos", "--json")
+    assert down.returncode == 6 and time.monotonic() - started < 6.0, (down.returncode, down.stderr)
+    time.sleep(max(0.0, 4.0 - (time.monotonic() - started)))
     own_postgres.start()
+    again = fleet.enqueue("--game", "queens", "--size", "6", "--count", "3", "--key", "chaos")
+    fleet.worker("w4", concurrency=1, queues="queens,fleet")
 
     for job_id in jobs:
         assert_exactly(fleet, job_id, BOARDS, alone=False)
+    assert_exactly(fleet, again["job"], 3, alone=False)
     boards = fleet.boards()
-    assert len(boards) == len({b["id"] for b in boards}) == len(jobs) * BOARDS     # no duplicate, none stray
+    assert len(boards) == len({b["id"] for b in boards}) == len(jobs) * BOARDS + 3   # no duplicate, none stray
     for proc in fleet.procs:        # faults are one line each (but kombu's Redis race, which revive() handles)
         if not getattr(proc, "revived", False):
             assert "Traceback" not in proc.text(), (proc.name, proc.text()[-3000:])
+            assert "requeue=False" not in proc.text(), (proc.name, proc.text()[-3000:])

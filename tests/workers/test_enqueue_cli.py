@@ -72,9 +72,9 @@ def test_a_bad_fleet_setting_is_one_line(tmp_path: Path) -> None:
     result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_VISIBILITY_TIMEOUT="soon")
     assert result.returncode == 2
     assert result.stderr.strip() == "puzzlefleet: error: PUZZLEFLEET_VISIBILITY_TIMEOUT='soon' is not a number"
-    result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_VISIBILITY_TIMEOUT="60",
-                 PUZZLEFLEET_TIME_LIMIT="90")
-    assert result.returncode == 2 and "must be below PUZZLEFLEET_VISIBILITY_TIMEOUT" in result.stderr
+    result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_SOFT_TIME_LIMIT="90",
+                 PUZZLEFLEET_TIME_LIMIT="60")
+    assert result.returncode == 2 and "must be below the hard one" in result.stderr
     result = run(tmp_path, "enqueue", "--game", "queens", "--size", "8", PUZZLEFLEET_BROKER="sqs://key:secret@queue/")
     assert result.returncode == 2 and result.stderr.strip() == (
         "puzzlefleet: error: PUZZLEFLEET_BROKER must be a redis:// (Redis) or amqp:// (RabbitMQ) URL, got a sqs:// URL")

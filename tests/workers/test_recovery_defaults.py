@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -106,15 +107,21 @@ class BacklogRun:
     logs: str
 
 
-def backlog_without_faults(fleet: Fleet, *, jobs: int = 12, boards: int = 60, size: int = 10,
+def backlog_without_faults(fleet: Fleet, *, jobs: int = 12, boards: int = 60, size: int = 12,
                            within: float = 240.0) -> BacklogRun:
     """One worker with one pool process and beat; `jobs` jobs of `boards` Queens boards sent at once, so
     that most wait behind the others far longer than the stall time, some of them while running (their
     handed-over ranges queue behind older work). Returns once every job has finished (exact)."""
     worker = fleet.worker("w1", concurrency=1, queues="queens,fleet")
     fleet.beat()
-    sent = [fleet.enqueue("--game", "queens", "--size", str(size), "--count", str(boards), "--seed", str(seed))["job"]
-            for seed in range(jobs)]
+    made = [fleet.new_job(boards, size=size) for _ in range(jobs)]
+    # Sent as enqueue sends them (workers.tasks.enqueue_slots), all from one process: faster than
+    # `puzzlefleet enqueue` after `puzzlefleet enqueue`, which the worker kept up with.
+    send = ("from workers.params import JobParams; from workers.tasks import enqueue_slots; "
+            f"[enqueue_slots(job, JobParams.from_json(params), 99, {boards}) for job, params in {made!r}]")
+    out = subprocess.run([sys.executable, "-c", send], env=fleet.env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    sent = [job for job, _ in made]
     longest = 0.0
     for job_id in sent:
         status = fleet.wait_job(job_id, timeout=within)
