@@ -8,11 +8,13 @@ What is fitted, in order:
    pieces (clued edges sharing a cell or side by side); the pieces that are images of one another
    under the board's symmetry group are one piece with that many images; a piece's shape is kept up to
    the 8 symmetries of the square and where it stands (the drawer turns and moves it);
-2. the recipes: each board's group and its pieces;
+2. the recipes: each board's group and its pieces (on a board without symmetry, the pieces whose
+   image under its nearest symmetry is on the board too are paired under that symmetry);
 3. `touch`: the share of boards with a clue touching a given;
-4. `dist_weight` and `same_odds`, in rounds: boards are generated with the model, and each weight is
-   multiplied by how much more often the published boards have that distance of a clue piece from
-   the givens (or that share of `=` clues) than the generated ones, until they agree;
+4. `dist_weight`, `same_odds` and `group_weight`, in rounds: boards are generated with the model, and
+   each weight is multiplied by how much more often the published boards have that distance of a
+   clue piece from the givens (that share of `=` clues, that symmetry group) than the generated ones
+   (to the power 0.8), five rounds;
 5. `look`: the envelope, the fewest and most givens and clues of the boards; then boards are
    generated once more with the model, and of those inside the envelope, the acceptance of a layout
    by its given count, clue count and mean clue-to-given distance is the published boards' share of
@@ -137,24 +139,52 @@ def shape_of(n: int, kind: int, piece: frozenset) -> tuple[tuple[int, ...], ...]
     return best
 
 
+def nearest_symmetry(n: int, givens: set[int], edges: set[tuple[int, int]]) -> int:
+    """The group of the symmetry that maps the most of a layout onto itself (an index into GROUPS):
+    a mirror, a diagonal, the half turn, or the quarter turns together; the identity's when none maps
+    anything."""
+    elements = {("g", x) for x in givens} | {("e", e) for e in edges}
+    best, best_share = 0, 0.0
+    for k, m in enumerate(symmetries(n)):
+        if k == 0:
+            continue
+        moved = {("g", m[x]) for x in givens} | {("e", tuple(sorted((m[a], m[b])))) for a, b in edges}
+        share = len(moved & elements) / max(1, len(elements))
+        if share > best_share:
+            best, best_share = k, share
+    if best == 0:
+        return 0
+    return next(g for g, members in enumerate(GROUPS) if members == ((0, 3, 5, 6) if best in (5, 6) else (0, best)))
+
+
 def decompose(boards: list[dict]) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
-    """The shapes and the recipes of these boards (steps 1 and 2 of the module notes)."""
+    """The shapes and the recipes of these boards (steps 1 and 2 of the module notes; layout.py says
+    what a recipe's pieces are)."""
     shapes: dict[tuple[int, tuple], int] = {}
     recipes = []
     for data in boards:
         n, givens, edges = layout_of(data)
         group = group_of(n, givens, edges)
+        if group == 0:
+            group = nearest_symmetry(n, givens, edges)
         maps = [symmetries(n)[i] for i in GROUPS[group]]
+        pieces_of = components(n, givens, edges)
+        present = set(pieces_of)
         seen: set[tuple[int, frozenset]] = set()
         pieces = []
-        for kind, piece in components(n, givens, edges):
+        for kind, piece in pieces_of:
             if (kind, piece) in seen:
                 continue
             images = {_image(m, kind, piece) for m in maps}
-            seen |= {(kind, image) for image in images}
+            if all((kind, image) in present for image in images):
+                piece_group, count = group, len(images)
+                seen |= {(kind, image) for image in images}
+            else:
+                piece_group, count = 0, 1               # alone: its images are not on the board
+                seen.add((kind, piece))
             key = (kind, shape_of(n, kind, piece))
             shape = shapes.setdefault(key, len(shapes))
-            pieces.append((shape, len(images)))
+            pieces.append((shape, piece_group, count))
         recipes.append((group, tuple(sorted(pieces))))
     return [key for key, _ in sorted(shapes.items(), key=lambda item: item[1])], recipes
 
@@ -242,6 +272,8 @@ def fit(boards: list[dict], *, rounds: int = 5, per_round: int = 400, seed: int 
         target += clue_distances(data)
     target_share = _share(target, range(DMAX + 1))
     target_same = same_share(boards)
+    target_groups = _share(Counter(group_of(*layout_of(data)) for data in boards), range(len(GROUPS)))
+    group_weight = [1.0] * len(GROUPS)
     for round_ in range(rounds):
         ours = generated(model, per_round, seed + round_ * per_round)
         have = Counter()
@@ -249,14 +281,19 @@ def fit(boards: list[dict], *, rounds: int = 5, per_round: int = 400, seed: int 
             have += clue_distances(data)
         have_share = _share(have, range(DMAX + 1))
         same = same_share(ours)
+        have_groups = _share(Counter(group_of(*layout_of(data)) for data in ours), range(len(GROUPS)))
         if verbose:
             print(f"  round {round_}: clue distance {[round(have_share[d], 3) for d in range(DMAX + 1)]} "
                   f"(published {[round(target_share[d], 3) for d in range(DMAX + 1)]}), = share {same:.3f} "
-                  f"({target_same:.3f})", flush=True)
+                  f"({target_same:.3f}), groups {[round(have_groups[g], 3) for g in range(len(GROUPS))]} "
+                  f"({[round(target_groups[g], 3) for g in range(len(GROUPS))]})", flush=True)
         weights = tuple(round(w * ((target_share[d] + 1e-3) / (have_share[d] + 1e-3)) ** 0.8, 4)
                         for d, w in enumerate(model.dist_weight))
         odds = round(model.same_odds * ((target_same / (1 - target_same)) / (same / (1 - same))) ** 0.8, 4)
-        model = LayoutModel(model.shapes, model.recipes, weights, odds, model.touch, model.extra_given)
+        group_weight = [round(w * ((target_groups[g] + 0.01) / (have_groups[g] + 0.01)) ** 0.8, 4)
+                        for g, w in enumerate(group_weight)]
+        model = LayoutModel(model.shapes, model.recipes, weights, odds, model.touch, model.extra_given,
+                            group_weight=tuple(group_weight))
     counts = [look_summary(data)[:2] for data in boards]
     envelope = (min(g for g, _ in counts), max(g for g, _ in counts), min(c for _, c in counts),
                 max(c for _, c in counts))
@@ -264,7 +301,8 @@ def fit(boards: list[dict], *, rounds: int = 5, per_round: int = 400, seed: int 
             if envelope[0] <= look_summary(data)[0] <= envelope[1] and envelope[2] <= look_summary(data)[1] <= envelope[3]]
     look = fit_look(boards, ours, keep)
     return LayoutModel(model.shapes, model.recipes, model.dist_weight, model.same_odds, model.touch,
-                       model.extra_given, (G_EDGES, C_EDGES, D_EDGES, look, envelope))
+                       model.extra_given, (G_EDGES, C_EDGES, D_EDGES, look, envelope),
+                       group_weight=model.group_weight)
 
 
 def source(model: LayoutModel, boards: int) -> str:
@@ -295,7 +333,8 @@ LOOK_TABLE = (
 
 MODEL = LayoutModel(SHAPES, RECIPES, dist_weight={model.dist_weight!r}, same_odds={model.same_odds!r},
                     touch={model.touch!r}, extra_given={model.extra_given!r},
-                    look=({g!r}, {c!r}, {d!r}, LOOK_TABLE, {envelope!r}))
+                    look=({g!r}, {c!r}, {d!r}, LOOK_TABLE, {envelope!r}),
+                    group_weight={model.group_weight!r})
 '''
 
 

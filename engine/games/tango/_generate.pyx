@@ -54,6 +54,7 @@ cdef struct _Drawing:
     int group
     int norbits
     int kind[MAXORBITS]
+    int orbit_group[MAXORBITS]               # the group the orbit was drawn under
     int start[MAXORBITS + 1]
     unsigned short el[MAXEL]
     double *weights
@@ -117,6 +118,10 @@ cdef class Drawer:
     cdef int *recipe_start
     cdef int *recipe_shape
     cdef int *recipe_images
+    cdef int *recipe_pgroup            # each piece's own group (a subgroup of the recipe's)
+    cdef double *recipe_cumulative     # the recipes' weights (their group's), summed in order
+    cdef int group_mask[16]            # bit k: symmetry k is in the group
+    cdef int mask_group[256]           # the group of a mask, -1 when none
     cdef int *pool[2]                  # the pieces of every recipe, by kind, for the pieces added after
     cdef int npool[2]
     cdef double dist_weight[DMAX + 1]
@@ -133,18 +138,22 @@ cdef class Drawer:
     def __cinit__(self):
         self.shape_kind = self.shape_start = self.shape_rc = NULL
         self.recipe_group = self.recipe_start = self.recipe_shape = self.recipe_images = NULL
+        self.recipe_pgroup = NULL
+        self.recipe_cumulative = NULL
         self.pool[0] = self.pool[1] = NULL
         self.g_edges = self.c_edges = self.d_edges = self.accept = NULL
         self.cache = NULL
 
     def __init__(self, int n, maps, shapes, groups, recipes, dist_weight, double same_odds, double touch,
-                 double extra_given, look=None):
+                 double extra_given, look=None, group_weight=None):
         """`maps`: the 8 symmetries of the n x n square (engine.core.grid.symmetries); `shapes`: (kind,
         elements), kind 0 for cells ((r, c), ...) or 1 for edges ((r, c, r2, c2), ...); `groups`: tuples
-        of symmetry indexes; `recipes`: (group, ((shape, images), ...)); `look`: None, or (given-count
+        of symmetry indexes; `recipes`: (group, ((shape, group, images), ...)), a piece's group a subgroup
+        of its recipe's (the recipe's group is the one pieces added after it are drawn under);
+        `group_weight`: how readily a recipe of each group is taken (None: all alike); `look`: None, or (given-count
         bin edges, clue-count bin edges, distance bin edges, acceptance per bin (flat, given-major),
         (fewest givens, most givens, fewest clues, most clues))."""
-        cdef int r, c, i, k, e, s, x, a, b, g, kind
+        cdef int r, c, i, k, e, s, x, a, b, g, kind, mask
         if n < 4 or n > TG_MAXN or n % 2:
             raise ValueError(f"a tango grid is even, 4 to 12 wide, not {n}")
         self.n = n
@@ -211,10 +220,15 @@ cdef class Drawer:
         self.ngroups = len(groups)
         if self.ngroups > 16:
             raise ValueError("at most 16 symmetry groups")
+        for k in range(256):
+            self.mask_group[k] = -1
         for g, members in enumerate(groups):
             self.group_size[g] = len(members)
+            self.group_mask[g] = 0
             for k, member in enumerate(members):
                 self.group_maps[g][k] = member
+                self.group_mask[g] |= 1 << member
+            self.mask_group[self.group_mask[g]] = g
         # recipes, and the pool of their pieces
         self.nrecipes = len(recipes)
         total = sum(len(pieces) for _, pieces in recipes)
@@ -222,10 +236,13 @@ cdef class Drawer:
         self.recipe_start = <int *> malloc((self.nrecipes + 1) * sizeof(int))
         self.recipe_shape = <int *> malloc(max(1, total) * sizeof(int))
         self.recipe_images = <int *> malloc(max(1, total) * sizeof(int))
+        self.recipe_pgroup = <int *> malloc(max(1, total) * sizeof(int))
+        self.recipe_cumulative = <double *> malloc(max(1, self.nrecipes) * sizeof(double))
         self.pool[0] = <int *> malloc(max(1, total) * sizeof(int))
         self.pool[1] = <int *> malloc(max(1, total) * sizeof(int))
         if (self.recipe_group == NULL or self.recipe_start == NULL or self.recipe_shape == NULL
-                or self.recipe_images == NULL or self.pool[0] == NULL or self.pool[1] == NULL):
+                or self.recipe_images == NULL or self.pool[0] == NULL or self.pool[1] == NULL
+                or self.recipe_pgroup == NULL or self.recipe_cumulative == NULL):
             raise MemoryError()
         self.npool[0] = self.npool[1] = 0
         i = 0
@@ -234,10 +251,18 @@ cdef class Drawer:
                 raise ValueError(f"recipe {k} names group {g}")
             self.recipe_group[k] = g
             self.recipe_start[k] = i
-            for s, images in pieces:
-                if not 0 <= s < self.nshapes or images not in (1, 2, 4, 8):
-                    raise ValueError(f"recipe {k} has a bad piece ({s}, {images})")
+            # the recipe's weight: its layout's group's (the symmetries every piece is drawn under)
+            mask = 0xFF
+            for _, piece_group, _ in pieces:
+                mask &= self.group_mask[piece_group] if 0 <= piece_group < self.ngroups else 0
+            weight = 1.0 if group_weight is None or self.mask_group[mask] < 0 else group_weight[self.mask_group[mask]]
+            self.recipe_cumulative[k] = weight + (self.recipe_cumulative[k - 1] if k else 0.0)
+            for s, piece_group, images in pieces:
+                if (not 0 <= s < self.nshapes or images not in (1, 2, 4, 8) or not 0 <= piece_group < self.ngroups
+                        or self.group_mask[piece_group] & ~self.group_mask[g]):
+                    raise ValueError(f"recipe {k} has a bad piece ({s}, {piece_group}, {images})")
                 self.recipe_shape[i] = s
+                self.recipe_pgroup[i] = piece_group
                 self.recipe_images[i] = images
                 kind = self.shape_kind[s]
                 self.pool[kind][self.npool[kind]] = s
@@ -293,6 +318,8 @@ cdef class Drawer:
         free(self.recipe_start)
         free(self.recipe_shape)
         free(self.recipe_images)
+        free(self.recipe_pgroup)
+        free(self.recipe_cumulative)
         free(self.pool[0])
         free(self.pool[1])
         free(self.g_edges)
@@ -577,6 +604,7 @@ cdef class Drawer:
             return 0
         memcpy(&d.el[d.start[d.norbits]], &p.el[p.start[chosen]], size * sizeof(unsigned short))
         d.kind[d.norbits] = kind
+        d.orbit_group[d.norbits] = group
         d.norbits += 1
         d.start[d.norbits] = d.start[d.norbits - 1] + size
         for j in range(p.start[chosen], p.start[chosen + 1]):
@@ -610,7 +638,8 @@ cdef class Drawer:
     cdef int _draw(self, _Drawing *d, uint64_t *rng, double deadline) noexcept nogil:
         cdef unsigned int rows[TG_MAXN]
         cdef tg_layout empty
-        cdef int recipe, group, i, j, t, k, s, slot, found, kind, tries
+        cdef int recipe, group, i, j, t, k, s, slot, found, kind, tries, mask
+        cdef double pick
         cdef bint added
         cdef int misses = 0
         cdef int order[MAXORBITS]
@@ -631,7 +660,10 @@ cdef class Drawer:
         d.ngiven = 0
         d.touch_ok = _uniform(rng) < self.touch
         d.relaxed = 0
-        recipe = _below(rng, self.nrecipes)
+        pick = _uniform(rng) * self.recipe_cumulative[self.nrecipes - 1]
+        recipe = 0
+        while recipe < self.nrecipes - 1 and self.recipe_cumulative[recipe] <= pick:
+            recipe += 1
 
         group = self.recipe_group[recipe]
         d.group = group
@@ -652,7 +684,7 @@ cdef class Drawer:
                 slot = 0
                 while (1 << slot) != self.recipe_images[order[i]]:
                     slot += 1
-                self._add(d, s, group, slot, rng)
+                self._add(d, s, self.recipe_pgroup[order[i]], slot, rng)
         # pieces from the pool until the board is unique (counted again after each piece placed)
         tries = 0
         added = 1
@@ -716,11 +748,17 @@ cdef class Drawer:
                 k = d.start[i + 1] - d.start[i]
                 memcpy(&d.el[t], &d.el[d.start[i]], k * sizeof(unsigned short))
                 d.kind[j] = d.kind[i]
+                d.orbit_group[j] = d.orbit_group[i]
                 d.start[j] = t
                 t += k
                 j += 1
         d.norbits = j
         d.start[j] = t
+        # the layout's group: the symmetries every orbit kept was drawn under
+        mask = 0xFF
+        for i in range(d.norbits):
+            mask &= self.group_mask[d.orbit_group[i]]
+        d.group = self.mask_group[mask] if self.mask_group[mask] >= 0 else 0
         return DRAWN
 
     cdef bint _looks_published(self, _Drawing *d, uint64_t *rng) noexcept nogil:

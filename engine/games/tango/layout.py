@@ -7,7 +7,14 @@ boards, which the generator uses).
   side by side (a *clue piece*: one clue, two in a line, four round a corner ...), each up to the 8
   symmetries of the square and where it stands;
 - `recipes`: one per published board: its symmetry group (an index into GROUPS) and its pieces, each
-  with how many images it has under that group (a piece that maps onto itself has one);
+  with the group it is drawn under and how many images it has under that group (a piece that maps
+  onto itself has one). A piece's group is the board's; on a board without symmetry, a piece whose
+  image under the board's nearest symmetry is a piece too is drawn under that symmetry (most such
+  published boards are symmetric but for a piece or two), the others alone; the recipe's group is
+  then that nearest symmetry's, under which pieces added after the recipe are drawn;
+- `group_weight`: how readily a recipe of each group is taken (the drawings of some groups fail or
+  are set aside more often than others'; these weights give the boards kept the published spread of
+  groups);
 - `dist_weight`: how readily a clue piece is placed at each distance from the givens (0, 1, ... 4 or
   more cells; 0 touches a given);
 - `same_odds`: how much more readily a clue piece is placed for each `=` edge it has beyond half;
@@ -40,7 +47,7 @@ GIVEN, CLUE = 0, 1          # a shape's kind
 @dataclass(frozen=True)
 class LayoutModel:
     shapes: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]   # (kind, ((r, c) | (r, c, r2, c2), ...))
-    recipes: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (group, ((shape, images), ...))
+    recipes: tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]  # (group, ((shape, group, images), ...))
     dist_weight: tuple[float, ...]
     same_odds: float
     touch: float
@@ -48,6 +55,7 @@ class LayoutModel:
     look: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...], tuple[float, ...],
                 tuple[int, int, int, int]] | None = None
     look_size: int = 6                   # the grid size `look` applies to
+    group_weight: tuple[float, ...] | None = None
     _drawers: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def drawer(self, n: int) -> Any:
@@ -57,13 +65,13 @@ class LayoutModel:
             from engine.games.tango._generate import Drawer
             drawer = Drawer(n, symmetries(n), self.shapes, GROUPS, self.recipes, self.dist_weight,
                             self.same_odds, self.touch, self.extra_given,
-                            self.look if n == self.look_size else None)
+                            self.look if n == self.look_size else None, self.group_weight)
             self._drawers[n] = drawer
         return drawer
 
     def without_look(self) -> LayoutModel:
         return LayoutModel(self.shapes, self.recipes, self.dist_weight, self.same_odds, self.touch,
-                           self.extra_given, None, self.look_size)
+                           self.extra_given, None, self.look_size, self.group_weight)
 
 
 __all__ = ["CLUE", "GIVEN", "GROUPS", "LayoutModel"]
