@@ -12,7 +12,7 @@
 # element and no neighbour) and as many as the recipe asks for; the placements of a (shape, group,
 # images) are listed once per drawer, the first time they are asked for, without repeats.
 
-from libc.stdlib cimport malloc, free, calloc, realloc, qsort
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcpy
 from libc.math cimport pow
 from libc.stdint cimport uint64_t
@@ -76,12 +76,17 @@ cdef inline int _below(uint64_t *rng, int k) noexcept nogil:
     return <int> (splitmix(rng) % <uint64_t> k)
 
 
-cdef int _cmp_ushort(const void *a, const void *b) noexcept nogil:
-    return (<const unsigned short *> a)[0] - (<const unsigned short *> b)[0]
-
-
-cdef void _sort(unsigned short *xs, int k) noexcept nogil:
-    qsort(xs, k, sizeof(unsigned short), _cmp_ushort)
+cdef inline void _sort(unsigned short *xs, int k) noexcept nogil:
+    """Insertion sort: the arrays are a piece's elements, a few dozen at most."""
+    cdef int i, j
+    cdef unsigned short x
+    for i in range(1, k):
+        x = xs[i]
+        j = i - 1
+        while j >= 0 and xs[j] > x:
+            xs[j + 1] = xs[j]
+            j -= 1
+        xs[j + 1] = x
 
 
 cdef bint _same(const unsigned short *a, const unsigned short *b, int k) noexcept nogil:
