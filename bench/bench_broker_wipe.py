@@ -8,7 +8,8 @@ The same scenario as tests/workers/test_fleet_faults.py::test_a_broker_wipe_unde
 (which runs it scaled down: stall 6 s, a sweep every 2 s): a redis-server of its own on a free port
 (killed and started again empty), a SQLite store in a temporary folder, two `celery -A workers worker`
 with one pool process each, beat with PUZZLEFLEET_STALL_SECONDS=--stall and
-PUZZLEFLEET_RESUME_INTERVAL=--interval; --jobs jobs of --boards Queens boards sent at once, then one
+PUZZLEFLEET_RESUME_INTERVAL=--interval (their defaults are the fleet's), every other setting the
+fleet's default; --jobs jobs of --boards Queens boards sent at once, then one
 `puzzlefleet enqueue --count --feed-boards` after another. Redis is killed once the first board is
 stored. Prints a Markdown table (stdout): per run, the seconds from the wipe until each of the first
 jobs finished, how many slots the sweep sent again and for which jobs, and how many fed jobs were
@@ -49,7 +50,7 @@ def main() -> int:
     for run_no in range(1, args.repeat + 1):
         tmp = Path(tempfile.mkdtemp(prefix="bench-wipe-"))
         redis = OwnRedis(tmp)
-        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url,
+        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="",
                       PUZZLEFLEET_RESUME_INTERVAL=f"{args.interval:g}", PUZZLEFLEET_STALL_SECONDS=f"{args.stall:g}")
         try:
             print(f"run {run_no}: wiping under load ...", file=sys.stderr, flush=True)
