@@ -622,3 +622,58 @@ def test_an_ack_on_a_closed_connection_is_one_line_not_a_dead_worker(monkeypatch
         connection = SimpleNamespace(client=object())        # a live connection: a bug stays loud
     with pytest.raises(AttributeError):
         Message(body=b"{}", delivery_tag="tag-5", channel=Buggy()).ack_log_error(Logger("x"), (ConnectionError,))
+
+
+def test_the_sweep_resends_a_job_only_when_the_broker_shows_its_messages_gone() -> None:
+    """workers.stall on Redis: a job with a message held by a worker is held; one whose queue list holds
+    at its head a message sent no later than the job's last send (clocks 5 s apart allowed) may still
+    have its messages behind it: waiting; otherwise lost (its lists empty, or their heads sent after its
+    last message). On RabbitMQ a job is waiting while its queue, twin or a delay queue holds messages,
+    held when a worker says so, unknown when none answered."""
+    import json as json_
+
+    from workers import stall
+
+    def message(job: int | None, sent: float | None) -> bytes:
+        head: dict[str, Any] = {"argsrepr": "()"}
+        if job is not None:
+            head[stall.JOB_HEADER] = job
+        if sent is not None:
+            head[stall.SENT_HEADER] = sent
+        return json_.dumps({"body": "", "headers": head, "properties": {}}).encode()
+
+    class Client:
+        def __init__(self, lists: dict[str, list[bytes]], unacked: list[bytes], sent: dict[str, float]) -> None:
+            self.lists, self.unacked, self.sent = lists, unacked, sent
+
+        def hvals(self, key: str) -> list[bytes]:
+            return [json_.dumps([json_.loads(raw), "", ""]).encode() for raw in self.unacked]
+
+        def hgetall(self, key: str) -> dict[bytes, bytes]:
+            return {k.encode(): str(v).encode() for k, v in self.sent.items()}
+
+        def lindex(self, key: str, index: int) -> bytes | None:
+            items = self.lists.get(key) or []
+            return items[index] if items else None
+
+    created = "2026-12-04T10:00:00+00:00"
+    base = datetime_ts(created)
+    jobs = [{"job": n, "created_at": created} for n in (1, 2, 3, 4)]
+    lists = {job["job"]: ["queens", "queens\x06\x165"] for job in jobs}
+    client = Client({"queens\x06\x165": [message(9, base + 100), message(2, base + 30)]},   # head: the last
+                    unacked=[message(1, base + 50)],
+                    sent={"2": base + 30, "3": base + 20, "4": base + 120})
+    verdicts = stall.redis_evidence(client, jobs, lists)
+    # 1 held; 2's own message heads the list; 3 sent last at +20, the head at +30 (beyond 5 s): lost;
+    # 4 sent at +120, after the head: its messages may be behind it
+    assert verdicts == {1: stall.HELD, 2: stall.WAITING, 3: stall.LOST, 4: stall.WAITING}
+    assert stall.redis_evidence(Client({}, [], {}), jobs[:1], lists) == {1: stall.LOST}       # wiped
+    assert stall.amqp_evidence(jobs[:2], {1: 3, 2: 0}, 0, set()) == {1: stall.WAITING, 2: stall.LOST}
+    assert stall.amqp_evidence(jobs[:2], {1: 0, 2: 0}, 2, set()) == {1: stall.WAITING, 2: stall.WAITING}
+    assert stall.amqp_evidence(jobs[:2], {1: 0, 2: 0}, 0, {1}) == {1: stall.HELD, 2: stall.LOST}
+    assert stall.amqp_evidence(jobs[:1], {1: 0}, 0, None) == {1: stall.UNKNOWN}
+
+
+def datetime_ts(text: str) -> float:
+    from datetime import datetime
+    return datetime.fromisoformat(text).timestamp()
