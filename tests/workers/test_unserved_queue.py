@@ -36,7 +36,9 @@ def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory
     lines = waited.stderr.strip().splitlines()
     assert lines[0].startswith("puzzlefleet: warning: no worker consumes queue sudoku")
     assert lines[-1].startswith("puzzlefleet: error: job 2 is still queued after 2 s") and len(lines) == 2
-    assert took < 10, took
+    # 2 s of waiting, the workers asked twice whether one consumes the queue (a second ask keeps a worker
+    # that is reconnecting from being missed), and the start-up, seconds on a busy machine: no hang
+    assert took < 15, took
 
     sent = fleet.cli("enqueue", "--game", "sudoku", "--size", "9", "--count", "1", "--seed", "2")
     assert sent.returncode == 0 and "no worker consumes queue sudoku" in sent.stderr
