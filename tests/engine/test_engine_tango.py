@@ -274,6 +274,8 @@ def test_the_counter_honours_its_deadline_and_refuses_bad_input() -> None:
     empty = codes("." * 144)
     found, complete, _ = compiled_count(12, empty, [], 10**5, 1e-9)     # a deadline long gone
     assert not complete and found == []
+    found, complete, nodes = compiled_count(12, empty, [], 10**5, 0.0, 50)   # a budget of 50 nodes
+    assert not complete and found == [] and nodes == 51
     with pytest.raises(ValueError):
         compiled_count(7, codes("." * 49), [], 2)
     with pytest.raises(ValueError):

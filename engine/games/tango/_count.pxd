@@ -33,6 +33,9 @@ cdef bint tg_set_clue(tg_layout *L, int a, int b, bint same) noexcept nogil
 # when it is not NULL; -1 when the deadline (monotonic seconds, 0 = none) passed first.
 cdef int tg_count(const tg_layout *L, int limit, double deadline, unsigned int *out,
                   long long *nodes) noexcept nogil
+# The same with a budget of search nodes (0: none): -2 when it ran out first.
+cdef int tg_count_capped(const tg_layout *L, int limit, double deadline, unsigned int *out,
+                         long long *nodes, long long max_nodes) noexcept nogil
 # A random solution of the layout (rows of moon masks into `rows`), the search's choices drawn from
 # the splitmix64 state `rng`; 0 when there is none.
 cdef bint tg_random_solution(const tg_layout *L, uint64_t *rng, unsigned int *rows) noexcept nogil

@@ -109,6 +109,8 @@ cdef struct _search:
     long long nodes
     double deadline
     bint late
+    long long max_nodes           # 0: no budget
+    bint over                     # the node budget ran out
 
 
 cdef bint _filter_rows(const tg_layout *L, unsigned short *cand, int *ncand) noexcept nogil:
@@ -263,6 +265,9 @@ cdef bint _dfs(_search *s) noexcept nogil:
         s.found += 1
         return s.found >= s.limit
     s.nodes += 1
+    if s.max_nodes > 0 and s.nodes > s.max_nodes:
+        s.over = 1
+        return 1
     if s.deadline > 0 and (s.nodes & 1023) == 0 and now() > s.deadline:
         s.late = 1
         return 1
@@ -286,6 +291,11 @@ cdef bint _dfs(_search *s) noexcept nogil:
 
 cdef int tg_count(const tg_layout *L, int limit, double deadline, unsigned int *out,
                   long long *nodes) noexcept nogil:
+    return tg_count_capped(L, limit, deadline, out, nodes, 0)
+
+
+cdef int tg_count_capped(const tg_layout *L, int limit, double deadline, unsigned int *out,
+                         long long *nodes, long long max_nodes) noexcept nogil:
     cdef _search s
     if limit < 1:
         return 0
@@ -294,6 +304,7 @@ cdef int tg_count(const tg_layout *L, int limit, double deadline, unsigned int *
     s.limit = limit
     s.out = out
     s.deadline = deadline
+    s.max_nodes = max_nodes
     s.cand = <unsigned short *> malloc(2 * TG_MAXN * TG_MAXLINES * sizeof(unsigned short))
     if s.cand == NULL:
         return -1
@@ -303,6 +314,8 @@ cdef int tg_count(const tg_layout *L, int limit, double deadline, unsigned int *
     free(s.cand)
     if nodes != NULL:
         nodes[0] += s.nodes
+    if s.over:
+        return -2
     return -1 if s.late else s.found
 
 
@@ -379,12 +392,13 @@ cdef str _grid(int n, const unsigned int *rows):
     return "".join("M" if rows[r] >> c & 1 else "S" for r in range(n) for c in range(n))
 
 
-def count(int n, const unsigned char[:] values, clues, int limit, double deadline=0.0):
+def count(int n, const unsigned char[:] values, clues, int limit, double deadline=0.0, long long max_nodes=0):
     """Solutions of a position up to `limit`: `values` has a byte per cell (0 sun, 1 moon, 2 empty),
     `clues` are (a, b, same) with a, b neighbouring cells r * n + c.
 
     Returns (solutions as strings of S and M, complete, nodes): complete is False (and no solution is
-    returned) when the deadline (a time on the monotonic clock, 0 for none) cut the search short."""
+    returned) when the deadline (a time on the monotonic clock, 0 for none) or the budget of search
+    nodes (`max_nodes`, 0 for none) cut the search short."""
     cdef tg_layout L
     cdef long long nodes = 0
     cdef int found
@@ -397,7 +411,7 @@ def count(int n, const unsigned char[:] values, clues, int limit, double deadlin
         raise MemoryError()
     try:
         with nogil:
-            found = tg_count(&L, limit, deadline, out, &nodes)
+            found = tg_count_capped(&L, limit, deadline, out, &nodes, max_nodes)
         return [_grid(n, &out[i * n]) for i in range(max(found, 0))], found >= 0, nodes
     finally:
         free(out)

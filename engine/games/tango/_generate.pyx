@@ -18,7 +18,7 @@ from libc.math cimport pow
 from libc.stdint cimport uint64_t
 
 from engine.core._clock cimport now, splitmix
-from engine.games.tango._count cimport (tg_layout, tg_layout_init, tg_set_cell, tg_set_clue, tg_count,
+from engine.games.tango._count cimport (tg_layout, tg_layout_init, tg_set_cell, tg_set_clue, tg_count_capped,
                                          tg_random_solution, TG_MAXN)
 
 cdef enum:
@@ -37,8 +37,11 @@ cdef enum:
     FAILED = 1                 # the board stayed ambiguous after every piece it may add (`draw-failed`)
     LATE = 2                   # the deadline passed
     UNLIKE = 3                 # drawn, but set aside to keep the published boards' spread (`unlike-published`)
+    SLOW = 4                   # a count took more than MAX_NODES search nodes (`slow-count`)
+    MAX_NODES = 200000         # a count's budget: 6x6 counts take tens of nodes, the 12x12 ones of a
+                               # drawing mostly thousands, now and then millions (seconds)
 
-OUTCOMES = {DRAWN: "drawn", FAILED: "draw-failed", LATE: "late", UNLIKE: "unlike-published"}
+OUTCOMES = {DRAWN: "drawn", FAILED: "draw-failed", LATE: "late", UNLIKE: "unlike-published", SLOW: "slow-count"}
 
 cdef struct _Drawing:
     unsigned char solution[MAXCELLS]
@@ -531,7 +534,9 @@ cdef class Drawer:
     # a drawing
 
     cdef int _count(self, _Drawing *d, const unsigned char *active, double deadline) noexcept nogil:
-        """Solutions (up to 2) of the active orbits over the planted solution; -1 when late."""
+        """Solutions (up to 2) of the active orbits over the planted solution; -1 when late, -2 when
+        the count took more than MAX_NODES search nodes (the drawing is then given up, so that a
+        board is never kept unproved or not minimal)."""
         cdef tg_layout L
         cdef int o, i, x, e
         cdef long long nodes = 0
@@ -548,7 +553,7 @@ cdef class Drawer:
                     tg_set_clue(&L, self.edge_a[e], self.edge_b[e],
                                 d.solution[self.edge_a[e]] == d.solution[self.edge_b[e]])
         d.counts += 1
-        return tg_count(&L, 2, deadline, NULL, &nodes)
+        return tg_count_capped(&L, 2, deadline, NULL, &nodes, MAX_NODES)
 
     cdef bint _add(self, _Drawing *d, int shape, int group, int slot, uint64_t *rng) noexcept nogil:
         """Place a piece: one of its orbits that fits the layout drawn so far, drawn by weight; 0 when
@@ -698,6 +703,8 @@ cdef class Drawer:
                 for i in range(d.norbits):
                     active[i] = 1
                 found = self._count(d, active, deadline)
+                if found == -2:
+                    return SLOW
                 if found < 0:
                     return LATE
                 if found == 1:
@@ -741,6 +748,8 @@ cdef class Drawer:
         for i in range(d.norbits):
             active[order[i]] = 0
             found = self._count(d, active, deadline)
+            if found == -2:
+                return SLOW
             if found < 0:
                 return LATE
             if found != 1:
@@ -822,8 +831,8 @@ cdef class Drawer:
     def draw(self, uint64_t state, double deadline=0.0, bint look=True):
         """One drawing from the splitmix64 state: (outcome, state after, counter calls, solution,
         orbits, group). Outcome DRAWN (orbits: each (cells, edges as (a, b)), minimal within the
-        group), FAILED, LATE, or UNLIKE (drawn, but set aside by the look acceptance: outside the
-        published counts of givens and clues, or by its bin's acceptance; only when `look`)."""
+        group), FAILED, SLOW, LATE, or UNLIKE (drawn, but set aside by the look acceptance: outside
+        the published counts of givens and clues, or by its bin's acceptance; only when `look`)."""
         cdef _Drawing d
         cdef int outcome
         memset(&d, 0, sizeof(_Drawing))
@@ -832,7 +841,7 @@ cdef class Drawer:
             if outcome == DRAWN and look and not self._looks_published(&d, &state):
                 outcome = UNLIKE
         free(d.weights)
-        if outcome == FAILED or outcome == LATE:
+        if outcome == FAILED or outcome == LATE or outcome == SLOW:
             return outcome, state, d.counts, None, None, d.group
         solution, orbits = self._python(&d)
         return outcome, state, d.counts, solution, orbits, d.group
@@ -840,10 +849,10 @@ cdef class Drawer:
     def layout(self, uint64_t state, double deadline=0.0):
         """Drawings from the splitmix64 state until one is kept (drawn, and by the look acceptance
         when the drawer has one) or the deadline passes: (DRAWN or LATE, state after, drawings,
-        how many FAILED, how many UNLIKE, counter calls, solution, orbits, group); the solution and
-        the orbits are None when LATE."""
+        how many FAILED, how many UNLIKE, how many SLOW, counter calls, solution, orbits, group); the
+        solution and the orbits are None when LATE."""
         cdef _Drawing d
-        cdef int outcome, drawings = 0, failed = 0, unlike = 0, counts = 0
+        cdef int outcome, drawings = 0, failed = 0, unlike = 0, slow = 0, counts = 0
         memset(&d, 0, sizeof(_Drawing))
         with nogil:
             while True:
@@ -860,10 +869,12 @@ cdef class Drawer:
                     failed += 1
                 elif outcome == UNLIKE:
                     unlike += 1
+                elif outcome == SLOW:
+                    slow += 1
                 else:
                     break
         free(d.weights)
         if outcome == LATE:
-            return outcome, state, drawings, failed, unlike, counts, None, None, d.group
+            return outcome, state, drawings, failed, unlike, slow, counts, None, None, d.group
         solution, orbits = self._python(&d)
-        return outcome, state, drawings, failed, unlike, counts, solution, orbits, d.group
+        return outcome, state, drawings, failed, unlike, slow, counts, solution, orbits, d.group

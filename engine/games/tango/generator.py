@@ -17,7 +17,8 @@ board is minimal within its symmetry, every orbit left is needed. The givens' sy
 kinds are the planted solution's. At 6x6 a finished layout is then kept with its bin's acceptance
 (its given count, its clue count and how far its clues sit from the givens: the published boards'
 share of the bin over the drawer's), and never outside the published envelope (2 to 20 givens, 1 to
-20 clues), else it is `unlike-published`; a drawing that stays ambiguous is `draw-failed`.
+20 clues), else it is `unlike-published`; a drawing that stays ambiguous is `draw-failed`, one whose
+counts take the counter more than 200,000 search nodes (12x12 drawings now and then) `slow-count`.
 
 Grading: the ladder without its last rung (trial) must finish the board (else `unsolvable`), the band
 must be the asked one (else `wrong-band`), and the fun score must clear the gate (else `dull`). The
@@ -45,7 +46,7 @@ from engine.ladder.fun import fun_score
 
 _MASK = (1 << 64) - 1
 # the compiled drawer's outcomes (_generate.pyx)
-DRAWN, FAILED, LATE, UNLIKE = 0, 1, 2, 3
+DRAWN, FAILED, LATE, UNLIKE, SLOW = 0, 1, 2, 3, 4
 
 
 @dataclass(slots=True)
@@ -101,7 +102,7 @@ def draw(n: int, rng: random.Random, stats: GenerationStats, deadline: float = 0
     if outcome == LATE:
         raise DeadlineExceeded("the tango drawer ran out of time")
     if outcome != DRAWN:
-        return None
+        return None                     # draw-failed, slow-count or unlike-published
     return Layout(solution, orbits, GROUPS[group])
 
 
@@ -127,13 +128,13 @@ def generate(rules: TangoRules, seed: int, *, band: str | None = None, timeout: 
             stats.seconds = time.perf_counter() - started
             raise DeadlineExceeded(f"no {band or 'unique'} tango board within {timeout} s", stats)
         try:
-            outcome, state, drawings, failed, unlike, counts, solution, orbits, group = drawer.layout(state, deadline)
+            outcome, state, drawings, failed, unlike, slow, counts, solution, orbits, group = drawer.layout(
+                state, deadline)
             stats.drawings += drawings
             stats.counts += counts
-            if failed:
-                stats.rejected["draw-failed"] += failed
-            if unlike:
-                stats.rejected["unlike-published"] += unlike
+            for reason, times in (("draw-failed", failed), ("unlike-published", unlike), ("slow-count", slow)):
+                if times:
+                    stats.rejected[reason] += times
             if outcome == LATE:
                 raise DeadlineExceeded("the tango drawer ran out of time")
             board = board_from(n, solution, orbits, seed).with_solution(solution)
