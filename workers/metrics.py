@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 import time
 from collections.abc import Collection, Iterator
 from typing import Any
@@ -107,6 +108,36 @@ def wipe() -> None:
                 pass
 
 
+# The per-job gauges are read from the store in the /metrics server's thread of the worker's main
+# process, which also forks the pool processes. A fork while that thread is inside the database driver
+# (libpq, its TLS, the resolver: C code that holds its own locks, the GIL let go) would hand the child
+# those locks held, by nobody: the child's first connection would then wait for ever. So a fork waits
+# for a read in progress to end, and no read starts while a fork is being made (os.register_at_fork,
+# installed by serve()).
+_store_read = threading.Lock()
+
+
+def _before_fork() -> None:
+    _store_read.acquire()
+
+
+def _after_fork_in_parent() -> None:
+    _store_read.release()
+
+
+def _after_fork_in_child() -> None:
+    global _store_read
+    _store_read = threading.Lock()
+
+
+def guard_forks() -> None:
+    """Make every fork of this process wait for a store read of the per-job gauges to end (once)."""
+    if not getattr(guard_forks, "done", False):
+        os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                            after_in_child=_after_fork_in_child)
+        guard_forks.done = True           # type: ignore[attr-defined]
+
+
 class JobSummaries:
     """Per-job gauges (JOB_GAUGES, labels job_id and game; rejections also by reason), read from the
     store when /metrics is scraped, for the jobs of the queues this worker consumes that are still
@@ -128,7 +159,8 @@ class JobSummaries:
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily(JOB_SUMMARY_UP, "1 when the per-job gauges could be read from the store")
         try:
-            jobs = read_jobs(limit=self.limit, active_within=self.window)
+            with _store_read:
+                jobs = read_jobs(limit=self.limit, active_within=self.window)
         except StoreError as exc:
             if time.monotonic() - self._last_warning > 60:          # one line a minute, not per scrape
                 self._last_warning = time.monotonic()
@@ -176,6 +208,7 @@ def serve(queues: Collection[str] | None = None) -> None:
     if _multiproc_dir():
         multiprocess.MultiProcessCollector(registry)
     registry.register(JobSummaries(queues, conf.job_metrics_seconds))
+    guard_forks()
     start_http_server(conf.metrics_port, addr=conf.metrics_addr, registry=registry)
     log.info("metrics at http://%s:%d/metrics", conf.metrics_addr, conf.metrics_port)
 
