@@ -10,6 +10,12 @@ band's ceiling (a long path of easy steps is more work than a short one). The ce
 spread 46 easy, 108 medium, 65 hard and 31 expert (18%, 43%, 26%, 12%); every one of them is
 finished without trial, two need line-pair. The ceilings scale with the grid's area (the path's
 length does). A board the ladder cannot finish gets no band.
+
+The path is found by the compiled rungs (_ladder.pyx: pair to line-pair, with a compiled check of
+whether chain would find anything) and, where they stall, by the Python finders above them (chain,
+trial); each step is then worded by its Python finder of one place (techniques.AT), so the path and
+its words are the Python ladder's (reference_grade runs that ladder alone; the tests hold them equal).
+The generator words only the boards it keeps (`path`, then `worded`).
 """
 
 from __future__ import annotations
