@@ -395,16 +395,32 @@ def consumed_queues(timeout: float = 1.0) -> set[str] | None:
     return set().union(*replies.values()) if replies else None
 
 
-CONSUMED_FOR = 60.0                  # seconds the sweep reuses its last answer to "which queues are consumed"
+CONSUMED_FOR = 60.0        # seconds the sweep reuses an answer in which every queue it asked about is consumed
+UNCONSUMED_FOR = 30.0      # seconds a queue must go unconsumed, asked again at each sweep, before it is said
 _consumed: list[Any] = [-CONSUMED_FOR, None]
+_unconsumed_since: dict[str, float] = {}
 
 
-def _consumed_recently() -> set[str] | None:
-    """consumed_queues(), asked at most once a minute per process: under a standing backlog the sweep
-    would otherwise broadcast (a second of a pool process) at every run."""
-    if time.monotonic() - _consumed[0] >= CONSUMED_FOR or _consumed[1] is None:
-        _consumed[:] = [time.monotonic(), consumed_queues()]
-    return _consumed[1]
+def _unconsumed(queues: set[str]) -> set[str] | None:
+    """The queues among `queues` that no worker has consumed for UNCONSUMED_FOR seconds, by this
+    process's broadcasts (None: no worker answered). An answer in which all are consumed is reused for
+    CONSUMED_FOR seconds (a standing backlog would otherwise cost a broadcast, a second of a pool
+    process, at every sweep); a queue found unconsumed is asked about again at each sweep, and said only
+    once it has stayed so that long: a worker reconnecting to the broker (after a restart: up to half a
+    minute) does not answer."""
+    now = time.monotonic()
+    fresh = _consumed[1] is not None and now - _consumed[0] < CONSUMED_FOR and queues <= _consumed[1]
+    if not fresh:
+        _consumed[:] = [now, consumed_queues()]
+    consumed = _consumed[1]
+    if consumed is None:
+        return None
+    for queue in list(_unconsumed_since):
+        if queue in consumed:
+            del _unconsumed_since[queue]
+    for queue in queues - consumed:
+        _unconsumed_since.setdefault(queue, now)
+    return {queue for queue in queues - consumed if now - _unconsumed_since[queue] >= UNCONSUMED_FOR}
 
 
 def held_jobs(timeout: float = 1.0) -> set[int] | None:
@@ -509,14 +525,14 @@ def resume_stalled() -> dict[str, Any]:
         verdicts = judge(jobs, open_jobs)
         lost = [job for job in jobs if verdicts.get(job["job"]) == stall.LOST]
         standing = [job for job in jobs if verdicts.get(job["job"]) == stall.WAITING]
-        consumed = _consumed_recently() if standing else None
+        unserved = _unconsumed({_queue_of_job(job) for job in standing}) if standing else None
         budget = conf.resend_slots
         resumed: dict[str, int] = {}
         waiting_jobs: list[int] = []
         deferred: list[int] = []
         for job in standing:
             queue = _queue_of_job(job)
-            if consumed is not None and queue not in consumed:
+            if unserved is not None and queue in unserved:
                 waiting_jobs.append(job["job"])
                 if job["state"] == "queued":
                     log.warning("job %d has waited %.0f s in queue %s with no slot taken: is a worker "

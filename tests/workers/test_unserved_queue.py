@@ -44,7 +44,8 @@ def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory
     assert sent.returncode == 0 and "no worker consumes queue sudoku" in sent.stderr
 
     fleet.beat()
-    wait_for(lambda: "job 2 has waited" in worker.text() and "is a worker consuming it?" in worker.text(), 40,
+    # said once the queue has gone unconsumed for 30 s of sweeps (a worker reconnecting does not answer)
+    wait_for(lambda: "job 2 has waited" in worker.text() and "is a worker consuming it?" in worker.text(), 90,
              "the sweep's report")
 
     def gauge() -> bool:

@@ -708,3 +708,34 @@ def test_a_fork_waits_for_a_store_read_of_the_per_job_gauges(monkeypatch: pytest
     os.waitpid(pid, 0)
     scrape.join()
     assert waited > 0.3, waited
+
+
+def test_the_sweep_says_a_queue_is_unconsumed_only_once_it_has_stayed_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker reconnecting to the broker (after a restart) does not answer the broadcast: its queue
+    looks unconsumed for a while. The sweep says so only once a queue has stayed unconsumed for 30 s of
+    its broadcasts, and reuses an answer in which every queue is consumed for a minute."""
+    from types import SimpleNamespace
+
+    from workers import tasks
+    clock = [1000.0]
+    answers: list[set[str] | None] = []
+    monkeypatch.setattr(tasks, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(tasks, "consumed_queues", lambda: answers.pop(0))
+    monkeypatch.setattr(tasks, "_consumed", [-tasks.CONSUMED_FOR, None])
+    monkeypatch.setattr(tasks, "_unconsumed_since", {})
+    answers[:] = [{"fleet"}, {"fleet", "queens"}]
+    assert tasks._unconsumed({"queens"}) == set()            # queens' worker reconnecting: not said
+    clock[0] += 10
+    assert tasks._unconsumed({"queens"}) == set() and not answers     # back: forgotten
+    clock[0] += 20
+    assert tasks._unconsumed({"queens"}) == set()            # the consuming answer, reused (no broadcast)
+    answers[:] = [{"fleet"}, {"fleet"}, {"fleet"}]
+    clock[0] += 60
+    assert tasks._unconsumed({"queens"}) == set()
+    clock[0] += 15
+    assert tasks._unconsumed({"queens"}) == set()
+    clock[0] += 15
+    assert tasks._unconsumed({"queens"}) == {"queens"}       # unconsumed for 30 s: said
+    answers[:] = [None]
+    clock[0] += 1
+    assert tasks._unconsumed({"queens"}) is None             # nobody answered: unknown
