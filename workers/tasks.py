@@ -129,7 +129,11 @@ class FleetTask(Task):
         def send() -> Any:
             if job_id is not None:
                 options["headers"] = {**(options.get("headers") or {}), **stall.headers(job_id)}
-                _mark_sent([job_id])
+                try:
+                    _mark_sent([job_id])
+                except Exception as exc:        # the broker away: the send below fails and is tried again
+                    if not is_transient(exc):
+                        raise
             try:
                 return super(FleetTask, self).retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
             except Retry as sent:            # sent: raised to the caller below, not retried here
@@ -177,6 +181,8 @@ def _mark_sent(job_ids: Iterable[int], producer: Any = None) -> None:
         return
     with app.pool.acquire(block=True) as conn:
         stall.mark_sent(conn.default_channel.client, job_ids)
+
+
 _db: Engine | None = None
 _db_pid: int | None = None
 
