@@ -131,8 +131,8 @@ class FleetTask(Task):
                 options["headers"] = {**(options.get("headers") or {}), **stall.headers(job_id)}
                 try:
                     _mark_sent([job_id])
-                except Exception as exc:        # the broker away: the send below fails and is tried again
-                    if not is_transient(exc):
+                except Exception as fault:      # the broker away: the send below fails and is tried again
+                    if not is_transient(fault):
                         raise
             try:
                 return super(FleetTask, self).retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
