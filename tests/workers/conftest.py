@@ -576,8 +576,12 @@ def assert_exactly(fleet: Fleet, job_id: int, n: int, *, alone: bool = True) -> 
     if alone:
         assert len(fleet.boards()) == n          # nothing stored outside the job's slots either
     engine = store.make_engine(fleet.db_url)
+    # Other jobs may still be storing: both counts must come from one snapshot, which PostgreSQL's
+    # default (read committed) gives each statement rather than the transaction.
+    snapshot = (engine.execution_options(isolation_level="REPEATABLE READ")
+                if engine.dialect.name == "postgresql" else engine)
     try:
-        with store.session(engine, read_only=True) as s:
+        with store.session(snapshot, read_only=True) as s:
             assert store.count_job_boards(session=s, job_id=job_id) == n
             assert store.unfinished_slots(session=s, job_id=job_id) == []
             counted = sum(j["stored"] for j in store.list_jobs(session=s, limit=10_000))
