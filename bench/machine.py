@@ -3,10 +3,16 @@ so this folder is on the import path)."""
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import subprocess
 import sys
 from datetime import datetime, timezone
+from pathlib import Path
+
+# Each bench's latest figures, one JSON file per bench, read by bench/report.py.
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def cpu_model() -> str:
@@ -26,3 +32,49 @@ def run_header() -> str:
     command = f"`.venv/bin/python bench/{os.path.basename(sys.argv[0])} {' '.join(sys.argv[1:])}`".replace(" `", "`")
     return (f"{command}\n\n{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} at the start\n")
+
+
+def machine() -> dict[str, object]:
+    """The machine a figure was measured on, for a result file."""
+    return {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version()}
+
+
+def write_result(name: str, tables: list[dict[str, object]], *, notes: list[str] | None = None,
+                 load_at_start: float | None = None) -> Path:
+    """Write bench/results/<name>.json, the figures `make bench-report` puts into BENCHMARKS.md.
+
+    Each table is {"title": str, "columns": [str, ...], "rows": [[cell, ...], ...]} with cells that are
+    already what a reader should see (strings or numbers). The file also records the command as run,
+    the commit, the machine, the time and the load average, so a figure always travels with its
+    command."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    result = {
+        "name": name,
+        "command": command_line(),
+        "commit": current_commit(),
+        "machine": machine(),
+        "when": f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC",
+        "load": [round(x, 1) for x in os.getloadavg()] if load_at_start is None else [round(load_at_start, 1)],
+        "tables": tables,
+        "notes": notes or [],
+    }
+    path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    return path
+
+
+def command_line() -> str:
+    """The command as a user types it from the repository's root."""
+    return " ".join([".venv/bin/python", f"bench/{os.path.basename(sys.argv[0])}", *sys.argv[1:]])
+
+
+def current_commit() -> str:
+    """The short hash of HEAD, with "+" when the work tree has changes to tracked files."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=root).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
