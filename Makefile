@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast build bench bench-fleet schema deploy-files clean
+.PHONY: run test test-fast build bench bench-fleet bench-report schema deploy-files clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -60,6 +60,11 @@ bench: build
 # Needs the Redis at 127.0.0.1:6379 (database 6 is flushed).
 bench-fleet: build
 	$(BIN)/python bench/bench_fleet.py
+
+# BENCHMARKS.md from its skeleton (bench/BENCHMARKS.in.md) and the figures the bench scripts wrote
+# to bench/results/ (a test checks that the committed file matches them).
+bench-report:
+	$(BIN)/python bench/report.py
 
 # The published board JSON Schema (a test checks that the file matches the models).
 schema: build

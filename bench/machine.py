@@ -78,3 +78,34 @@ def current_commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+" if dirty else "")
+
+
+def markdown_tables(text: str) -> list[dict[str, object]]:
+    """The Markdown tables in a bench's printed text, as write_result's tables: for a bench that already
+    builds its report as Markdown, so the JSON holds exactly the figures it prints. Each table's title
+    is the last line of prose above it (or "table N")."""
+    tables: list[dict[str, object]] = []
+    lines = text.splitlines()
+    title, i = "", 0
+    while i < len(lines):
+        line = lines[i].strip()
+        is_head = (line.startswith("|") and i + 1 < len(lines)
+                   and set(lines[i + 1].strip().replace("|", "").replace(" ", "")) <= set("-:")
+                   and lines[i + 1].strip().startswith("|"))
+        if is_head:
+            columns = _cells(line)
+            rows, i = [], i + 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                rows.append(_cells(lines[i].strip()))
+                i += 1
+            tables.append({"title": title or f"table {len(tables) + 1}", "columns": columns, "rows": rows})
+            title = ""
+            continue
+        if line and not line.startswith("|"):
+            title = line.rstrip(":").strip("#* ").strip()
+        i += 1
+    return tables
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
