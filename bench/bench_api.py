@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.games.starbattle import Rules, generate  # noqa: E402
 from store import init_db, make_engine, save_board, session  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, write_result  # noqa: E402
 from tests.serve_support import nginx_in_front  # noqa: E402
 
 TARGET_RPS, TARGET_P99_MS = 1000, 20.0
@@ -231,6 +231,7 @@ def main() -> int:
     parser.add_argument("--static", action="store_true",
                         help="also measure pictures sent as files by nginx (deploy/nginx/puzzlefleet.conf)")
     args = parser.parse_args()
+    load_at_start = os.getloadavg()[0]
     if args.quick:
         args.boards, args.seconds = 50, 3
     folder = tempfile.mkdtemp(prefix="bench-api-")
@@ -311,6 +312,19 @@ def main() -> int:
         print("| --- | ---: | ---: |")
         for name, api, front in COSTS:
             print(f"| {name} | {api:,.0f} | {front:,.0f} |")
+    routes = [[name, f"{rps:,.0f}", f"{p50:.1f}", f"{p99:.1f}",
+               "met" if rps >= TARGET_RPS and p99 <= TARGET_P99_MS else "**missed**"] for name, rps, p50, p99 in rows]
+    routes += [[name, f"{rps:,.0f}", f"{p50:.1f}", f"{p99:.1f}", "met" if ok else "**missed**"]
+               for name, rps, p50, p99, ok in mixed]
+    tables = [{"title": "routes", "columns": ["route", "req/s", "p50 ms", "p99 ms", "target"], "rows": routes}]
+    if COSTS:
+        tables.append({"title": "CPU time per request", "columns": ["route", "API µs", "nginx µs"],
+                       "rows": [[name, f"{api:,.0f}", f"{front:,.0f}"] for name, api, front in COSTS]})
+    write_result("api" + ("-static" if args.static else "") + ("-quick" if args.quick else ""), tables,
+                 notes=[f"Load: {tool}, {args.connections} connections, {args.seconds} s per route, one uvicorn "
+                        f"worker on SQLite holding {args.boards} boards; targets >= {TARGET_RPS} req/s, "
+                        f"p99 <= {TARGET_P99_MS:g} ms; load average {os.getloadavg()[0]:.1f} at the end."],
+                 load_at_start=load_at_start)
     return 0
 
 

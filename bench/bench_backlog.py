@@ -34,11 +34,15 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=12)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header
+    from machine import run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, flush
     from tests.workers.test_recovery_defaults import DEFAULTS, backlog_without_faults
 
+    load_at_start = os.getloadavg()[0]
     print(run_header())
+    columns = ["broker", "run", "jobs x boards", "all done after (s)", "longest wait for a first board (s)", "sweeps",
+               "slots sent again"]
+    rows: list[list[object]] = []
     print("| broker | run | jobs x boards | all done after (s) | longest wait for a first board (s) | sweeps | slots sent again |")
     print("|---|---|---|---|---|---|---|")
     for kind in args.brokers.split(","):
@@ -56,14 +60,18 @@ def main() -> int:
                     started = time.monotonic()
                     run = backlog_without_faults(fleet, jobs=args.jobs, boards=args.boards, size=args.size,
                                                  within=1800.0)
-                    print(f"| {kind} | {run_no} | {args.jobs} x {args.boards} | {time.monotonic() - started:.0f} | "
-                          f"{run.longest_wait:.0f} | {run.sweeps} | {run.resent} |", flush=True)
+                    rows.append([kind, run_no, f"{args.jobs} x {args.boards}", f"{time.monotonic() - started:.0f}",
+                                 f"{run.longest_wait:.0f}", run.sweeps, run.resent])
+                    print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
                 finally:
                     fleet.stop()
         finally:
             server.stop()
             shutil.rmtree(home, ignore_errors=True)
     print(f"\nQueens {args.size}x{args.size}; load average {os.getloadavg()[0]:.1f} at the end.")
+    write_result("backlog", [{"title": "backlog", "columns": columns, "rows": rows}],
+                 notes=[f"Queens {args.size}x{args.size}; load average {os.getloadavg()[0]:.1f} at the end."],
+                 load_at_start=load_at_start)
     return 0
 
 

@@ -32,11 +32,14 @@ def main() -> int:
     ap.add_argument("--outage", type=float, default=4.0)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header
+    from machine import run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_broker_restart import BOARDS, DEFAULTS, Broker, restart_mid_job
 
+    load_at_start = os.getloadavg()[0]
     print(run_header())
+    columns = ["broker", "run", "job finished after the broker's return (s)", "slots sent again", "tasks dropped"]
+    rows: list[list[object]] = []
     print("| broker | run | job finished after the broker's return (s) | slots sent again | tasks dropped |")
     print("|---|---|---|---|---|")
     for kind in args.kinds.split(","):
@@ -60,8 +63,9 @@ def main() -> int:
                     print(f"{kind} run {run_no}: restarting the broker mid-job ...", file=sys.stderr, flush=True)
                     run = restart_mid_job(fleet, broker, outage=args.outage, within=300.0)
                     assert_exactly(fleet, run.job, BOARDS)
-                    print(f"| {kind} | {run_no} | {run.finished_after:.0f} | {run.resent} | "
-                          f"{run.logs.count('requeue=False')} |", flush=True)
+                    rows.append([kind, run_no, f"{run.finished_after:.0f}", run.resent,
+                                 run.logs.count("requeue=False")])
+                    print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
                 finally:
                     fleet.stop()
                 if server.procs and server.procs[-1].popen.poll() is not None:
@@ -70,6 +74,9 @@ def main() -> int:
             server.stop()
             shutil.rmtree(home, ignore_errors=True)
     print(f"\nOutage {args.outage:g} s; {BOARDS} boards a job; load average {os.getloadavg()[0]:.1f} at the end.")
+    write_result("broker_restart", [{"title": "broker restart", "columns": columns, "rows": rows}],
+                 notes=[f"Outage {args.outage:g} s; {BOARDS} boards a job; load average {os.getloadavg()[0]:.1f} "
+                        f"at the end."], load_at_start=load_at_start)
     return 0
 
 

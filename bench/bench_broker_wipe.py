@@ -40,11 +40,15 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header
+    from machine import run_header, write_result
     from tests.workers.conftest import Fleet, OwnRedis
     from tests.workers.test_fleet_faults import broker_wipe_under_load
 
+    load_at_start = os.getloadavg()[0]
     print(run_header())
+    columns = ["run", "first jobs finished after the wipe (s)", "slowest", "slots sent again (jobs)",
+               "fed jobs open at the end"]
+    rows: list[list[object]] = []
     print("| run | first jobs finished after the wipe (s) | slowest | slots sent again (jobs) | fed jobs open at the end |")
     print("|---|---|---|---|---|")
     for run_no in range(1, args.repeat + 1):
@@ -63,9 +67,10 @@ def main() -> int:
                 jobs.append(int(job))
             first = sorted(set(jobs) & set(run.jobs))
             times = " ".join(f"{run.finished_after[j]:.0f}" for j in run.jobs)
-            print(f"| {run_no} | {times} | {max(run.finished_after.values()):.0f} | {slots} ({len(jobs)} resends; "
-                  f"first jobs {', '.join(map(str, first)) or 'none'}) | {run.open_fed_at_end} of {len(run.fed)} |",
-                  flush=True)
+            rows.append([run_no, times, f"{max(run.finished_after.values()):.0f}",
+                         f"{slots} ({len(jobs)} resends; first jobs {', '.join(map(str, first)) or 'none'})",
+                         f"{run.open_fed_at_end} of {len(run.fed)}"])
+            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
         finally:
             fleet.stop()
             redis.stop()
@@ -73,6 +78,10 @@ def main() -> int:
     print(f"\nStall {args.stall:g} s, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
           f"Queens {args.size}x{args.size}, fed {args.feed_boards} boards per enqueue; load average "
           f"{os.getloadavg()[0]:.1f} at the end.")
+    write_result("broker_wipe", [{"title": "broker wipe", "columns": columns, "rows": rows}],
+                 notes=[f"Stall {args.stall:g} s, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
+                        f"Queens {args.size}x{args.size}, fed {args.feed_boards} boards per enqueue; load average "
+                        f"{os.getloadavg()[0]:.1f} at the end."], load_at_start=load_at_start)
     return 0
 
 

@@ -39,7 +39,7 @@ from engine.games.starbattle.gates import gates_for  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
 from engine.games.starbattle.techniques import TRIALS  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, markdown_tables, write_result  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "calibration" / "starbattle-labelled.jsonl"
 PUBLISHED = ROOT / "tests" / "data" / "starbattle_published.json"
@@ -158,7 +158,7 @@ def main() -> None:
     items += load(PUBLISHED)
     if args.size:
         items = [item for item in items if item["rules"]["size"] in args.size]
-    start = time.perf_counter()
+    start, load_at_start = time.perf_counter(), os.getloadavg()[0]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(measure, items, chunksize=4))
     wall = time.perf_counter() - start
@@ -167,7 +167,12 @@ def main() -> None:
     print(f"{len(rows)} boards graded in {wall:.0f} s on {args.jobs} processes "
           f"({cpu_model()}, Python {platform.python_version()}); "
           f"`{' '.join(['.venv/bin/python', 'bench/bench_calibration.py'] + sys.argv[1:])}`\n")
-    print(report(rows))
+    text = report(rows)
+    print(text)
+    # One result file per selection of boards, so a run on one size does not replace the whole file's.
+    name = "calibration" + (f"-limit-{args.limit}" if args.limit else "") + "".join(f"-size-{n}" for n in args.size)
+    write_result(name, markdown_tables(text), notes=[f"{len(rows)} boards graded in {wall:.0f} s on {args.jobs} processes"],
+                 load_at_start=load_at_start)
 
 
 if __name__ == "__main__":

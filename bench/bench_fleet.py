@@ -51,6 +51,7 @@ def main() -> int:
     ap.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--polls", type=int, default=20, help="jobs look-ups while the big job runs")
     args = ap.parse_args()
+    load_at_start = os.getloadavg()[0]
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-fleet-"))
     schemas: list[str] = []
@@ -191,6 +192,11 @@ def main() -> int:
     print("| Measure | Result | Note |\n|---|---|---|")
     for measure, result, note in rows:
         print(f"| {measure} | {result} | {note} |")
+    from machine import write_result        # bench/ is this script's folder, so on the import path
+    write_result("fleet" if args.db == "sqlite" else f"fleet-{args.db}",
+                 [{"title": f"fleet against embedded, {args.db}", "columns": ["measure", "result", "note"],
+                   "rows": [list(row) for row in rows]}],
+                 notes=[f"Store {args.db}; load average {load} before the end."], load_at_start=load_at_start)
     return 0
 
 

@@ -41,7 +41,7 @@ from engine.games.starbattle.draw import plant  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, write_result  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CALIBRATION = ROOT / ".." / "shared" / "calibration" / "starbattle-labelled.jsonl"
@@ -112,8 +112,14 @@ def _p10(values: list[int]) -> str:
     return str(sorted(values)[len(values) // 10]) if values else "—"
 
 
-def style_report(name: str, calibration: Path, boards: int) -> None:
-    """The style's shape gate on the hand-drawn corpus, by size, and on raw drawings of that style."""
+STYLE_COLUMNS = ["rules", "style", "gate (min score)", "corpus boards", "corpus passing", "raw drawings", "raw refused"]
+GATE_COLUMNS = ["boards", "rules", "gates (fun, shape)", "count", "fun gate", "shape gate", "both", "unfinished ¹",
+                "fun p10", "shape p10"]
+
+
+def style_report(name: str, calibration: Path, boards: int) -> list[list[object]]:
+    """The style's shape gate on the hand-drawn corpus, by size, and on raw drawings of that style
+    (printed, and returned as rows)."""
     import random
     style = styles.named(name)
     by_rules: dict[Rules, list[bool]] = {}
@@ -126,6 +132,7 @@ def style_report(name: str, calibration: Path, boards: int) -> None:
                     style.score(rules, regions) >= style.gates(rules).min_shape)
     print("| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
           "\n|---|---|---:|---:|---:|---:|---:|")
+    rows: list[list[object]] = []
     for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
         refused = 0
         for seed in range(boards):
@@ -133,8 +140,10 @@ def style_report(name: str, calibration: Path, boards: int) -> None:
             answer = plant(rules, rng)
             regions = style.draw(rules, answer, rng)
             refused += regions is None or style.score(rules, regions) < style.gates(rules).min_shape
-        print(f"| {rules} | {name} | {style.gates(rules).min_shape} | {len(verdicts)} | "
-              f"{sum(verdicts) / len(verdicts):.1%} | {boards} | {refused / boards:.1%} |", flush=True)
+        rows.append([str(rules), name, style.gates(rules).min_shape, len(verdicts),
+                     f"{sum(verdicts) / len(verdicts):.1%}", boards, f"{refused / boards:.1%}"])
+        print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+    return rows
 
 
 def main() -> None:
@@ -151,20 +160,25 @@ def main() -> None:
     args = parser.parse_args()
     if args.cpu >= 0:
         os.sched_setaffinity(0, {args.cpu})
-    started = time.perf_counter()
+    started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     if args.style:
         print(f"```sh\n.venv/bin/python bench/bench_gates.py --style {args.style} --boards {args.boards}\n```\n")
         print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
               f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
-        style_report(args.style, HANDMADE if args.calibration == DEFAULT_CALIBRATION else args.calibration,
-                     args.boards)
-        print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
+        rows = style_report(args.style, HANDMADE if args.calibration == DEFAULT_CALIBRATION else args.calibration,
+                            args.boards)
+        total = time.perf_counter() - started
+        print(f"\nTotal run time {total:.0f} s.")
+        write_result(f"gates-{args.style}", [{"title": f"{args.style} shape gate", "columns": STYLE_COLUMNS,
+                                              "rows": rows}],
+                     notes=[f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."], load_at_start=load_at_start)
         return
     print(f"```sh\n.venv/bin/python bench/bench_gates.py --boards {args.boards} --every {args.every}\n```\n")
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print("| boards | rules | gates (fun, shape) | count | fun gate | shape gate | both | unfinished ¹ "
           "| fun p10 | shape p10 |\n|---|---|---|---:|---|---|---|---:|---:|---:|")
+    rows: list[list[object]] = []
     for collection, rules, boards in published(args.calibration):
         if rules is None:
             label, thresholds = "sizes 6-15, 1-3 stars", "by rules"
@@ -172,19 +186,26 @@ def main() -> None:
             gates = game_named(rules.game).gates(Board(rules, boards[0][1]))
             label, thresholds = str(rules), f"{gates.min_fun}, {gates.min_shape}"
         verdicts, funs, shapes, unfinished = published_row(boards[::args.every] if rules else boards)
-        print(f"| published, {collection} | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
-              f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {unfinished} | {_p10(funs)} "
-              f"| {_p10(shapes)} |", flush=True)
+        rows.append([f"published, {collection}", label, thresholds, len(verdicts), _share(verdicts, "fun"),
+                     _share(verdicts, "shape"), _share(verdicts, None), unfinished, _p10(funs), _p10(shapes)])
+        print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
         if rules is not None:
             count = args.boards if rules.size < 14 else max(2, args.boards // 5)
             verdicts, funs, shapes, timeouts = raw_row(rules, count, args.timeout)
-            print(f"| raw drawings ² | {label} | {thresholds} | {len(verdicts)} | {_share(verdicts, 'fun')} "
-                  f"| {_share(verdicts, 'shape')} | {_share(verdicts, None)} | {timeouts} timeouts "
-                  f"| {_p10(funs)} | {_p10(shapes)} |", flush=True)
+            rows.append(["raw drawings ²", label, thresholds, len(verdicts), _share(verdicts, "fun"),
+                         _share(verdicts, "shape"), _share(verdicts, None), f"{timeouts} timeouts", _p10(funs),
+                         _p10(shapes)])
+            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
     print("\n- ¹ Published boards the ladder does not finish; their fun is scored on the steps it found.\n"
           "- ² The generator with the gates open (seeds 80,000 + i): planted, drawn, repaired, proved "
           "unique, finished by the ladder.")
-    print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
+    total = time.perf_counter() - started
+    print(f"\nTotal run time {total:.0f} s.")
+    write_result("gates", [{"title": "gates", "columns": GATE_COLUMNS, "rows": rows}], load_at_start=load_at_start,
+                 notes=["¹ Published boards the ladder does not finish; their fun is scored on the steps it found.",
+                        "² The generator with the gates open (seeds 80,000 + i): planted, drawn, repaired, proved "
+                        "unique, finished by the ladder.",
+                        f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."])
 
 
 if __name__ == "__main__":

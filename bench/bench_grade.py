@@ -26,7 +26,7 @@ from engine.games.starbattle import Rules  # noqa: E402
 from engine.games.starbattle.gates import gates_for  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import BANDS, grade  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, write_result  # noqa: E402
 
 
 
@@ -85,7 +85,8 @@ def main() -> None:
     if args.cpu >= 0:
         os.sched_setaffinity(0, {args.cpu})
     scale = 4 if args.quick else 1
-    started = time.perf_counter()
+    started, load_at_start = time.perf_counter(), os.getloadavg()[0]
+    speed, bands, mixes = [], [], []        # the printed rows again, for bench/results/grade.json
     print("```sh\n.venv/bin/python bench/bench_grade.py" + (" --quick" if args.quick else "") + "\n```\n")
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
@@ -96,7 +97,8 @@ def main() -> None:
                                  ("starbattle 10 2", "≤ 20 ms", 60), ("starbattle 14 3", "≤ 500 ms", 12)):
         count = max(3, boards // scale)
         median, p90 = grading(Rules.parse(spec), count)
-        print(f"| {spec} | {count} | {median * 1000:.2f} ms | {p90 * 1000:.1f} ms | {target} |")
+        speed.append([spec, count, f"{median * 1000:.2f} ms", f"{p90 * 1000:.1f} ms", target])
+        print("| " + " | ".join(map(str, speed[-1])) + " |")
 
     print("\n| exact band | boards | median s / board | timeouts | rejected drawings | target |\n"
           "|---|---:|---:|---:|---|---|")
@@ -106,16 +108,27 @@ def main() -> None:
         count = max(2, 8 // scale)
         median, failures, rejected = banded(Rules.parse(spec), band, count, 120.0)
         reasons = ", ".join(f"{r} {n}" for r, n in rejected.most_common()) or "none"
-        print(f"| {spec} {band} | {count} | {median:.3f} | {failures} | {reasons} | {target} |")
+        bands.append([f"{spec} {band}", count, f"{median:.3f}", failures, reasons, target])
+        print("| " + " | ".join(map(str, bands[-1])) + " |")
 
     print("\n| band mix without --band | stored boards by band | unique graded boards by band (no gates) "
           "| share passing the fun and shape gates, per band |\n|---|---|---|---|")
     for spec in ("queens 9", "starbattle 10 2"):
         stored, ungated, passed = mix(Rules.parse(spec), 100 // scale)
         shares = ", ".join(f"{b} {passed[b]}/{ungated[b]}" for b in BANDS if ungated[b])
-        print(f"| {spec} | {', '.join(f'{b} {stored[b]}' for b in BANDS if stored[b])} | "
-              f"{', '.join(f'{b} {ungated[b]}' for b in BANDS if ungated[b])} | {shares} |")
-    print(f"\nTotal run time {time.perf_counter() - started:.0f} s.")
+        mixes.append([spec, ", ".join(f"{b} {stored[b]}" for b in BANDS if stored[b]),
+                      ", ".join(f"{b} {ungated[b]}" for b in BANDS if ungated[b]), shares])
+        print("| " + " | ".join(mixes[-1]) + " |")
+    total = time.perf_counter() - started
+    print(f"\nTotal run time {total:.0f} s.")
+    write_result("grade", [
+        {"title": "grading", "columns": ["grading", "boards", "median", "p90", "target"], "rows": speed},
+        {"title": "exact band", "columns": ["exact band", "boards", "median s / board", "timeouts",
+                                            "rejected drawings", "target"], "rows": bands},
+        {"title": "band mix", "columns": ["band mix without --band", "stored boards by band",
+                                          "unique graded boards by band (no gates)",
+                                          "share passing the fun and shape gates, per band"], "rows": mixes},
+    ], notes=[f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."], load_at_start=load_at_start)
 
 
 if __name__ == "__main__":

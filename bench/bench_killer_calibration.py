@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -37,6 +38,9 @@ sys.path.insert(0, str(ROOT))
 from engine.games.killer import GAME, count_solutions, grade  # noqa: E402
 from engine.games.killer.grade import OPENING_BIT_COST, ROUND_COST  # noqa: E402  (the shipped costs)
 from engine.games.killer.techniques import TABLE  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from machine import write_result  # noqa: E402
 
 grading = import_module("engine.games.killer.grade")      # the module (the package's `grade` is the function)
 
@@ -115,6 +119,7 @@ def main() -> None:
     args = parser.parse_args()
     costs = (args.opening_bit_cost, args.round_cost)
     use_costs(*costs)
+    load_at_start = os.getloadavg()[0]
     lines = [line for line in args.data.read_text().splitlines() if line.strip()]
     if args.limit:
         lines = lines[:: max(1, len(lines) // args.limit)][: args.limit]
@@ -193,6 +198,31 @@ def main() -> None:
         print(f"| {tenth['books']} | {tenth['boards']} | {tenth['median_score']:.0f} | "
               + " | ".join(str(tenth["bands"][band]) for band in GAME.bands) + " |")
     print("\nhardest technique: " + ", ".join(f"{name} {count}" for name, count in figures["hardest"].items()))
+
+    # The same figures for BENCHMARKS.md: the shipped costs on the default split are "killer_calibration",
+    # any other run a file of its own, so a study run never replaces the published figure.
+    name = "killer_calibration" if shipped and args.fit_volumes == (1, 2, 3) and not args.limit else \
+        f"killer_calibration-fit-{'-'.join(map(str, args.fit_volumes))}-costs-{costs[0]}-{costs[1]}" + \
+        (f"-limit-{args.limit}" if args.limit else "")
+    correlations = [["all boards", n, text(rho(rows))]]
+    correlations += [[f"volume {volume}", len(group), text(rho(group))] for volume, group in sorted(by_volume.items())]
+    correlations += [[label, len(group), text(rho(group))]
+                     for label, group in ((f"volumes {fitted_name} (costs fitted here)", fitted),
+                                          (f"volumes {held_name} (held out)", held)) if group]
+    write_result(name, [
+        {"title": "Spearman", "columns": ["boards", "count", "Spearman (score, book)"], "rows": correlations},
+        {"title": "bands by book", "columns": ["books", "boards", "median score", *GAME.bands],
+         "rows": [[t["books"], t["boards"], f"{t['median_score']:.0f}", *(t["bands"][b] for b in GAME.bands)]
+                  for t in figures["tenths"]]},
+    ], notes=[f"costs {costs[0]} per opening bit, {costs[1]} per round"
+              + (" (the shipped ones)" if shipped else " (not the shipped ones)"),
+              f"unique with the published solution {figures['unique']} / {n}; finished by the ladder "
+              f"{figures['solved']} / {n}; needing trial {figures['trial']}",
+              f"grading median {grading_ms['median']:.1f} ms, p90 {grading_ms['p90']:.1f} ms; counting to 2 "
+              f"median {counting_ms['median']:.2f} ms, max {counting_ms['max']:.1f} ms; wall {wall:.0f} s "
+              f"with {args.jobs} job(s)",
+              "hardest technique: " + ", ".join(f"{k} {v}" for k, v in figures["hardest"].items())],
+        load_at_start=load_at_start)
 
 if __name__ == "__main__":
     main()

@@ -49,7 +49,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, write_result  # noqa: E402
 
 PUZZLEFLEET = str(Path(sys.executable).parent / "puzzlefleet")
 PEER_VENV = Path(tempfile.gettempdir()) / "puzzlefleet-peers-venv"
@@ -386,6 +386,20 @@ def main() -> None:
     print("|---|---:|---|---:|---|---|")
     for line in rows:
         print("| " + " | ".join(line) + " |")
+    tables = [{"title": "whole commands", "columns": ["measure", "puzzlefleet", "peer, same run", "ratio", "target", "met"],
+               "rows": [list(line) for line in rows]}]
+    if killer_rounds:
+        tables.append({"title": "Killer Sudoku, round by round (ours first in each round), s/board",
+                       "columns": ["round", "puzzlefleet wall", "CPU", "peer wall", "CPU", "ratio (wall)"],
+                       "rows": [[number, seconds(ours), seconds(ours_cpu), seconds(peer), seconds(peer_cpu),
+                                 f"{peer / ours:.2f}×"]
+                                for number, (ours, ours_cpu, peer, peer_cpu) in enumerate(killer_rounds, 1)]})
+    # The full run is "peers"; a run of some rows is a file of its own, so it never hides the others.
+    name = "peers" if args.only is None else "peers-" + "-".join(r for r in ROWS if r in rows_wanted)
+    write_result(name, tables, load_at_start=load_start, notes=[
+        f"Load average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the end; "
+        f"{time.time() - started:.0f} s in all. Every figure is a whole process (`generate` in one process, "
+        f"on a migrated SQLite store)."])
     if killer_rounds:
         print()
         print("Killer Sudoku, round by round (ours first in each round), s/board:")

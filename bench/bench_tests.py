@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import cpu_model
+from machine import cpu_model, write_result
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,6 +48,8 @@ def main() -> None:
     print(f"`.venv/bin/python bench/bench_tests.py{' --skip-full' if args.skip_full else ''}` at {head} on "
           f"{cpu_model()}, {os.cpu_count()} cores, {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC\n")
     print("| run | seconds | load before / after | pytest | exit |\n|---|---|---|---|---|")
+    rows: list[list[object]] = []
+    load_at_start = os.getloadavg()[0]
     # The clone sits beside the repository so that it finds ../shared/calibration as a checkout does.
     with tempfile.TemporaryDirectory(dir=args.repo.parent, prefix=".bench-tests-") as tmp:
         clone = Path(tmp) / "repo"
@@ -63,9 +65,13 @@ def main() -> None:
         for name, argv, run_env in runs:
             before = os.getloadavg()[0]
             seconds, summary, code = timed(argv, clone, run_env)
-            print(f"| {name} | {seconds:.0f} | {before:.2f} / {os.getloadavg()[0]:.2f} | "
-                  f"{summary if 'make build' not in name else ''} | {code} |", flush=True)
+            rows.append([name, f"{seconds:.0f}", f"{before:.2f} / {os.getloadavg()[0]:.2f}",
+                         summary if "make build" not in name else "", code])
+            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
         shutil.rmtree(clone / ".venv", ignore_errors=True)
+    write_result("tests" + ("-skip-full" if args.skip_full else ""),
+                 [{"title": "test lanes", "columns": ["run", "seconds", "load before / after", "pytest", "exit"],
+                   "rows": rows}], notes=[f"A fresh clone of {head}."], load_at_start=load_at_start)
 
 
 if __name__ == "__main__":

@@ -31,11 +31,14 @@ def main() -> int:
     ap.add_argument("--brokers", default="redis,rabbitmq")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header
+    from machine import run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
+    load_at_start = os.getloadavg()[0]
     print(run_header())
+    columns = ["broker", "run", "seconds from the SIGKILL until each task was taken again"]
+    rows: list[list[object]] = []
     print("| broker | run | seconds from the SIGKILL until each task was taken again |")
     print("|---|---|---|")
     for kind in args.brokers.split(","):
@@ -55,6 +58,7 @@ def main() -> int:
                     run = kill_with_a_worker_waiting(fleet, within=120.0)
                     assert_exactly(fleet, run.job, 300)
                     times = ", ".join(f"{run.taken_again[task]:.2f}" for task in run.held)
+                    rows.append([kind, run_no, times])
                     print(f"| {kind} | {run_no} | {times} |", flush=True)
                 finally:
                     fleet.stop()
@@ -63,6 +67,9 @@ def main() -> int:
             shutil.rmtree(home, ignore_errors=True)
     shown = "the default (30 s)" if args.visibility is None else f"{args.visibility:g} s"
     print(f"\nRedis lease {shown}; load average {os.getloadavg()[0]:.1f} at the end.")
+    write_result("worker_kill", [{"title": "worker killed", "columns": columns, "rows": rows}],
+                 notes=[f"Redis lease {shown}; every run ended with exactly the job's 300 boards; load average "
+                        f"{os.getloadavg()[0]:.1f} at the end."], load_at_start=load_at_start)
     return 0
 
 

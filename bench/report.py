@@ -40,6 +40,8 @@ class ReportError(Exception):
 
 def render(skeleton: Path, results: Path) -> str:
     """BENCHMARKS.md's text: the skeleton with every placeholder expanded."""
+    if not skeleton.exists():
+        raise ReportError(f"no skeleton {skeleton}")
     out, noted = [HEADER, ""], set()
     for number, line in enumerate(skeleton.read_text(encoding="utf-8").splitlines(), 1):
         found = PLACEHOLDER.fullmatch(line.strip())
