@@ -171,7 +171,10 @@ def main() -> None:
     print(text)
     # One result file per selection of boards, so a run on one size does not replace the whole file's.
     name = "calibration" + (f"-limit-{args.limit}" if args.limit else "") + "".join(f"-size-{n}" for n in args.size)
-    write_result(name, markdown_tables(text), notes=[f"{len(rows)} boards graded in {wall:.0f} s on {args.jobs} processes"],
+    tables = markdown_tables(text)
+    for table, title in zip(tables, ("per size", "band mix per label", "techniques")):
+        table["title"] = title      # fixed titles, so BENCHMARKS.in.md can name one table
+    write_result(name, tables, notes=[f"{len(rows)} boards graded in {wall:.0f} s on {args.jobs} processes"],
                  load_at_start=load_at_start)
 
 
