@@ -64,9 +64,7 @@ def render(skeleton: Path, results: Path) -> str:
         out.append(provenance(result))
         if name not in noted:       # a file's notes once, where its first table is
             noted.add(name)
-            if result.get("notes"):
-                out.append("")
-                out += [f"- {note}" for note in result["notes"]]
+            out += [f"- {note}" for note in result.get("notes", [])]    # a list right under the line above
     return "\n".join(out).rstrip("\n") + "\n"
 
 
