@@ -171,7 +171,7 @@ def main() -> None:
         print(f"\nTotal run time {total:.0f} s.")
         write_result(f"gates-{args.style}", [{"title": f"{args.style} shape gate", "columns": STYLE_COLUMNS,
                                               "rows": rows}],
-                     notes=[f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."], load_at_start=load_at_start)
+                     notes=[("Not pinned" if args.cpu < 0 else f"Pinned to CPU {args.cpu}") + f"; total run time {total:.0f} s."], load_at_start=load_at_start)
         return
     print(f"```sh\n.venv/bin/python bench/bench_gates.py --boards {args.boards} --every {args.every}\n```\n")
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
@@ -205,7 +205,7 @@ def main() -> None:
                  notes=["¹ Published boards the ladder does not finish; their fun is scored on the steps it found.",
                         "² The generator with the gates open (seeds 80,000 + i): planted, drawn, repaired, proved "
                         "unique, finished by the ladder.",
-                        f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."])
+                        ("Not pinned" if args.cpu < 0 else f"Pinned to CPU {args.cpu}") + f"; total run time {total:.0f} s."])
 
 
 if __name__ == "__main__":

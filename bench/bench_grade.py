@@ -128,7 +128,7 @@ def main() -> None:
         {"title": "band mix", "columns": ["band mix without --band", "stored boards by band",
                                           "unique graded boards by band (no gates)",
                                           "share passing the fun and shape gates, per band"], "rows": mixes},
-    ], notes=[f"Pinned to CPU {args.cpu}; total run time {total:.0f} s."], load_at_start=load_at_start)
+    ], notes=[("Not pinned" if args.cpu < 0 else f"Pinned to CPU {args.cpu}") + f"; total run time {total:.0f} s."], load_at_start=load_at_start)
 
 
 if __name__ == "__main__":
