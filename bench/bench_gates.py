@@ -104,7 +104,8 @@ def raw_row(rules: Rules, count: int, timeout: float) -> tuple[list[dict[str, bo
 
 
 def _share(verdicts: list[dict[str, bool]], gate: str | None) -> str:
-    passed = sum(all(v.values()) if gate is None else v[gate] for v in verdicts)
+    # a board its game sets no such gate for (no shape gate above 14x14) is not turned away by it
+    passed = sum(all(v.values()) if gate is None else v.get(gate, True) for v in verdicts)
     return f"{100 * passed / len(verdicts):.1f}% ({passed}/{len(verdicts)})" if verdicts else "—"
 
 
