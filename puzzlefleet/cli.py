@@ -38,16 +38,42 @@ class _Parser(argparse.ArgumentParser):
     # request option; list and export: those boards record, as filters). They are added when the verb
     # is parsed (or its help shown), not when the parser is built: the other verbs need not import the engine.
     game_options_from: str | None = None
+    # A request verb may take the flags of the one built-in game named alone (_own_game_specs): set by
+    # build_parser(own_game_flags=True), which _parse tries first.
+    own_game_flags = False
 
     def error(self, message: str) -> NoReturn:      # one line instead of usage + message
         raise UsageError(message)
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]  # argparse's own
         if self.game_options_from:
-            named = _named_game(sys.argv[1:] if args is None else list(args))
-            _game_option_flags(self, getattr(importlib.import_module("engine"), self.game_options_from)(named))
+            words = sys.argv[1:] if args is None else list(args)
+            named = _named_game(words)
+            specs = _own_game_specs(self, words, named) if self.own_game_flags else None
+            if specs is None:
+                specs = getattr(importlib.import_module("engine"), self.game_options_from)(named)
+            _game_option_flags(self, specs)
             self.game_options_from = None
         return super().parse_known_args(args, namespace)
+
+
+def _own_game_specs(verb: argparse.ArgumentParser, words: Sequence[str], named: str | None) -> Sequence[OptionSpec] | None:
+    """The options of the built-in game `named` alone, when the command line asks no help and every
+    word starting with "-" is, spelt out whole, one of the verb's flags or that game's: argparse then
+    reads it as it does with every game's flags (the same values; an abbreviation or another game's
+    flag would read differently, so those take every game's), and the other games are not imported.
+    None otherwise. A parse that fails with these is parsed again with every game's (_parse), so its
+    error is the usual one."""
+    from engine.games import own_option_specs
+
+    own = own_option_specs(named)
+    if own is None:
+        return None
+    known = {flag for flag in verb._option_string_actions if flag not in ("-h", "--help")}
+    known.update(spec.flag for spec in own)
+    if any(word.startswith("-") and word.split("=", 1)[0] not in known for word in words):
+        return None
+    return own
 
 
 def _named_game(args: Sequence[str]) -> str | None:
@@ -83,7 +109,7 @@ def _game_option_flags(verb: argparse.ArgumentParser, specs: Sequence[OptionSpec
         added.append(verb.add_argument(spec.flag, dest=spec.name, action=_GameOption, **kwargs))
     # argparse appends; move them where the flags stood before the games declared them, after --size,
     # in the usage line and in the help
-    for listed in (verb._actions, verb._optionals._group_actions):
+    for listed in (verb._actions, verb._optionals._group_actions) if added else ():
         del listed[-len(added):]
         after = next(i for i, action in enumerate(listed) if "--size" in action.option_strings) + 1
         listed[after:after] = added
@@ -173,11 +199,12 @@ def _is_puzzle_error(exc: BaseException) -> bool:
     return engine is not None and isinstance(exc, engine.PuzzleError)
 
 
-def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of: str) -> None:
+def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of: str, own_game_flags: bool) -> None:
     """What `generate` and `enqueue` both take: generate(game, size, band, count) and its options."""
     verb.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
     verb.add_argument("--size", required=True, type=_size)
     verb.game_options_from = "option_specs"        # type: ignore[attr-defined]  # see _Parser
+    verb.own_game_flags = own_game_flags           # type: ignore[attr-defined]
     verb.set_defaults(game_options={})
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     verb.add_argument("--style", choices=STYLES, metavar="STYLE",
@@ -203,7 +230,9 @@ def _board_filters(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--job", type=_positive(2**31 - 1), help="only the boards this job stored")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, own_game_flags: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; with `own_game_flags`, `generate` and `enqueue` may take the flags of
+    the game named alone (_own_game_specs)."""
     parser = _Parser(prog="puzzlefleet", description="Generate logic puzzles with exactly one solution, "
                      "grade them like a person, keep them in a store, and serve them. Quick start: "
                      "puzzlefleet generate --game queens --size 8 --count 3; puzzlefleet list; puzzlefleet show ID.",
@@ -214,13 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
     gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
-    _request_arguments(gen, max_count=100_000, seed_of="run")
+    _request_arguments(gen, max_count=100_000, seed_of="run", own_game_flags=own_game_flags)
     gen.add_argument("--jobs", type=_positive(256), default=usable_cores(),
                      help="worker processes (default: %(default)s, the cores this command may run on)")
 
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis or "
                                                   "RabbitMQ)")
-    _request_arguments(enq, max_count=1_000_000, seed_of="job")
+    _request_arguments(enq, max_count=1_000_000, seed_of="job", own_game_flags=own_game_flags)
     enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
     enq.add_argument("--json", action="store_true", help="JSON lines instead of text: the job as soon as it "
                                                           "exists, then (--wait) its final progress")
@@ -395,9 +424,18 @@ def _collect_from_here() -> None:
         gc.enable()
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line read with the flags of the one game it names where that reads the same
+    (_own_game_specs: the other games are not imported), else, and after any error, with every game's."""
+    try:
+        return build_parser(own_game_flags=True).parse_args(argv)
+    except UsageError:
+        return build_parser().parse_args(argv)
+
+
 def _run(argv: Sequence[str] | None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         if args.verb in FLEET_COMMANDS:
             _collect_from_here()
             return FLEET_COMMANDS[args.verb](args)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import PuzzleError, all_games, game_named, option_specs
+from engine import PuzzleError, all_games, game_named, option_specs, own_option_specs
 
 FLEET_QUEUE = "fleet"                     # housekeeping (beat's sweep for stalled jobs)
 DEFAULT_TIMEOUT = 300.0                   # seconds per attempt, as `generate --timeout`
@@ -60,7 +60,10 @@ class JobParams:
             # every game's options are known keys: a message names those of other games at their
             # neutral values (null, false), and the game's read_options lets those pass
             named = data.get("game")
-            option_names = {spec.name for spec in option_specs(named if isinstance(named, str) else None)}
+            own = own_option_specs(named)           # a built-in game's alone: the other games not imported
+            option_names = {spec.name for spec in own} if own is not None else set()
+            if own is None or not set(data) - set(_COMMON) <= option_names:
+                option_names = {spec.name for spec in option_specs(named if isinstance(named, str) else None)}
             unknown = set(data) - set(_COMMON) - option_names
             if unknown:
                 raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")

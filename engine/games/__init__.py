@@ -157,6 +157,16 @@ def option_specs(game: str | None = None) -> tuple[OptionSpec, ...]:
     return _merged(spec for one in _games_for(game) for spec in one.option_specs())
 
 
+def own_option_specs(name: Any) -> tuple[OptionSpec, ...] | None:
+    """The request options of the built-in game `name`, importing no other game; None when `name` is
+    no built-in game. A request naming that game and giving only its options reads the same against
+    these as against every game's (option_specs: each merged spec takes at least every value the
+    game's own does)."""
+    if not isinstance(name, str) or f"engine.games.{name}" not in BUILTIN:
+        return None
+    return game_named(name).option_specs()
+
+
 def option_spec(name: str) -> OptionSpec | None:
     """The request option of this name some game takes, or None."""
     return next((spec for spec in option_specs() if spec.name == name), None)
@@ -228,5 +238,5 @@ def board_schema_text() -> str:
 __all__ = ["BUILTIN", "ENTRY_POINTS", "EdgeClue", "Game", "GameOptions", "Gates", "OptionSpec", "Outline",
            "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
            "board_schema_text", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
-           "option_spec", "option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
+           "option_spec", "option_specs", "own_option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
            "unregister"]
