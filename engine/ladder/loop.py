@@ -49,21 +49,16 @@ class NoProgress(RuntimeError):
 
 
 def run(state: Any, techniques: Sequence[Technique] | Ladder, cap: str | int | None = None, *,
-        max_steps: int | None = None, max_cost: int | None = None, deadline: float = 0.0) -> SolveResult:
+        max_steps: int | None = None, deadline: float = 0.0) -> SolveResult:
     """Solve `state` in place with the techniques allowed under `cap` (see Ladder.capped).
 
-    With `max_cost`, stop (neither solved nor contradicted) once the steps' summed cost is above it:
-    for a caller that only needs to know the solve costs more than that.
     Raises DeadlineExceeded once time.monotonic() passes `deadline` (0: none), checked before each
     technique is asked, so a caller with a time limit never waits on a whole slow solve."""
     ladder = techniques if isinstance(techniques, Ladder) else Ladder(techniques)
     allowed = ladder.capped(cap)
     steps: list[Step] = []
     solved = contradiction = False
-    spent = 0
     while True:
-        if max_cost is not None and spent > max_cost:
-            break
         if state.is_contradiction():
             contradiction = True
             break
@@ -84,7 +79,6 @@ def run(state: Any, techniques: Sequence[Technique] | Ladder, cap: str | int | N
             raise NoProgress(f"{technique.name} returned a step that changes nothing")
         state.apply(step)
         steps.append(step)
-        spent += step.cost
     return summarize(steps, ladder, solved, contradiction)
 
 

@@ -289,17 +289,6 @@ def test_a_capped_solve_that_stops_has_no_band_but_keeps_the_boards_score() -> N
     assert not capped.solved and capped.band is None and capped.score == score(b).score
 
 
-def test_a_score_with_a_ceiling_is_over_exactly_when_the_whole_score_passes_it() -> None:
-    # the generator's early stop: a band's ceiling never changes which boards land in that band
-    for data in published()[:12]:
-        b = board(data)
-        whole = score(b)
-        for ceiling in (0, *CEILINGS.values(), whole.score - 1, whole.score):
-            capped = score(b, ceiling=ceiling)
-            assert capped.over == (whole.score > ceiling)
-            assert capped == whole if not capped.over else capped.band is None and capped.score > ceiling
-
-
 def test_the_rounds_never_rule_out_a_solution_digit() -> None:
     # the rounds' deductions (singles, cage combinations, the rule of 45's small groups) on the soundness
     # positions, published and merged-cage boards alike: every digit some solution uses stays

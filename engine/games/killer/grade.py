@@ -129,29 +129,18 @@ def run_rounds(state: KillerState) -> tuple[int, list[int]]:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """What the scoring solve measures: the score, the band (None when the solve did not finish or
-    was stopped past a ceiling: `over`)."""
+    """What the scoring solve measures: the score, the band (None when the solve did not finish)."""
     score: int
     band: str | None
-    over: bool = False           # stopped once the score passed the ceiling asked (the score is partial)
 
 
-def score(board: KillerBoard, *, deadline: float = 0.0, ceiling: int | None = None) -> Score:
-    """The score and band of `board` (see the module's words): the scoring solve, the opening and the rounds.
-
-    With `ceiling`, stop as soon as the score is above it (`over`): a generator that wants a band
-    need not finish the solve of a board already past that band's ceiling, since the score only grows
-    and a proved board's scoring solve always finishes (trial is its last rung)."""
+def score(board: KillerBoard, *, deadline: float = 0.0) -> Score:
+    """The score and band of `board` (see the module's words): the scoring solve, the opening and the rounds."""
     state = KillerState.start(board)
     opening = round(OPENING_BIT_COST * opening_bits(state))
-    if ceiling is not None and opening > ceiling:
-        return Score(opening, None, over=True)
     depth = ROUND_COST * rounds(state)               # before the ladder changes `state`
-    budget = None if ceiling is None else ceiling - opening - depth
-    result = run(state, SCORING, deadline=deadline, max_cost=budget)
+    result = run(state, SCORING, deadline=deadline)
     total = result.total_cost + opening + depth
-    if budget is not None and result.total_cost > budget:
-        return Score(total, None, over=True)
     return Score(total, band_for(result.hardest_tier, total) if result.solved else None)
 
 

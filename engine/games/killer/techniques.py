@@ -94,16 +94,14 @@ class SumGroup:
     """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
     `total`. Fixed by the cages, so made once per board."""
 
-    __slots__ = ("how", "cells", "signs", "total", "pick", "positive", "_mates", "_apart")
+    __slots__ = ("how", "cells", "signs", "total", "pick", "_mates", "_apart")
 
     def __init__(self, how: str, cells: Sequence[int], signs: Sequence[int], total: int, mates: Sequence[int]):
         self.how = how                    # "innies", "outies" or "innies and outies"
         self.cells = tuple(cells)
         self.signs = tuple(signs)
         self.total = total
-        # the group's cells out of a grid's masks or values, as a tuple
-        self.pick = itemgetter(*self.cells) if len(self.cells) > 1 else lambda grid, c=self.cells[0]: (grid[c],)
-        self.positive = all(sign > 0 for sign in self.signs)
+        self.pick = itemgetter(*self.cells)      # the group's cells out of a grid's masks or values
         self._mates = mates               # each cell's cage mates, as an 81-bit set
         self._apart: tuple[int, ...] | None = None
 
@@ -146,9 +144,9 @@ class CageLayout:
             inside = 0
             crossing = []
             where = _REGION_BITS[region]
-            # the cages the region touches, in the cages' order
-            for number in sorted({self.cage_of[c] for c in region.cells}):
-                cage, bits = self.cages[number], self.cage_bits[number]
+            for cage, bits in zip(self.cages, self.cage_bits):
+                if not bits & where:
+                    continue
                 if bits & ~where == 0:
                     inside += cage.total
                 else:
@@ -364,21 +362,24 @@ def cage_claiming(state: KillerState) -> Step | None:
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values: tuple[str, ...],
-                technique: str) -> Step | None:
-    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any (`masks` and
-    `values`: its cells' own, in the group's order)."""
-    at = [i for i, v in enumerate(values) if v == "."]      # the open cells' places in the group
+def _group_step(region: Region, group: SumGroup, state: KillerState, technique: str) -> Step | None:
+    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any."""
+    masks = state.masks()
+    values = state.values()
+    total = group.total
+    at: list[int] = []                               # the open cells' places in the group
+    for i, c in enumerate(group.cells):
+        if values[c] != ".":
+            total -= group.signs[i] * int(values[c])
+        else:
+            at.append(i)
     k = len(at)
     # more than 9 open cells cannot all be distinct (nor a signed group searched): nothing to learn yet
     if k == 0 or k > 9:
         return None
-    signs = group.signs
-    total = group.total
-    if k < len(values):
-        total -= sum(signs[i] * int(v) for i, v in enumerate(values) if v != ".")
     open_bits = sum(1 << i for i in at)
-    like_a_cage = group.positive or all(signs[i] > 0 for i in at)
+    signs = group.signs
+    like_a_cage = all(signs[i] > 0 for i in at)
     if like_a_cage:
         apart = group.apart
         like_a_cage = all(apart[i] & open_bits == open_bits & ~(1 << i) for i in at)
@@ -386,7 +387,7 @@ def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values:
         return None
     open_cells = [group.cells[i] for i in at]
     open_signs = [signs[i] for i in at]
-    old = tuple(masks[i] for i in at)
+    old = tuple(masks[c] for c in open_cells)
     if like_a_cage:
         new, live = cage_support(total, old)
         if not live:
@@ -419,10 +420,10 @@ def _rule_of_45(state: KillerState, regions: Sequence[Region], technique: str) -
     quiet = state.quiet_groups
     for region in regions:
         for group in layout.groups(region):
-            now = group_masks, group_values = group.pick(masks), group.pick(values)
+            now = (group.pick(masks), group.pick(values))
             if quiet.get(group) == now:
                 continue
-            found = _group_step(region, group, group_masks, group_values, technique)
+            found = _group_step(region, group, state, technique)
             if found is not None:
                 return found
             quiet[group] = now
