@@ -22,11 +22,12 @@ import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
-from engine.games.killer._count import cage_support, combos, group_support_c, run_rounds_c
+from engine.games.killer._count import cage_support, combos, group_news, group_support_c, run_rounds_c
 from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
                                       opening_bits, round_groups, rounds, run_rounds, score)
-from engine.games.killer.techniques import COMBINATION_BIT_COST, LADDER, TABLE, KillerState, finder
+from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, SEVERAL_REGIONS,
+                                           SINGLE_REGIONS, TABLE, KillerState, cage_layout, finder)
 from engine.ladder import run
 from engine.ladder.table import Ladder
 
@@ -223,6 +224,48 @@ def test_technique_is_sound(name: str) -> None:
             assert truth[cell] == 1 << d, f"{name} places {d + 1} at r{cell // 9 + 1}c{cell % 9 + 1}: {step.why}"
         assert step.why
     assert fired >= MIN_FIRED.get(name, 0), (name, fired)
+
+
+def plain_group_news(group, masks: list[int], values: str):
+    """group_news's plain twin: the rule of 45 on one sum group, in Python."""
+    total, at = group.total, []
+    for i, c in enumerate(group.cells):
+        if values[c] != ".":
+            total -= group.signs[i] * int(values[c])
+        else:
+            at.append(i)
+    k = len(at)
+    if k == 0 or k > 9:
+        return None
+    open_bits = sum(1 << i for i in at)
+    like_a_cage = all(group.signs[i] > 0 for i in at) and all(
+        group.apart[i] & open_bits == open_bits & ~(1 << i) for i in at)
+    if not like_a_cage and k > GROUP_LIMIT:
+        return None
+    old = tuple(masks[group.cells[i]] for i in at)
+    if like_a_cage:
+        new, live = cage_support(total, old)
+        if not live:
+            return None
+    else:
+        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if group.apart[at[i]] >> at[j] & 1)
+        new = group_support_c(total, old, [group.signs[i] for i in at], distinct)
+        if not any(new):
+            return None
+    return None if new == old else (tuple(at), total, old, new)
+
+
+def test_the_compiled_group_step_is_the_plain_one() -> None:
+    learnt = 0
+    for state, _, _ in positions():
+        masks, values = state.masks(), state.values()
+        for region in SINGLE_REGIONS + SEVERAL_REGIONS:
+            for group in cage_layout(state.cages).groups(region):
+                news = group_news(group.total, group.signs, group.pick(masks), group.pick(values), group,
+                                  GROUP_LIMIT)
+                assert news == plain_group_news(group, masks, values)
+                learnt += news is not None
+    assert learnt >= 200
 
 
 def test_the_ladder_finishes_published_boards_by_logic() -> None:

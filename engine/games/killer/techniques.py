@@ -24,7 +24,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages, group_support_c
+from engine.games.killer._count import Cages, group_news
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
@@ -101,7 +101,8 @@ class SumGroup:
         self.cells = tuple(cells)
         self.signs = tuple(signs)
         self.total = total
-        self.pick = itemgetter(*self.cells)      # the group's cells out of a grid's masks or values
+        # the group's cells out of a grid's masks or values, as a tuple
+        self.pick = itemgetter(*self.cells) if len(self.cells) > 1 else lambda grid, c=self.cells[0]: (grid[c],)
         self._mates = mates               # each cell's cage mates, as an 81-bit set
         self._apart: tuple[int, ...] | None = None
 
@@ -362,49 +363,21 @@ def cage_claiming(state: KillerState) -> Step | None:
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, group: SumGroup, state: KillerState, technique: str) -> Step | None:
-    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any."""
-    masks = state.masks()
-    values = state.values()
-    total = group.total
-    at: list[int] = []                               # the open cells' places in the group
-    for i, c in enumerate(group.cells):
-        if values[c] != ".":
-            total -= group.signs[i] * int(values[c])
-        else:
-            at.append(i)
-    k = len(at)
-    # more than 9 open cells cannot all be distinct (nor a signed group searched): nothing to learn yet
-    if k == 0 or k > 9:
+def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values: tuple[str, ...],
+                technique: str) -> Step | None:
+    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any (`masks` and
+    `values`: its cells' own, in the group's order; the compiled group_news finds them)."""
+    news = group_news(group.total, group.signs, masks, values, group, GROUP_LIMIT)
+    if news is None:
         return None
-    open_bits = sum(1 << i for i in at)
-    signs = group.signs
-    like_a_cage = all(signs[i] > 0 for i in at)
-    if like_a_cage:
-        apart = group.apart
-        like_a_cage = all(apart[i] & open_bits == open_bits & ~(1 << i) for i in at)
-    if not like_a_cage and k > GROUP_LIMIT:
-        return None
+    at, total, old, new = news
     open_cells = [group.cells[i] for i in at]
-    open_signs = [signs[i] for i in at]
-    old = tuple(masks[c] for c in open_cells)
-    if like_a_cage:
-        new, live = cage_support(total, old)
-        if not live:
-            return None
-    else:
-        apart = group.apart
-        distinct = tuple((i, j) for i in range(k) for j in range(i + 1, k) if apart[at[i]] >> at[j] & 1)
-        new = group_support_c(total, old, open_signs, distinct)
-        if not any(new):
-            return None
-    if new == old:
-        return None
+    open_signs = [group.signs[i] for i in at]
     terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
     terms = terms[3:] if open_signs[0] > 0 else "-" + terms[3:]
     place: tuple[int, ...] = ()
     gone = _losses(open_cells, old, new)
-    if k == 1:
+    if len(at) == 1:
         place, gone = (open_cells[0] * 9 + new[0].bit_length() - 1,), ()
         what = f"place {cand_name(place[0])}"
     else:
@@ -420,10 +393,10 @@ def _rule_of_45(state: KillerState, regions: Sequence[Region], technique: str) -
     quiet = state.quiet_groups
     for region in regions:
         for group in layout.groups(region):
-            now = (group.pick(masks), group.pick(values))
+            now = group_masks, group_values = group.pick(masks), group.pick(values)
             if quiet.get(group) == now:
                 continue
-            found = _group_step(region, group, state, technique)
+            found = _group_step(region, group, group_masks, group_values, technique)
             if found is not None:
                 return found
             quiet[group] = now
