@@ -32,7 +32,7 @@ SOUND_RULES = [Rules(n, 1, d) for n in range(5, 15) for d in (False, True)]
 
 
 def test_registry() -> None:
-    assert styles.names() == ("organic", "composed", "interlocking")
+    assert styles.names() == ("organic", "composed", "interlocking", "pictured")
     assert styles.named("composed").NAME == "composed"
     assert styles.default_for(Rules(8)).NAME == "composed"           # as people draw Queens
     assert styles.default_for(Rules(8, 1, True)).NAME == "composed"

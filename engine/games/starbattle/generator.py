@@ -115,6 +115,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
     min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
     tune_steps = drawing.TUNE_STEPS if settings.tune_steps is None else settings.tune_steps
+    plants = getattr(drawing, "PLANTS", False)
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -128,7 +129,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
 
     while True:
         try:
-            answer = plant(rules, rng, deadline)
+            # a style that plants its own answer draws one per drawing
+            answer = () if plants else plant(rules, rng, deadline)
         except DeadlineExceeded:
             raise out_of_time("unique") from None
         stats.answers += 1
@@ -142,7 +144,11 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             if gifts is None:
                 # published boards have no single-cell regions: one gift, for easy Queens only
                 gifts = 1 if band == "easy" and k1 else 0
-            regions = drawing.draw(rules, answer, rng, spread=spread, gifts=gifts)
+            if plants:        # the style finds the answer in its own drawing (the planted one unused)
+                made = drawing.draw_planted(rules, rng, spread=spread, gifts=gifts, deadline=deadline)
+                regions, answer = made if made is not None else (None, answer)
+            else:
+                regions = drawing.draw(rules, answer, rng, spread=spread, gifts=gifts)
             if regions is None:
                 stats.rejected["draw-failed"] += 1
                 continue

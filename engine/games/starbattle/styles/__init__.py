@@ -12,6 +12,8 @@ Every style module exposes the same small interface:
   bring the look back (toward the style's range, or the map as `drawn` before repair) while the board
   stays unique (a style with nothing to restore returns `regions` unchanged); DeadlineExceeded when
   `deadline` (on `monotonic()`, 0 for none) passes first, never a map cut short by the clock;
+- a style that finds its answer in its own drawing (PLANTS = True) has draw_planted(rules, rng, *,
+  spread, gifts, deadline) -> (regions, answer), or None, in place of draw;
 - keep(rules, regions, rng, drawn) -> bool: whether to go on with a map (`drawn`: the drawing, before
   repair; else the finished map), with the probability its fitted likeness gives at that stage
   (engine/games/starbattle/likeness.py), so that the maps kept are distributed as the style's published boards
@@ -25,9 +27,9 @@ from types import ModuleType
 
 from engine.errors import InvalidRules
 from engine.games.starbattle.rules import Rules
-from engine.games.starbattle.styles import composed, interlocking, organic
+from engine.games.starbattle.styles import composed, interlocking, organic, pictured
 
-_STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed, interlocking)}
+_STYLES: dict[str, ModuleType] = {module.NAME: module for module in (organic, composed, interlocking, pictured)}
 
 
 def names() -> tuple[str, ...]:

@@ -204,12 +204,12 @@ BOUNDS = {
 MIN_SCORE = 70
 
 
-def penalties(rules: Rules, regions: Sequence[int]) -> dict[str, int]:
+def penalties(rules: Rules, regions: Sequence[int], bounds: dict[str, float] | None = None) -> dict[str, int]:
     """Each way the map leaves the range of hand-drawn boards, and what it costs (25-30 at a bound's
-    first step past it, about; 0 inside)."""
+    first step past it, about; 0 inside). `bounds`: another style's own (default BOUNDS)."""
     n = rules.size
     shape, seen = measure(n, regions)
-    b = BOUNDS
+    b = BOUNDS if bounds is None else bounds
     return {
         "singles": 25 * max(0, sum(size == 1 for size in shape.sizes) - b["singles"]),
         "tiny": round(300 * max(0.0, shape.tiny / n - b["tiny_per_n"])),
