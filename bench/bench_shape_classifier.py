@@ -25,12 +25,15 @@ cannot tell them apart; 1.0: it always can.
 `--honest` (the measure that cannot flatter; default file ../shared/calibration/queens-linkedin-odd.jsonl,
 the shared half of the daily LinkedIn Queens boards): each size's boards are split in two halves (every
 other board, in file order); when the style is fitted on this file (its module's CALIBRATION names it),
-its likeness is fitted again on one half only (bench/fit_likeness.py's `fit`, with the arguments of the
-shipped fit, the style's FIT), boards are generated with that fit, and the classifiers tell them from
+its drawing numbers (a style with PARAMS: bench/fit_pictured.py's `params`) and then its likeness are
+fitted again on one half only (bench/fit_likeness.py's `fit`, with the arguments of the shipped fit,
+the style's FIT; no likeness where a half has too few boards for one), boards are generated with that
+fit, and the classifiers tell them from
 the other half, which the fit never saw; then the halves swap. A style fitted on another file is
 measured against each half as it ships. The pooled AUC counts the correctly ordered (ours, theirs)
 pairs of both swaps over all their pairs. `--json PATH` writes every figure, with the command and the
-machine. Prints Markdown.
+machine; `--honest` also writes bench/results/shape_classifier.json (machine.write_result). Prints
+Markdown.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from engine import DeadlineExceeded  # noqa: E402
 from engine.games.starbattle import Rules, styles  # noqa: E402
 from engine.games.starbattle.generator import generate  # noqa: E402
 from engine.games.starbattle.shape import look, shape_features  # noqa: E402
-from machine import run_header  # noqa: E402
+from machine import run_header, write_result  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "calibration"
 DEFAULT_CALIBRATION = SHARED / "queens-handmade.jsonl"
@@ -187,11 +190,20 @@ def fitted_on(style_name: str, calibration: Path) -> bool:
 
 
 def refit(style_name: str, stars: int, sizes: list[int], half: dict[int, list[Map]], jobs: int) -> None:
-    """Fit the style's likeness again on `half` alone, as its shipped fit was made (the style's FIT:
-    fit_likeness's arguments), leaving the fit in the style module for this process's generate."""
+    """Fit the style again on `half` alone, leaving the fit in the style module for this process's
+    generate: first the numbers its drawing is fitted with, for a style that has them (pictured's
+    PARAMS, bench/fit_pictured.py), then its likeness, as its shipped fit was made (the style's FIT:
+    fit_likeness's arguments), on boards drawn with those numbers."""
     import fit_likeness
     module = styles.named(style_name)
+    if hasattr(module, "PARAMS"):
+        import fit_pictured
+        module.PARAMS = {**module.PARAMS, **fit_pictured.params(half)}
     options = dict(module.FIT)
+    if any(len(half.get(n, ())) < options.get("min_boards", 10) for n in sizes):
+        # too few boards in a half for a likeness of its own: none (the shipped one saw both halves)
+        module.LIKENESS = {stars: {}}
+        return
     fit_likeness.fit(style_name, stars, sizes, half, options["boards"], options["rounds"], options["quantile"],
                      options["strength"], jobs, None, False, False, min_boards=options.get("min_boards", 10))
 
@@ -219,6 +231,8 @@ def main() -> None:
         os.sched_setaffinity(0, {args.cpu})
     calibration = args.calibration or (DAILY if args.honest else DEFAULT_CALIBRATION)
     started = time.perf_counter()
+    load_at_start = os.getloadavg()[0]
+    notes = [f"{name}: {note}" for name, note in (("style", args.style or "the default for the rules"),)]
     header = run_header()
     print(header)
     report: dict = {"command": header.split("\n")[0].strip("`"), "machine": header.split("\n")[2],
@@ -236,6 +250,7 @@ def main() -> None:
             first, second = halves(theirs)
             module = styles.named(style)
             shipped = getattr(module, "LIKENESS", None)
+            shipped_params = getattr(module, "PARAMS", None)
             try:
                 for fit_half, held_out in ((first, second), (second, first)):
                     if refitting:
@@ -245,6 +260,8 @@ def main() -> None:
             finally:
                 if refitting:
                     module.LIKENESS = shipped
+                    if shipped_params is not None:
+                        module.PARAMS = shipped_params
         else:
             ours, seconds, timeouts = generated(rules, args.boards, args.timeout, style)
             parts.append((ours, theirs, seconds, timeouts))
@@ -290,6 +307,20 @@ def main() -> None:
           "(size i: the i-th smallest region's size / n).\n\n| rules | family | features |\n|---|---|---|")
     print("\n".join(leans))
     print(f"\nTotal run time {report['seconds']:.0f} s.")
+    if args.honest:
+        write_result("shape_classifier", [{
+            "title": f"Honest AUC against {calibration.name}: fitted on one half, measured on the other, "
+                     f"swapped, pooled (goal ≤ {GOAL} at sizes with {MIN_BOARDS}+ boards)",
+            "columns": ["rules", "style", "calibration boards", "generated boards", "median ms / board",
+                        "shape, logistic", "shape, boosting", "texture, logistic", "texture, boosting", "goal"],
+            "rows": [[row["rules"], row["style"] + (" (refitted per half)" if row["refitted_on_halves"] else ""),
+                      row["calibration_boards"], row["generated"], row["median_ms"]]
+                     + [row["auc"][fam][model] for fam in FAMILIES for model in MODELS]
+                     + ["met" if row["met"] else "not met" + ("" if row["counted"] else " (too few boards to count)")]
+                     for row in report["rows"]]}],
+            notes=[f"{args.boards} generated boards per size and half, {args.repeats} fold draws pooled; "
+                   f"total run time {report['seconds']:.0f} s"] + notes,
+            load_at_start=load_at_start)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
