@@ -268,6 +268,18 @@ def test_the_compiled_group_step_is_the_plain_one() -> None:
     assert learnt >= 200
 
 
+def test_the_compiled_sides_are_the_plain_ones() -> None:
+    for data in published()[:20]:
+        cages = board(data).cages
+        layout = cage_layout(cages)
+        for region in SINGLE_REGIONS + SEVERAL_REGIONS:
+            inside = sum(cage.total for cage in cages if set(cage.cells) <= region.cells)
+            crossing = tuple((cage, tuple(c for c in cage.cells if c in region.cells),
+                              tuple(c for c in cage.cells if c not in region.cells))
+                             for cage in cages if set(cage.cells) & region.cells and not set(cage.cells) <= region.cells)
+            assert layout.sides(region) == (inside, crossing)
+
+
 def test_the_ladder_finishes_published_boards_by_logic() -> None:
     for data in published()[:30]:
         graded = grade(board(data))

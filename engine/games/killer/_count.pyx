@@ -348,6 +348,33 @@ def group_support_c(int total, masks, signs, distinct):
     return tuple([g.support[i] for i in range(g.k)])
 
 
+def region_sides(bytes cells, bytes ends, totals, bytes where):
+    """How cages meet a region: (the sum of the cages wholly inside, ((cage number, its cells inside,
+    its cells outside), ...) for every cage crossing the region's edge, in the cages' order). The
+    cages are `cells` (every cage's cells one after another, each cage in its own order) cut at
+    `ends` (where each cage ends in `cells`), with sums `totals`; `where` holds 1 for each of the 81
+    cells in the region."""
+    cdef const unsigned char *flat = cells
+    cdef const unsigned char *stop = ends
+    cdef const unsigned char *inside = where
+    cdef int ncages = len(ends), number, start = 0, i, n_in
+    cdef long inside_total = 0
+    if len(where) != 81 or (ncages and stop[ncages - 1] != len(cells)):
+        raise ValueError("region_sides needs 81 region flags and cages that end where their cells do")
+    crossing = []
+    for number in range(ncages):
+        n_in = 0
+        for i in range(start, stop[number]):
+            n_in += inside[flat[i]] != 0
+        if n_in == stop[number] - start:
+            inside_total += totals[number]
+        elif n_in:
+            crossing.append((number, tuple([flat[i] for i in range(start, stop[number]) if inside[flat[i]]]),
+                             tuple([flat[i] for i in range(start, stop[number]) if not inside[flat[i]]])))
+        start = stop[number]
+    return inside_total, tuple(crossing)
+
+
 def group_news(int total, signs, masks, values, group, int limit):
     """The rule of 45 on one sum group, as techniques._group_step reads it: None when the group
     teaches nothing, else (the open cells' places in the group, the total they make, their masks,

@@ -21,10 +21,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages, group_news
+from engine.games.killer._count import Cages, group_news, region_sides
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
@@ -80,7 +81,8 @@ def _regions() -> tuple[tuple[Region, ...], tuple[Region, ...]]:
 
 
 SINGLE_REGIONS, SEVERAL_REGIONS = _regions()
-_REGION_BITS = {region: sum(1 << c for c in region.cells) for region in SINGLE_REGIONS + SEVERAL_REGIONS}
+# each region as 81 flags, 1 for its cells, as region_sides reads it
+_REGION_FLAGS = {region: bytes(c in region.cells for c in range(81)) for region in SINGLE_REGIONS + SEVERAL_REGIONS}
 
 
 class Sides(NamedTuple):
@@ -137,23 +139,19 @@ class CageLayout:
         self.cage_bits = [sum(1 << c for c in cage.cells) for cage in cages]
         self.mates = [self.cage_bits[self.cage_of[cell]] & ~(1 << cell) for cell in range(81)]
         self.known: dict[Region, Sides] = {}
+        # the cages' cells one after another and where each cage ends there, for the compiled region_sides
+        self._cells = bytes(c for cage in cages for c in cage.cells)
+        self._ends = bytes(accumulate(len(cage.cells) for cage in cages))
+        self._totals = tuple(cage.total for cage in cages)
         self.known_groups: dict[Region, tuple[SumGroup, ...]] = {}
 
     def sides(self, region: Region) -> Sides:
         found = self.known.get(region)
         if found is None:
-            inside = 0
-            crossing = []
-            where = _REGION_BITS[region]
-            for cage, bits in zip(self.cages, self.cage_bits):
-                if not bits & where:
-                    continue
-                if bits & ~where == 0:
-                    inside += cage.total
-                else:
-                    crossing.append((cage, tuple(c for c in cage.cells if where >> c & 1),
-                                     tuple(c for c in cage.cells if not where >> c & 1)))
-            found = self.known[region] = Sides(inside, tuple(crossing))
+            where = _REGION_FLAGS.get(region) or bytes(c in region.cells for c in range(81))
+            inside, crossing = region_sides(self._cells, self._ends, self._totals, where)
+            found = self.known[region] = Sides(inside, tuple((self.cages[number], inner, outer)
+                                                             for number, inner, outer in crossing))
         return found
 
     def groups(self, region: Region) -> tuple[SumGroup, ...]:
