@@ -12,6 +12,12 @@ and counted under "unfinished". Raw drawings are the generator's boards with the
 10th percentile of each score: the threshold that would let 90% through. Prints Markdown.
 
     .venv/bin/python bench/bench_gates.py --style composed [--boards 300]
+    .venv/bin/python bench/bench_gates.py --queens [--style pictured] [--boards 100]
+
+`--queens`: Queens 7x7-11x11, the shared daily boards (../shared/calibration/queens-linkedin-odd.jsonl)
+and the hand-drawn corpus against a style's own fun and shape gates (the default's without `--style`),
+per size, and the share of that style's boards made with the gates open that the gates turn away
+(bench/results/queens_gates.json).
 
 A drawing style's own shape gate (`styles.named(style).gates(rules)`, on the style's `score`): the
 share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl; another file with
@@ -147,6 +153,53 @@ def style_report(name: str, calibration: Path, boards: int) -> list[list[object]
     return rows
 
 
+DAILY = ROOT / ".." / "shared" / "calibration" / "queens-linkedin-odd.jsonl"
+QUEENS_COLUMNS = ["boards", "rules", "style", "gates (fun, shape)", "count", "fun gate", "shape gate", "both",
+                  "fun p5", "shape p5"]
+
+
+def queens_report(style_name: str | None, boards: int, timeout: float) -> list[list[object]]:
+    """Queens at 7x7-11x11: the share of the shared daily boards and of the hand-drawn corpus passing a
+    drawing style's gates (the default's without `style_name`), per size, and of that style's finished
+    boards made with the gates open (seeds 80,000 + i) that the gates would turn away."""
+    rows: list[list[object]] = []
+    print("| boards | rules | style | gates (fun, shape) | count | fun gate | shape gate | both | fun p5 | shape p5 |"
+          "\n|---|---|---|---|---:|---|---|---|---:|---:|")
+    for n in range(7, 12):
+        rules = Rules(n)
+        style = styles.named(style_name) if style_name else styles.default_for(rules)
+        gates = style.gates(rules)
+        collections = [(name, [regions for group in published(path) if group[1] == rules for _, regions in group[2]])
+                       for name, path in (("daily (shared half)", DAILY), ("hand-drawn", HANDMADE))]
+        for name, maps in collections:
+            verdicts, funs, shapes = [], [], []
+            for regions in maps:
+                graded = grade(Board(rules, regions))
+                fun, shape = fun_score(graded.tiers).score, style.score(rules, regions)
+                funs.append(fun)
+                shapes.append(shape)
+                verdicts.append(gates.verdict(fun=fun, shape=shape))
+            rows.append([name, str(rules), style.NAME, f"{gates.min_fun}, {gates.min_shape}", len(verdicts),
+                         _share(verdicts, "fun"), _share(verdicts, "shape"), _share(verdicts, None),
+                         sorted(funs)[len(funs) // 20] if funs else "—", sorted(shapes)[len(shapes) // 20] if shapes else "—"])
+            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+        verdicts, funs, shapes = [], [], []
+        for seed in range(boards):
+            try:
+                board, _ = generate(rules, 80_000 + seed, settings=OPEN_GATES, timeout=timeout, style=style.NAME)
+            except DeadlineExceeded:
+                continue
+            fun, shape = board.extra["fun"]["score"], board.extra["shape"]["score"]
+            funs.append(fun)
+            shapes.append(shape)
+            verdicts.append(gates.verdict(fun=fun, shape=shape))
+        rows.append(["ours, gates open ¹", str(rules), style.NAME, f"{gates.min_fun}, {gates.min_shape}", len(verdicts),
+                     _share(verdicts, "fun"), _share(verdicts, "shape"), _share(verdicts, None),
+                     sorted(funs)[len(funs) // 20] if funs else "—", sorted(shapes)[len(shapes) // 20] if shapes else "—"])
+        print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200, help="raw drawings per rules (a fifth of it "
@@ -158,10 +211,25 @@ def main() -> None:
     parser.add_argument("--cpu", type=int, default=0, help="pin to this core (-1: no pinning)")
     parser.add_argument("--style", default=None, help="report this drawing style's own shape gate "
                         "against the hand-drawn corpus instead")
+    parser.add_argument("--queens", action="store_true", help="Queens 7x7-11x11: the shared daily boards and the "
+                        "hand-drawn corpus against the default style's gates (or --style's)")
     args = parser.parse_args()
     if args.cpu >= 0:
         os.sched_setaffinity(0, {args.cpu})
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
+    if args.queens:
+        print(f"```sh\n.venv/bin/python bench/bench_gates.py --queens{' --style ' + args.style if args.style else ''} "
+              f"--boards {args.boards}\n```\n")
+        rows = queens_report(args.style, args.boards, args.timeout)
+        total = time.perf_counter() - started
+        note = ("¹ our boards made with the gates open (the generator without its fun and shape bars): the "
+                "share that passes is what the gates let through, the rest what they turn away")
+        print(f"\n{note}\n\nTotal run time {total:.0f} s.")
+        write_result("queens_gates", [{"title": "Queens: the daily boards, the hand-drawn corpus and ours against "
+                                       "the style's gates", "columns": QUEENS_COLUMNS, "rows": rows}],
+                     notes=[note, ("Not pinned" if args.cpu < 0 else f"Pinned to CPU {args.cpu}")
+                            + f"; total run time {total:.0f} s."], load_at_start=load_at_start)
+        return
     if args.style:
         print(f"```sh\n.venv/bin/python bench/bench_gates.py --style {args.style} --boards {args.boards}\n```\n")
         print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
