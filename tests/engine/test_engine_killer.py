@@ -22,7 +22,8 @@ import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
-from engine.games.killer._count import cage_support, combos, group_news, group_support_c, run_rounds_c
+from engine.games.killer._count import apart_bits, cage_support, combos, group_news, group_support_c, run_rounds_c
+from engine.games.sudoku.geometry import PEER_BITS
 from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
                                       opening_bits, round_groups, rounds, run_rounds, score)
@@ -278,6 +279,18 @@ def test_the_compiled_sides_are_the_plain_ones() -> None:
                               tuple(c for c in cage.cells if c not in region.cells))
                              for cage in cages if set(cage.cells) & region.cells and not set(cage.cells) <= region.cells)
             assert layout.sides(region) == (inside, crossing)
+
+
+def test_the_compiled_apart_bits_are_peers_and_cage_mates() -> None:
+    rng = random.Random(7)
+    for data in published()[:10]:
+        cages = board(data).cages
+        cage_of = [next(n for n, cage in enumerate(cages) if c in cage.cells) for c in range(81)]
+        for n in (1, 2, 9, 40, 64, 65, 81):
+            cells = rng.sample(range(81), n)
+            plain = tuple(sum(1 << j for j, b in enumerate(cells) if b != a and (PEER_BITS[a] >> b & 1 or cage_of[a] == cage_of[b]))
+                          for a in cells)
+            assert apart_bits(cells, bytes(cage_of)) == plain
 
 
 def test_the_ladder_finishes_published_boards_by_logic() -> None:

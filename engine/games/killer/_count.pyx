@@ -348,6 +348,37 @@ def group_support_c(int total, masks, signs, distinct):
     return tuple([g.support[i] for i in range(g.k)])
 
 
+cdef inline bint _apart(int a, int b, const unsigned char *cage) noexcept nogil:
+    return (a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3)
+            or cage[a] == cage[b])
+
+
+def apart_bits(cells, bytes cage_of):
+    """For distinct cells, bit j of the i-th number: cells i and j are known distinct (they share a
+    row, column, box or cage; `cage_of` holds each of the 81 cells' cage number)."""
+    cdef Py_ssize_t n = len(cells), i, j
+    cdef const unsigned char *cage = cage_of
+    cdef int at[81]
+    cdef unsigned long long bits
+    if n > 81 or len(cage_of) != 81:
+        raise ValueError("apart_bits needs at most 81 cells and 81 cage numbers")
+    for i in range(n):
+        at[i] = cells[i]
+        if not 0 <= at[i] < 81:
+            raise ValueError("cells are 0..80")
+    out = []
+    for i in range(n):
+        if n <= 64:
+            bits = 0
+            for j in range(n):
+                if j != i and _apart(at[i], at[j], cage):
+                    bits |= 1ULL << j
+            out.append(bits)
+        else:
+            out.append(sum(1 << j for j in range(n) if j != i and _apart(at[i], at[j], cage)))
+    return tuple(out)
+
+
 def region_sides(bytes cells, bytes ends, totals, bytes where):
     """How cages meet a region: (the sum of the cages wholly inside, ((cage number, its cells inside,
     its cells outside), ...) for every cage crossing the region's edge, in the cages' order). The

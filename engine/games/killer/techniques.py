@@ -25,12 +25,12 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages, group_news, region_sides
+from engine.games.killer._count import Cages, apart_bits, group_news, region_sides
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
 from engine.games.sudoku._logic import Position
-from engine.games.sudoku.geometry import CELL_UNITS, PEER_BITS, UNIT_CELLS, cand_name, cell_name, digits_text, unit_name
+from engine.games.sudoku.geometry import CELL_UNITS, UNIT_CELLS, cand_name, cell_name, digits_text, unit_name
 from engine.games.sudoku.techniques import LADDER as SUDOKU_LADDER, compiled_step
 from engine.games.killer.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
@@ -96,16 +96,16 @@ class SumGroup:
     """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
     `total`. Fixed by the cages, so made once per board."""
 
-    __slots__ = ("how", "cells", "signs", "total", "pick", "_mates", "_apart")
+    __slots__ = ("how", "cells", "signs", "total", "pick", "_cage_of", "_apart")
 
-    def __init__(self, how: str, cells: Sequence[int], signs: Sequence[int], total: int, mates: Sequence[int]):
+    def __init__(self, how: str, cells: Sequence[int], signs: Sequence[int], total: int, cage_of: bytes):
         self.how = how                    # "innies", "outies" or "innies and outies"
         self.cells = tuple(cells)
         self.signs = tuple(signs)
         self.total = total
         # the group's cells out of a grid's masks or values, as a tuple
         self.pick = itemgetter(*self.cells) if len(self.cells) > 1 else lambda grid, c=self.cells[0]: (grid[c],)
-        self._mates = mates               # each cell's cage mates, as an 81-bit set
+        self._cage_of = cage_of           # each of the 81 cells' cage number
         self._apart: tuple[int, ...] | None = None
 
     @property
@@ -113,11 +113,7 @@ class SumGroup:
         """Bit j of apart[i]: cells i and j are known distinct (they share a row, column, box or cage).
         Worked out on first use: a large group is not asked until few of its cells are open."""
         if self._apart is None:
-            apart = []
-            for a in self.cells:
-                near = PEER_BITS[a] | self._mates[a]
-                apart.append(sum(1 << j for j, b in enumerate(self.cells) if near >> b & 1))
-            self._apart = tuple(apart)
+            self._apart = apart_bits(self.cells, self._cage_of)
         return self._apart
 
 
@@ -136,8 +132,7 @@ class CageLayout:
         for number, cage in enumerate(cages):
             for cell in cage.cells:
                 self.cage_of[cell] = number
-        self.cage_bits = [sum(1 << c for c in cage.cells) for cage in cages]
-        self.mates = [self.cage_bits[self.cage_of[cell]] & ~(1 << cell) for cell in range(81)]
+        self._cage_bytes = bytes(self.cage_of)
         self.known: dict[Region, Sides] = {}
         # the cages' cells one after another and where each cage ends there, for the compiled region_sides
         self._cells = bytes(c for cage in cages for c in cage.cells)
@@ -167,8 +162,8 @@ class CageLayout:
                 innies = [c for _, inner, _ in side.crossing for c in inner]
                 outies = [c for _, _, outer in side.crossing for c in outer]
                 crossing_total = sum(cage.total for cage, _, _ in side.crossing)
-                groups = [SumGroup("innies", innies, [1] * len(innies), rest, self.mates),
-                          SumGroup("outies", outies, [1] * len(outies), crossing_total - rest, self.mates)]
+                groups = [SumGroup("innies", innies, [1] * len(innies), rest, self._cage_bytes),
+                          SumGroup("outies", outies, [1] * len(outies), crossing_total - rest, self._cage_bytes)]
                 mixed_cells, mixed_signs, mixed_total = [], [], rest
                 for cage, inner, outer in side.crossing:
                     if len(outer) < len(inner):
@@ -179,7 +174,7 @@ class CageLayout:
                         mixed_cells += inner
                         mixed_signs += [1] * len(inner)
                 if 1 in mixed_signs and -1 in mixed_signs:
-                    groups.append(SumGroup("innies and outies", mixed_cells, mixed_signs, mixed_total, self.mates))
+                    groups.append(SumGroup("innies and outies", mixed_cells, mixed_signs, mixed_total, self._cage_bytes))
                 found = tuple(groups)
             self.known_groups[region] = found
         return found
