@@ -22,7 +22,8 @@ import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.killer import GAME, board_of, count_solutions, grade
-from engine.games.killer._count import apart_bits, cage_support, combos, group_news, group_support_c, run_rounds_c
+from engine.games.killer._count import (apart_bits, cage_support, combos, group_news, group_support_c, losses,
+                                       run_rounds_c)
 from engine.games.sudoku.geometry import PEER_BITS
 from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
@@ -291,6 +292,16 @@ def test_the_compiled_apart_bits_are_peers_and_cage_mates() -> None:
             plain = tuple(sum(1 << j for j, b in enumerate(cells) if b != a and (PEER_BITS[a] >> b & 1 or cage_of[a] == cage_of[b]))
                           for a in cells)
             assert apart_bits(cells, bytes(cage_of)) == plain
+
+
+def test_the_compiled_losses_are_the_candidates_gone() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        cells = rng.sample(range(81), rng.randrange(1, 10))
+        old = [rng.randrange(512) for _ in cells]
+        new = [m & rng.randrange(512) for m in old]
+        assert losses(cells, old, new) == tuple(c * 9 + d for c, a, b in zip(cells, old, new) for d in range(9)
+                                                if (a & ~b) >> d & 1)
 
 
 def test_the_ladder_finishes_published_boards_by_logic() -> None:

@@ -348,6 +348,23 @@ def group_support_c(int total, masks, signs, distinct):
     return tuple([g.support[i] for i in range(g.k)])
 
 
+def losses(cells, old, new):
+    """The candidates (cell * 9 + digit - 1) each cell's mask loses from `old` to `new`, cell by cell."""
+    cdef Py_ssize_t n = len(cells), i
+    cdef int cell, d
+    cdef unsigned int gone
+    if len(old) != n or len(new) != n:
+        raise ValueError("losses needs one old and one new mask per cell")
+    out = []
+    for i in range(n):
+        cell = cells[i]
+        gone = <unsigned int> old[i] & ~(<unsigned int> new[i])
+        for d in range(9):
+            if gone >> d & 1:
+                out.append(cell * 9 + d)
+    return tuple(out)
+
+
 cdef inline bint _apart(int a, int b, const unsigned char *cage) noexcept nogil:
     return (a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3)
             or cage[a] == cage[b])

@@ -25,7 +25,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages, apart_bits, group_news, region_sides
+from engine.games.killer._count import Cages, apart_bits, group_news, losses, region_sides
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
@@ -282,10 +282,6 @@ def _step(technique: str, place: tuple[int, ...], eliminate: tuple[int, ...], un
     return Step(technique, LADDER[technique].cost if cost is None else cost, place, eliminate, units, why)
 
 
-def _losses(cells: Sequence[int], old: Sequence[int], new: Sequence[int]) -> tuple[int, ...]:
-    return tuple(cell * 9 + d for cell, a, b in zip(cells, old, new) for d in range(9) if (a & ~b) >> d & 1)
-
-
 def _combos_text(live: Sequence[int]) -> str:
     return " or ".join(digits_text(m) for m in live)
 
@@ -314,7 +310,7 @@ def cage_combinations(state: KillerState) -> Step | None:
         old = tuple(masks[c] for c in cage.cells)
         new, live = cage_support(cage.total, old)
         if live:
-            gone = _losses(cage.cells, old, new)
+            gone = losses(cage.cells, old, new)
             return _step("cage-combinations", (), gone, (cage.name,),
                          f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
                          f" here, so not {_gone(gone)}", combinations_cost(cage, state.values()))
@@ -350,7 +346,7 @@ def cage_claiming(state: KillerState) -> Step | None:
     bit = 1 << d
     old = tuple(masks[c] for c in cage.cells)
     new, live = cage_support(cage.total, [m if u in CELL_UNITS[c] else m & ~bit for c, m in zip(cage.cells, old)], bit)
-    gone = _losses(cage.cells, old, new)
+    gone = losses(cage.cells, old, new)
     return _step("cage-claiming", (), gone, (unit_name(u), cage.name),
                  f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it there "
                  f"({_combos_text(live)}): not {_gone(gone)}")
@@ -369,7 +365,7 @@ def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values:
     terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
     terms = terms[3:] if open_signs[0] > 0 else "-" + terms[3:]
     place: tuple[int, ...] = ()
-    gone = _losses(open_cells, old, new)
+    gone = losses(open_cells, old, new)
     if len(at) == 1:
         place, gone = (open_cells[0] * 9 + new[0].bit_length() - 1,), ()
         what = f"place {cand_name(place[0])}"
