@@ -4,7 +4,8 @@
 
 Drawn by the project's own renderer (`store.render.draw.png`, as `export --format png`). Generated boards
 are the generator's stored boards in that style (seeds 90,000 + i, default settings); the published ones
-are the first eight of that size in the style's calibration file (../shared/calibration).
+are the first eight of that size in the calibration file of the row (the pictured rows and a composed row
+against the shared daily Queens boards, ../shared/calibration/queens-linkedin-odd.jsonl).
 """
 
 from __future__ import annotations
@@ -27,8 +28,12 @@ from store.render.draw import png  # noqa: E402
 SHARED = ROOT / ".." / "shared" / "calibration"
 HAND_DRAWN = SHARED / "queens-handmade.jsonl"
 SITE = SHARED / "starbattle-labelled.jsonl"
+DAILY = SHARED / "queens-linkedin-odd.jsonl"
 # (style, rules, calibration file, what the calibration boards are)
 ROWS = (
+    ("pictured", Rules(8, 1), DAILY, "daily Queens, shared half"),
+    ("pictured", Rules(9, 1), DAILY, "daily Queens, shared half"),
+    ("composed", Rules(8, 1), DAILY, "daily Queens, shared half"),
     ("composed", Rules(7, 1), HAND_DRAWN, "hand-drawn Queens"),
     ("composed", Rules(9, 1), HAND_DRAWN, "hand-drawn Queens"),
     ("interlocking", Rules(10, 2), SITE, "the puzzle site"),
