@@ -355,6 +355,18 @@ def test_the_score_is_the_scoring_path_and_what_the_opening_cage_pass_leaves_to_
     assert graded.band == band_for(scoring.hardest_tier, graded.score)
 
 
+def test_a_solve_without_words_takes_the_same_steps() -> None:
+    # the scoring solve is not worded: the same steps and costs, without units' names and sentences
+    for data in published()[:8]:
+        b = board(data)
+        for ladder in (SCORING, LADDER):
+            worded = run(KillerState.start(b), ladder)
+            bare = run(KillerState.start(b, words=False), ladder)
+            assert [(s.technique, s.cost, s.place, s.eliminate) for s in bare.steps] == \
+                [(s.technique, s.cost, s.place, s.eliminate) for s in worded.steps]
+            assert not any(s.why or s.units for s in bare.steps) and all(s.why for s in worded.steps)
+
+
 def test_the_band_is_the_score_against_the_ceilings_raised_by_a_hard_technique() -> None:
     low, mid, high = CEILINGS.values()
     assert [band_for(2, s) for s in (low, low + 1, mid, mid + 1, high, high + 1)] == \

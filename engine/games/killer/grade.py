@@ -136,7 +136,7 @@ class Score:
 
 def score(board: KillerBoard, *, deadline: float = 0.0) -> Score:
     """The score and band of `board` (see the module's words): the scoring solve, the opening and the rounds."""
-    state = KillerState.start(board)
+    state = KillerState.start(board, words=False)     # its steps are only counted, never shown
     opening = round(OPENING_BIT_COST * opening_bits(state))
     depth = ROUND_COST * rounds(state)               # before the ladder changes `state`
     result = run(state, SCORING, deadline=deadline)

@@ -192,10 +192,13 @@ def cage_layout(cages: tuple[Cage, ...]) -> CageLayout:
 class KillerState:
     """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
 
-    __slots__ = ("pos", "board", "cages", "cage_of", "quiet_groups", "_screen", "_loaded", "_scan", "_masks", "_values")
+    __slots__ = ("pos", "board", "cages", "cage_of", "words", "quiet_groups", "_screen", "_loaded", "_scan", "_masks",
+                 "_values")
 
-    def __init__(self, board: KillerBoard, pos: Position):
+    def __init__(self, board: KillerBoard, pos: Position, *, words: bool = True):
         self.pos = pos
+        # whether its steps are worded (units' names, a sentence): a solve that is only scored needs none
+        self.words = words
         self.board = board
         self.cages = board.cages
         self.cage_of = board.cage_of
@@ -209,14 +212,14 @@ class KillerState:
         self.quiet_groups: dict[SumGroup, tuple] = {}
 
     @classmethod
-    def start(cls, board: KillerBoard) -> KillerState:
-        state = cls(board, Position.from_givens(board.givens))
+    def start(cls, board: KillerBoard, *, words: bool = True) -> KillerState:
+        state = cls(board, Position.from_givens(board.givens), words=words)
         mates = [x * 9 + (int(board.givens[x]) - 1) for x in range(81) if board.givens[x] != "."]
         state._clear_cage_mates(mates)
         return state
 
     def copy(self) -> KillerState:
-        return KillerState(self.board, self.pos.copy())
+        return KillerState(self.board, self.pos.copy(), words=self.words)
 
     def screen(self) -> Cages:
         """The compiled cage screens, loaded with this position."""
@@ -270,7 +273,7 @@ class KillerState:
 
     def find(self, tid: int) -> Step | None:
         """The step of Sudoku's compiled finder `tid` (its id in Sudoku's table) in this position."""
-        return compiled_step(self.pos, tid)
+        return compiled_step(self.pos, tid, words=self.words)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -311,9 +314,12 @@ def cage_combinations(state: KillerState) -> Step | None:
         new, live = cage_support(cage.total, old)
         if live:
             gone = losses(cage.cells, old, new)
+            cost = combinations_cost(cage, state.values())
+            if not state.words:
+                return _step("cage-combinations", (), gone, (), "", cost)
             return _step("cage-combinations", (), gone, (cage.name,),
                          f"{cage.name} makes {cage.total} in {len(cage.cells)} cells only as {_combos_text(live)}"
-                         f" here, so not {_gone(gone)}", combinations_cost(cage, state.values()))
+                         f" here, so not {_gone(gone)}", cost)
     return None
 
 
@@ -326,8 +332,10 @@ def cage_pointing(state: KillerState) -> Step | None:
     number, d, u = found
     masks = state.masks()
     cage = state.cages[number]
-    _, live = cage_support(cage.total, [masks[c] for c in cage.cells])
     gone = tuple(c * 9 + d for c in UNIT_CELLS[u] if masks[c] >> d & 1 and state.cage_of[c] != number)
+    if not state.words:
+        return _step("cage-pointing", (), gone, (), "")
+    _, live = cage_support(cage.total, [masks[c] for c in cage.cells])
     return _step("cage-pointing", (), gone, (cage.name, unit_name(u)),
                  f"{cage.name} must hold {d + 1} ({_combos_text(live)}), and only in {unit_name(u)}: so not "
                  f"elsewhere in {unit_name(u)}: {_gone(gone)}")
@@ -347,20 +355,27 @@ def cage_claiming(state: KillerState) -> Step | None:
     old = tuple(masks[c] for c in cage.cells)
     new, live = cage_support(cage.total, [m if u in CELL_UNITS[c] else m & ~bit for c, m in zip(cage.cells, old)], bit)
     gone = losses(cage.cells, old, new)
+    if not state.words:
+        return _step("cage-claiming", (), gone, (), "")
     return _step("cage-claiming", (), gone, (unit_name(u), cage.name),
                  f"{d + 1} lies only in {cage.name} within {unit_name(u)}, so that cage holds it there "
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
 def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values: tuple[str, ...],
-                technique: str) -> Step | None:
+                technique: str, words: bool) -> Step | None:
     """The eliminations (or the placement) a sum group of the rule of 45 gives, if any (`masks` and
-    `values`: its cells' own, in the group's order; the compiled group_news finds them)."""
+    `values`: its cells' own, in the group's order; the compiled group_news finds them), worded when
+    `words`."""
     news = group_news(group.total, group.signs, masks, values, group, GROUP_LIMIT)
     if news is None:
         return None
     at, total, old, new = news
     open_cells = [group.cells[i] for i in at]
+    if not words:
+        if len(at) == 1:
+            return _step(technique, (open_cells[0] * 9 + new[0].bit_length() - 1,), (), (), "")
+        return _step(technique, (), losses(open_cells, old, new), (), "")
     open_signs = [group.signs[i] for i in at]
     terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
     terms = terms[3:] if open_signs[0] > 0 else "-" + terms[3:]
@@ -385,7 +400,7 @@ def _rule_of_45(state: KillerState, regions: Sequence[Region], technique: str) -
             now = group_masks, group_values = group.pick(masks), group.pick(values)
             if quiet.get(group) == now:
                 continue
-            found = _group_step(region, group, group_masks, group_values, technique)
+            found = _group_step(region, group, group_masks, group_values, technique, state.words)
             if found is not None:
                 return found
             quiet[group] = now

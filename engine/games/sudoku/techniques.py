@@ -195,13 +195,16 @@ def why(found: Finding) -> str:
     return SAY[found.technique](found)
 
 
-def compiled_step(pos: Position, tid: int) -> Step | None:
-    """The step the compiled finder of technique `tid` finds in `pos`, worded; None when it finds none.
+def compiled_step(pos: Position, tid: int, *, words: bool = True) -> Step | None:
+    """The step the compiled finder of technique `tid` finds in `pos`, worded (with `words` false,
+    without its units' names and sentence: for a solve only scored); None when it finds none.
     (Killer Sudoku's position is Sudoku's: its state asks the same.)"""
     found = pos.find(tid)
     if found is None:
         return None
     entry = TABLE[tid]
+    if not words:
+        return Step(entry.name, entry.cost, found.place, found.eliminate, (), "")
     return Step(entry.name, entry.cost, found.place, found.eliminate, tuple(unit_name(u) for u in found.units),
                 SAY[tid](found))
 
