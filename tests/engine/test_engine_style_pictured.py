@@ -89,3 +89,35 @@ def test_every_band_is_reachable(n: int, band: str) -> None:
 def test_every_band_is_reachable_on_large_boards(n: int, band: str) -> None:
     board, _ = generate(Rules(n), 3, band=band, style="pictured", timeout=300)
     assert board.extra["difficulty"]["band"] == band
+
+
+def test_fitted_numbers_are_distributions() -> None:
+    """Per size 7-11: symmetry odds summing to 1, quantiles that never go down."""
+    for n in range(7, 12):
+        fitted = pictured.params(n)
+        assert abs(sum(fitted.symmetry_odds) - 1) < 1e-3
+        assert set(fitted.symmetries) <= set(KINDS) | {"none"}
+        for values in (fitted.largest, fitted.spread):
+            assert len(values) == 11 and list(values) == sorted(values)
+
+
+# not "half": a half-turn picture at 9x9 keeps 62-100% of its cells' images (growth around the one
+# centre cell gives more of it up), so tune often reads it as drawn without symmetry and mends nothing
+@pytest.mark.parametrize("kind", ["lr", "ud", "diag", "anti"])
+def test_the_symmetry_of_a_picture_is_read_back(kind: str) -> None:
+    """tune reads the drawing's symmetry from the map: most pictures drawn under `kind` are read as
+    drawn under a symmetry (a picture whose growth gave up more than a tenth of it is read as none),
+    with each region's image label for nine cells in ten."""
+    rng = random.Random(7)
+    read = 0
+    for _ in range(10):
+        regions = pictured.picture(9, kind, pictured.params(9), 0.3, rng)
+        if regions is None:
+            continue
+        found, pairs = pictured.symmetry_of(9, regions)
+        if found == "none":
+            continue
+        read += 1
+        sigma = pictured.image(9, found)
+        assert sum(pairs[regions[cell]] == regions[sigma[cell]] for cell in range(81)) >= 0.9 * 81
+    assert read >= 6
