@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast build bench bench-fleet bench-report schema deploy-files clean
+.PHONY: run test test-slow test-fast build bench bench-fleet bench-report schema deploy-files clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,15 +39,22 @@ run: build
 	$(DEMO) $(BIN)/puzzlefleet export --game sudoku --limit 1 --format text
 	@echo "The demo boards are in demo.db: PUZZLEFLEET_DB=sqlite:///demo.db .venv/bin/puzzlefleet list"
 
-# Every test on pytest-xdist workers: one more than the machine has cores, since the fleet tests spend
+# Tests on pytest-xdist workers: one more than the machine has cores, since the fleet tests spend
 # much of their time waiting on the processes they start (at most six: each worker takes a Redis
 # database of its own); tests that share a fleet, a browser, a built package or a pool run in one group.
 PYTEST_WORKERS := $(shell $(PY) -c "import os; print(min(6, (os.cpu_count() or 1) + 1))")
 PYTEST_XDIST := -n $(PYTEST_WORKERS) --dist loadgroup
 
+# The default lane: the import contracts and every test but the `slow` ones, each of which has a
+# quicker twin here (the slowest are listed in BENCHMARKS.md, "Tests").
 test: build
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q $(PYTEST_XDIST)
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST) -m "not slow"
+
+# The slow lane (CI runs it after `make test`): the long sweeps against brute force, the fault scenarios,
+# the package build, the calibration files.
+test-slow: build
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST) -m slow
 
 # The quick lane between two edits: the engine, store and command-line tests without the fleet,
 # the browser and the slow ones; nothing here waits on other processes, so a worker per core.

@@ -50,9 +50,12 @@ def test_drawings_are_sound(rules: Rules) -> None:
     assert drawn >= 27
 
 
-@pytest.mark.parametrize("rules", [Rules(8), Rules(10, 2)], ids=str)
-def test_boards_are_unique_and_graded(rules: Rules) -> None:
-    for seed in range(4):
+# One 10x10 2-star board in the default lane; three more in the slow one.
+@pytest.mark.parametrize("rules, seeds", [(Rules(8), range(4)), (Rules(10, 2), range(1)),
+                                          pytest.param(Rules(10, 2), range(1, 4), marks=pytest.mark.slow)],
+                         ids=["queens 8", "starbattle 10 2", "starbattle 10 2, more seeds"])
+def test_boards_are_unique_and_graded(rules: Rules, seeds: range) -> None:
+    for seed in seeds:
         board, _ = generate(rules, seed, style="interlocking")
         assert reference_solutions(rules, board.regions, 2) == [board.solution]
         data = board.to_json()

@@ -22,9 +22,12 @@ import store
 from tests.workers.conftest import (BIN, BROKERS, Fleet, OwnRabbit, OwnRedis, add_consumer, assert_exactly, is_amqp,
                                     make_db_url, redis_client, send_raw, wait_for)
 
-pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
+# All but one are in the slow lane; a killed worker whose tasks go to a waiting one, on both brokers, is
+# the default lane's twin of the fault scenarios.
+pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("faults")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_path: Path,
                                                               request: pytest.FixtureRequest,
@@ -56,6 +59,7 @@ def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_pat
     assert_exactly(fleet, job_id, n)
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_a_soft_limit_that_cuts_a_store_call_short_costs_one_retry(tmp_path: Path, request: pytest.FixtureRequest,
                                                                    fleet_factory: Callable[..., Fleet]) -> None:
@@ -142,6 +146,7 @@ def test_a_killed_workers_tasks_go_to_a_waiting_worker(broker: str, tmp_path: Pa
         assert min(run.taken_again.values()) > 4.0, run.taken_again          # after the visibility timeout
 
 
+@pytest.mark.slow
 def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit: OwnRabbit,
                                                      fleet_factory: Callable[..., Fleet]) -> None:
     """A RabbitMQ node of the test's own is SIGKILLed mid-job and started again: its quorum queues are
@@ -169,6 +174,7 @@ def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit:
     assert "Traceback" not in worker.text(), worker.text()[-3000:]
 
 
+@pytest.mark.slow
 def test_a_redis_restart_mid_job_still_lands_exactly_n_boards(tmp_path: Path, own_redis: Any,
                                                               fleet_factory: Callable[..., Fleet]) -> None:
     """Redis dies (SIGKILL) and comes back empty: every queued task is lost. The worker reconnects;
@@ -266,6 +272,7 @@ def broker_wipe_under_load(fleet: Fleet, redis: OwnRedis, *, jobs: int = 6, boar
     return WipeRun(first, finished, fed, open_fed, resent, logs)
 
 
+@pytest.mark.slow
 def test_a_broker_wipe_under_load_is_recovered_in_seconds(tmp_path: Path, own_redis: OwnRedis,
                                                           fleet_factory: Callable[..., Fleet]) -> None:
     """Six jobs in flight when Redis loses everything, while new jobs keep arriving faster than two
@@ -288,6 +295,7 @@ def test_a_broker_wipe_under_load_is_recovered_in_seconds(tmp_path: Path, own_re
     assert "Traceback" not in run.logs, run.logs[-3000:]
 
 
+@pytest.mark.slow
 def test_a_daily_set_longer_than_the_soft_time_limit_is_finished_by_retries(
         tmp_path: Path, fleet_factory: Callable[..., Fleet]) -> None:
     """The day's set needs more time than one task has: the task stops within its work budget (the soft
