@@ -212,6 +212,42 @@ def auc_of(tally: tuple[float, int]) -> float:
     return tally[0] / tally[1] if tally[1] else float("nan")
 
 
+HONEST_COLUMNS = ["rules", "style", "calibration boards", "generated boards", "median ms / board", "shape, logistic",
+                  "shape, boosting", "texture, logistic", "texture, boosting", "goal"]
+
+
+def write_honest(calibration: Path, args: argparse.Namespace, report: dict, notes: list[str],
+                 load_at_start: float) -> None:
+    """bench/results/shape_classifier.json: this honest run's rows, after the rows of other styles that
+    an earlier honest run against the same file left there (their command kept in the notes), so the
+    default and a candidate style read side by side."""
+    from machine import RESULTS
+    title = (f"Honest AUC against {calibration.name}: fitted on one half, measured on the other, swapped, "
+             f"pooled (goal ≤ {GOAL} at sizes with {MIN_BOARDS}+ boards)")
+    rows = [[row["rules"], row["style"] + (" (refitted per half)" if row["refitted_on_halves"] else ""),
+             row["calibration_boards"], row["generated"], row["median_ms"]]
+            + [row["auc"][fam][model] for fam in FAMILIES for model in MODELS]
+            + ["met" if row["met"] else "not met" + ("" if row["counted"] else " (too few boards to count)")]
+            for row in report["rows"]]
+    ours = {row[1].split(" ")[0] for row in rows}
+    kept, earlier = [], []
+    try:
+        previous = json.loads((RESULTS / "shape_classifier.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        previous = None
+    if previous and previous.get("tables") and previous["tables"][0].get("title") == title:
+        kept = [row for row in previous["tables"][0]["rows"] if row[1].split(" ")[0] not in ours]
+        if kept:
+            earlier = [f"rows of {', '.join(sorted({row[1].split(' ')[0] for row in kept}))}: "
+                       f"`{previous['command']}` (commit {previous['commit']}, {previous['when']}, load "
+                       f"{previous['load'][0] if previous['load'] else 'unknown'})"]
+            earlier += [note for note in previous.get("notes", []) if note.startswith("rows of ")]
+    write_result("shape_classifier", [{"title": title, "columns": HONEST_COLUMNS, "rows": kept + rows}],
+                 notes=[f"{args.boards} generated boards per size and half, {args.repeats} fold draws pooled; "
+                        f"total run time {report['seconds']:.0f} s"] + notes + earlier,
+                 load_at_start=load_at_start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--style", default=None, help="drawing style of the generated boards (default: the "
@@ -308,19 +344,7 @@ def main() -> None:
     print("\n".join(leans))
     print(f"\nTotal run time {report['seconds']:.0f} s.")
     if args.honest:
-        write_result("shape_classifier", [{
-            "title": f"Honest AUC against {calibration.name}: fitted on one half, measured on the other, "
-                     f"swapped, pooled (goal ≤ {GOAL} at sizes with {MIN_BOARDS}+ boards)",
-            "columns": ["rules", "style", "calibration boards", "generated boards", "median ms / board",
-                        "shape, logistic", "shape, boosting", "texture, logistic", "texture, boosting", "goal"],
-            "rows": [[row["rules"], row["style"] + (" (refitted per half)" if row["refitted_on_halves"] else ""),
-                      row["calibration_boards"], row["generated"], row["median_ms"]]
-                     + [row["auc"][fam][model] for fam in FAMILIES for model in MODELS]
-                     + ["met" if row["met"] else "not met" + ("" if row["counted"] else " (too few boards to count)")]
-                     for row in report["rows"]]}],
-            notes=[f"{args.boards} generated boards per size and half, {args.repeats} fold draws pooled; "
-                   f"total run time {report['seconds']:.0f} s"] + notes,
-            load_at_start=load_at_start)
+        write_honest(calibration, args, report, notes, load_at_start)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
