@@ -71,8 +71,8 @@ def test_the_hand_drawn_queens_are_graded_whole(env: dict[str, str]) -> None:
     for answer in _check(path, result.stdout):
         assert answer["difficulty"]["band"] and answer["steps"] and "fun" in answer["gates"]
         # the gates of the style the board looks most like: organic's shape gate is measured up to
-        # 14x14; composed and interlocking have theirs at every size
+        # 14x14; composed, interlocking and pictured have theirs at every size
         if answer["shape"]["style"] == "organic":
             assert ("shape" in answer["gates"]) == (answer["rules"]["size"] <= 14)
         else:
-            assert answer["shape"]["style"] in ("composed", "interlocking") and "shape" in answer["gates"]
+            assert answer["shape"]["style"] in ("composed", "interlocking", "pictured") and "shape" in answer["gates"]
