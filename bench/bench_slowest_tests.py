@@ -82,6 +82,9 @@ def main() -> int:
     print(f"{summary}; load average {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     for row in rows:
         print(" | ".join(str(cell) for cell in row))
+    for line in run.stdout.splitlines():           # what failed, so a red run is not read as a timing
+        if line.startswith(("FAILED", "ERROR")):
+            print(line)
     write_result("slowest_tests", [{"title": f"the {args.top} slowest tests", "columns":
                                     ["#", "test", "phase", "seconds", "lane", "its quicker twin in `make test`"],
                                     "rows": rows}],

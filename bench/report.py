@@ -61,10 +61,11 @@ def render(skeleton: Path, results: Path) -> str:
             if i or title is None and len(tables) > 1:
                 out += [f"*{table['title']}*", ""]
             out += markdown(table) + [""]
-        out.append(provenance(result))
-        if name not in noted:       # a file's notes once, where its first table is
+        line = provenance(result)
+        if name not in noted:       # a file's notes once, where its first table is, in the same paragraph
             noted.add(name)
-            out += [f"- {note}" for note in result.get("notes", [])]    # a list right under the line above
+            line = " ".join([line, *(note if note.endswith(".") else note + "." for note in result.get("notes", []))])
+        out.append(line)
     return "\n".join(out).rstrip("\n") + "\n"
 
 

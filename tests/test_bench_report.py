@@ -39,7 +39,7 @@ def test_a_placeholder_expands_to_its_table_and_command(tmp_path: Path) -> None:
     assert "| rules | boards | median |" in text
     assert "| queens 9 | 60 | 0.17 ms |" in text
     assert "`.venv/bin/python bench/bench_grade.py --quick`: commit abc1234, Some CPU, 2 cores" in text
-    assert "- a note" in text
+    assert "load average 1.5. a note." in text
     assert "only in the whole file" not in text        # a title picks one table
 
 
