@@ -13,6 +13,7 @@ import logging
 
 import amqp.exceptions
 import kombu.exceptions
+from billiard.exceptions import WorkerLostError
 import redis.exceptions
 from sqlalchemy import exc as sa_exc
 
@@ -61,6 +62,15 @@ class OneLine(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
+        exc = getattr(exc, "exc", exc)          # billiard's ExceptionWithTraceback, as the pool hands it over
+        if isinstance(exc, WorkerLostError):
+            # Celery logs this (with the pool's traceback) only when its resend of the dead process's task
+            # could not be sent, the broker being away; the task's message is then rejected to be
+            # requeued (task_reject_on_worker_lost), or, once out of retries, its slots wait for the sweep.
+            _relevel(record, logging.WARNING, f"{record.getMessage().split(chr(10), 1)[0]}: its resend could not "
+                                              "be sent, so its message goes back to the broker")
+            record.exc_info, record.exc_text, record.stack_info = None, None, None
+            return True
         if exc is None or not is_transient(exc):
             return True
         message = record.getMessage().split("\n", 1)[0]

@@ -203,6 +203,24 @@ def test_an_expected_fault_is_logged_in_one_line_and_a_bug_keeps_its_traceback()
         assert out.getvalue().splitlines() == ["sweep failed (cannot open database x)"]
         out.truncate(0)
         out.seek(0)
+        # A pool process died while the broker was away: Celery's resend failed and the message is
+        # requeued; it logs the pool's error, wrapped, with its traceback, at ERROR
+        from billiard.einfo import ExceptionInfo
+        from billiard.exceptions import WorkerLostError
+        try:
+            try:
+                raise ConnectionResetError(104, "Connection reset by peer")
+            except ConnectionResetError:
+                raise WorkerLostError("Worker exited prematurely: signal 9 (SIGKILL) Job: 7.")
+        except WorkerLostError as lost:
+            einfo, died = ExceptionInfo(internal=True), lost
+        assert "Traceback" in str(einfo.exc_info[1])           # the pool's wrapper, which prints the stack
+        logger.error("Task handler raised error: %r", died, exc_info=einfo.exc_info)
+        assert out.getvalue().splitlines() == [
+            "Task handler raised error: WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) Job: 7.'): "
+            "its resend could not be sent, so its message goes back to the broker"]
+        out.truncate(0)
+        out.seek(0)
         try:
             raise ValueError("a bug")
         except ValueError:
