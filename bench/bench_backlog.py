@@ -34,7 +34,7 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=12)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header, write_result
+    from machine import markdown_head, markdown_row, run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, flush
     from tests.workers.test_recovery_defaults import DEFAULTS, backlog_without_faults
 
@@ -43,8 +43,7 @@ def main() -> int:
     columns = ["broker", "run", "jobs x boards", "all done after (s)", "longest wait for a first board (s)", "sweeps",
                "slots sent again"]
     rows: list[list[object]] = []
-    print("| broker | run | jobs x boards | all done after (s) | longest wait for a first board (s) | sweeps | slots sent again |")
-    print("|---|---|---|---|---|---|---|")
+    print(markdown_head(columns))
     for kind in args.brokers.split(","):
         home = Path(tempfile.mkdtemp(prefix=f"bench-backlog-{kind}-"))
         server = OwnRedis(home) if kind == "redis" else OwnRabbit(home)
@@ -62,7 +61,7 @@ def main() -> int:
                                                  within=1800.0)
                     rows.append([kind, run_no, f"{args.jobs} x {args.boards}", f"{time.monotonic() - started:.0f}",
                                  f"{run.longest_wait:.0f}", run.sweeps, run.resent])
-                    print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+                    print(markdown_row(rows[-1]), flush=True)
                 finally:
                     fleet.stop()
         finally:

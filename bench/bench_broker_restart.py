@@ -32,7 +32,7 @@ def main() -> int:
     ap.add_argument("--outage", type=float, default=4.0)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header, write_result
+    from machine import markdown_head, markdown_row, run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_broker_restart import BOARDS, DEFAULTS, Broker, restart_mid_job
 
@@ -40,8 +40,7 @@ def main() -> int:
     print(run_header())
     columns = ["broker", "run", "job finished after the broker's return (s)", "slots sent again", "tasks dropped"]
     rows: list[list[object]] = []
-    print("| broker | run | job finished after the broker's return (s) | slots sent again | tasks dropped |")
-    print("|---|---|---|---|---|")
+    print(markdown_head(columns))
     for kind in args.kinds.split(","):
         home = Path(tempfile.mkdtemp(prefix=f"bench-restart-{kind}-"))
         if kind.startswith("redis"):
@@ -65,7 +64,7 @@ def main() -> int:
                     assert_exactly(fleet, run.job, BOARDS)
                     rows.append([kind, run_no, f"{run.finished_after:.0f}", run.resent,
                                  run.logs.count("requeue=False")])
-                    print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+                    print(markdown_row(rows[-1]), flush=True)
                 finally:
                     fleet.stop()
                 if server.procs and server.procs[-1].popen.poll() is not None:

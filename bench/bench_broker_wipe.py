@@ -40,7 +40,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header, write_result
+    from machine import markdown_head, markdown_row, run_header, write_result
     from tests.workers.conftest import Fleet, OwnRedis
     from tests.workers.test_fleet_faults import broker_wipe_under_load
 
@@ -49,8 +49,7 @@ def main() -> int:
     columns = ["run", "first jobs finished after the wipe (s)", "slowest", "slots sent again (jobs)",
                "fed jobs open at the end"]
     rows: list[list[object]] = []
-    print("| run | first jobs finished after the wipe (s) | slowest | slots sent again (jobs) | fed jobs open at the end |")
-    print("|---|---|---|---|---|")
+    print(markdown_head(columns))
     for run_no in range(1, args.repeat + 1):
         tmp = Path(tempfile.mkdtemp(prefix="bench-wipe-"))
         redis = OwnRedis(tmp)
@@ -70,7 +69,7 @@ def main() -> int:
             rows.append([run_no, times, f"{max(run.finished_after.values()):.0f}",
                          f"{slots} ({len(jobs)} resends; first jobs {', '.join(map(str, first)) or 'none'})",
                          f"{run.open_fed_at_end} of {len(run.fed)}"])
-            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+            print(markdown_row(rows[-1]), flush=True)
         finally:
             fleet.stop()
             redis.stop()

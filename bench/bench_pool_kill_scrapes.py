@@ -38,7 +38,7 @@ def main() -> int:
     ap.add_argument("--scrapers", type=int, default=2)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header, write_result
+    from machine import markdown_head, markdown_row, run_header, write_result
     from tests.workers.conftest import Fleet, OwnPostgres, OwnRabbit, _pg_bin, assert_exactly, free_port
 
     load_at_start = os.getloadavg()[0]
@@ -111,8 +111,8 @@ def main() -> int:
         shutil.rmtree(home, ignore_errors=True)
     columns = ["rounds", "pool processes killed", "/metrics scrapes", "scrapes refused", "hangs", "the worker"]
     row = [round_no, kills, scrapes[0], scrape_errors[0], len(hangs), term.splitlines()[0]]
-    print("| " + " | ".join(columns) + " |\n|" + "---|" * len(columns))
-    print("| " + " | ".join(str(cell) for cell in row) + " |")
+    print(markdown_head(columns))
+    print(markdown_row(row))
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end.")
     write_result("pool_kill_scrapes", [{"title": "pool processes killed under /metrics scrapes",
                                         "columns": columns, "rows": [row]}],

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from machine import RESULTS, run_header, write_result
+from machine import RESULTS, markdown_head, markdown_row, run_header, write_result
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTAGE = "tests/workers/test_db_outage.py::test_a_job_survives_a_database_outage"
@@ -53,8 +53,8 @@ def main() -> int:
     row = [args.node, args.runs, args.runs - len(failed), ", ".join(map(str, failed)) or "none",
            f"{min(seconds):.0f} / {statistics.median(seconds):.0f} / {max(seconds):.0f}",
            f"{min(loads):.1f} / {max(loads):.1f}"]
-    print("| " + " | ".join(columns) + " |\n|" + "---|" * len(columns))
-    print("| " + " | ".join(str(cell) for cell in row) + " |")
+    print(markdown_head(columns))
+    print(markdown_row(row))
     write_result(args.name, [{"title": f"{args.node}, {args.runs} runs in a row", "columns": columns,
                               "rows": [row]}],
                  notes=["Each run a whole `CI=1 .venv/bin/python -m pytest -q` process, one after another."],

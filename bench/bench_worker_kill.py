@@ -31,7 +31,7 @@ def main() -> int:
     ap.add_argument("--brokers", default="redis,rabbitmq")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from machine import run_header, write_result
+    from machine import markdown_head, markdown_row, run_header, write_result
     from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
@@ -39,8 +39,7 @@ def main() -> int:
     print(run_header())
     columns = ["broker", "run", "seconds from the SIGKILL until each task was taken again"]
     rows: list[list[object]] = []
-    print("| broker | run | seconds from the SIGKILL until each task was taken again |")
-    print("|---|---|---|")
+    print(markdown_head(columns))
     for kind in args.brokers.split(","):
         home = Path(tempfile.mkdtemp(prefix=f"bench-kill-{kind}-"))
         server = OwnRedis(home) if kind == "redis" else OwnRabbit(home)
@@ -59,7 +58,7 @@ def main() -> int:
                     assert_exactly(fleet, run.job, 300)
                     times = ", ".join(f"{run.taken_again[task]:.2f}" for task in run.held)
                     rows.append([kind, run_no, times])
-                    print(f"| {kind} | {run_no} | {times} |", flush=True)
+                    print(markdown_row(rows[-1]), flush=True)
                 finally:
                     fleet.stop()
         finally:

@@ -63,6 +63,16 @@ def write_result(name: str, tables: list[dict[str, object]], *, notes: list[str]
     return path
 
 
+def markdown_row(cells: list[object]) -> str:
+    """One Markdown table row, as the benches print their tables while they run."""
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def markdown_head(columns: list[str]) -> str:
+    """A Markdown table's header and rule, from the same column names its result file gets."""
+    return markdown_row(columns) + "\n|" + "---|" * len(columns)
+
+
 def command_line() -> str:
     """The command as a user types it from the repository's root."""
     return " ".join([".venv/bin/python", f"bench/{os.path.basename(sys.argv[0])}", *sys.argv[1:]])
