@@ -13,6 +13,7 @@ import logging
 
 import amqp.exceptions
 import kombu.exceptions
+from billiard.einfo import ExceptionWithTraceback
 from billiard.exceptions import WorkerLostError
 import redis.exceptions
 from sqlalchemy import exc as sa_exc
@@ -58,17 +59,19 @@ def is_transient(exc: BaseException) -> bool:
 
 class OneLine(logging.Filter):
     """A record carrying a transient fault loses its traceback (and any text after its first line) and
-    gains the fault's one-line message."""
+    gains the fault's one-line message; so does Celery's record of a dead pool process whose task it could
+    not send again (a WARNING: nothing is lost)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        exc = getattr(exc, "exc", exc)          # billiard's ExceptionWithTraceback, as the pool hands it over
+        if isinstance(exc, ExceptionWithTraceback):           # as the pool hands its errors over
+            exc = exc.exc
         if isinstance(exc, WorkerLostError):
             # Celery logs this (with the pool's traceback) only when its resend of the dead process's task
             # could not be sent, the broker being away; the task's message is then rejected to be
             # requeued (task_reject_on_worker_lost), or, once out of retries, its slots wait for the sweep.
-            _relevel(record, logging.WARNING, f"{record.getMessage().split(chr(10), 1)[0]}: its resend could not "
-                                              "be sent, so its message goes back to the broker")
+            _relevel(record, logging.WARNING, record.getMessage().split("\n", 1)[0]
+                     + ": its resend could not be sent, so its message goes back to the broker")
             record.exc_info, record.exc_text, record.stack_info = None, None, None
             return True
         if exc is None or not is_transient(exc):
