@@ -70,7 +70,7 @@ bench-fleet: build
 
 # BENCHMARKS.md from its skeleton (bench/BENCHMARKS.in.md) and the figures the bench scripts wrote
 # to bench/results/ (a test checks that the committed file matches them).
-bench-report:
+bench-report: $(BIN)/python
 	$(BIN)/python bench/report.py
 
 # The published board JSON Schema (a test checks that the file matches the models).
