@@ -32,6 +32,7 @@ from engine.games.base import Gates
 from engine.games.starbattle import likeness
 from engine.games.starbattle.count import monotonic, new_search, only_solution
 from engine.games.starbattle.rules import Rules
+from engine.games.starbattle.styles import _pictured
 from engine.games.starbattle.styles.composed import BOUNDS as COMPOSED_BOUNDS
 from engine.games.starbattle.styles.composed import penalties as composed_penalties
 from engine.games.starbattle.styles.pictured_fit import LIKENESS
@@ -56,6 +57,7 @@ CARVE_INTERIOR = 0.4        # interior cells per row the carving stops at (daily
 CARVE_TRIES = 30            # corridors tried per picture
 MIN_PIECE = 3              # cells a piece is drawn with at least
 SYMMETRIES = ("lr", "ud", "half", "diag", "anti")
+FRAME = 0.0                # growth weight of a cell on the board's edge for the background (0: no frame)
 
 
 def available(rules: Rules) -> bool:
@@ -123,9 +125,19 @@ def _draw_quantile(values: Sequence[float], rng: random.Random) -> float:
     return values[low] + (values[high] - values[low]) * (at - low)
 
 
-def picture(n: int, kind: str, fitted: Params, spread: float, rng: random.Random) -> list[int] | None:
+def picture(n: int, kind: str, fitted: Params, spread: float, rng: random.Random, *,
+            frame: float | None = None) -> list[int] | None:
     """n regions, symmetric under `kind` but where growth could not keep it, or None when a piece
-    found no seed. Label 0 is the background."""
+    found no seed. Label 0 is the background. Compiled (_pictured.pyx); with `frame` 0 it draws what
+    picture_reference draws from the same generator, cell for cell."""
+    return _pictured.picture(n, kind, image(n, kind), fitted.largest, fitted.spread, spread, rng, PAIR_SHARE,
+                             COMPACT, BACKGROUND_COMPACT, BLOCKS, BLOCK_COMPACT, GAP, MIN_PIECE,
+                             CARVE_INTERIOR, CARVE_TRIES, FRAME if frame is None else frame)
+
+
+def picture_reference(n: int, kind: str, fitted: Params, spread: float, rng: random.Random) -> list[int] | None:
+    """The pure-Python drawing (picture with the frame off): n regions, symmetric under `kind` but
+    where growth could not keep it, or None when a piece found no seed. Label 0 is the background."""
     sigma = image(n, kind)
     neighbours = orthogonal_neighbours(n)
     cells = n * n
@@ -328,7 +340,15 @@ def gates(rules: Rules) -> Gates:
 
 def symmetry_of(n: int, regions: Sequence[int]) -> tuple[str, dict[int, int]]:
     """The symmetry a map was drawn under (the kind whose image maps most cells' labels one to one)
-    and the label each label's cells map to ("none" and {} when no kind maps 90% of the cells)."""
+    and the label each label's cells map to ("none" and {} when no kind maps 90% of the cells).
+    Compiled for maps labelled 0 to n - 1 (symmetry_of_reference otherwise)."""
+    if all(0 <= label < n for label in regions):
+        return _pictured.symmetry_of(n, regions, SYMMETRIES, tuple(image(n, kind) for kind in SYMMETRIES))
+    return symmetry_of_reference(n, regions)
+
+
+def symmetry_of_reference(n: int, regions: Sequence[int]) -> tuple[str, dict[int, int]]:
+    """symmetry_of in Python."""
     best, best_share, best_pairs = "none", 0.9, {}
     for kind in SYMMETRIES:
         sigma = image(n, kind)
