@@ -1,6 +1,7 @@
 """A broker restart with the settings people run (no PUZZLEFLEET_* overrides): every task in flight comes
 back, none is dropped because its retry or hand-over could not be sent while the broker was away, and
-the job ends exact within 90 s of the broker's return. On Redis with its append-only file (as the
+the job ends exact within a minute of the broker's return, beyond the time its boards left take at the pace
+the fleet kept before the outage (the machine's load slows both alike). On Redis with its append-only file (as the
 README runs it) and without (every queued task lost: beat's sweep sends the lost slots again), and on
 RabbitMQ (quorum queues on disk)."""
 
@@ -23,6 +24,9 @@ pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faul
 BOARDS = 400
 OUTAGE = 4.0            # seconds: long enough that every running task hands over (every 2 s) or retries meanwhile
 DEFAULTS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": ""}      # conftest's fleet sets 5 s; empty is unset: the default
+# Seconds past the remaining work: with the broker back empty, the stall time (20 s) and a sweep (every
+# 10 s) pass before the lost slots are sent again.
+RECOVERY = 60.0
 
 
 class Broker:
@@ -44,9 +48,11 @@ def restartable(request: pytest.FixtureRequest) -> Broker:
 @dataclass
 class RestartRun:
     """What restart_mid_job saw: the job, the seconds from the broker's return until it finished, the
-    slots beat's sweep sent again, and the workers' logs."""
+    seconds the boards not stored at the return take at the pace before the outage, the slots beat's
+    sweep sent again, and the workers' logs."""
     job: int
     finished_after: float
+    work_left: float
     resent: int
     logs: str
     beat: str
@@ -61,18 +67,22 @@ def restart_mid_job(fleet: Fleet, broker: Broker, *, boards: int = BOARDS, outag
     beat = fleet.beat()
     job_id = fleet.enqueue("--game", "starbattle", "--size", "10", "--stars", "2", "--count", str(boards),
                            "--seed", "17")["job"]
+    fleet.wait_stored(job_id, 5)
+    paced_from = time.monotonic()
     fleet.wait_stored(job_id, 20)
+    per_board = (time.monotonic() - paced_from) / (fleet.job(job_id)["stored"] - 5)
     broker.kill()
     assert fleet.job(job_id)["stored"] < boards, "the job finished before the broker went: make it longer"
     time.sleep(outage)
     broker.start()
     back = time.monotonic()
+    work_left = (boards - fleet.job(job_id)["stored"]) * per_board
     workers = [worker, *fleet.revive(after=0.5)]
     fleet.wait_job(job_id, timeout=within)
     took = time.monotonic() - back
     logs = "".join(w.text() for w in workers)
     resent = sum(int(n) for n in re.findall(r"job \d+: (\d+) slots sent again", logs))
-    return RestartRun(job_id, took, resent, logs, beat.text())
+    return RestartRun(job_id, took, work_left, resent, logs, beat.text())
 
 
 def test_a_broker_restart_with_default_settings_drops_no_task(restartable: Broker, tmp_path: Path,
@@ -80,7 +90,7 @@ def test_a_broker_restart_with_default_settings_drops_no_task(restartable: Broke
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=restartable.url, **DEFAULTS)
     run = restart_mid_job(fleet, restartable)
     assert_exactly(fleet, run.job, BOARDS)
-    assert run.finished_after <= 90, (run.finished_after, run.logs[-4000:])
+    assert run.finished_after <= run.work_left + RECOVERY, (run.finished_after, run.work_left, run.logs[-4000:])
     assert "requeue=False" not in run.logs, run.logs[-4000:]
     # The outage is one WARNING when it starts and one when it ends, in the worker and in beat (which
     # sees it only if it tried to send meanwhile); nothing at ERROR or CRITICAL (no work was lost or
