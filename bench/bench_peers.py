@@ -70,8 +70,8 @@ print(json.dumps([wall, cpu]))
 KILLER_PEER = "killer-sudoku-generator@1.1.2"
 KILLER_PEER_DIR = Path(tempfile.gettempdir()) / "puzzlefleet-peers-npm"
 KILLER_PEER_SCRIPT = Path(__file__).resolve().parent / "peers" / "killer_peer.js"
-TARGET = {"startup": 0.15, "generate1": 0.3, "queens": 200.0, "sudoku": 3.0, "sb10": 0.06, "sb14": 5.0,
-          "sb14-worst": 30.0, "expert": 1.0, "killer": 3.0}
+TARGET = {"startup": 0.15, "generate1": 0.35, "queens": 200.0, "sudoku": 3.0, "sb10": 0.06, "sb14": 5.0,
+          "sb14-median": 2.0, "sb14-worst": 10.0, "expert": 1.0, "killer": 3.0}
 ROWS = ("startup", "queens", "sudoku", "starbattle", "killer")
 
 
@@ -258,7 +258,7 @@ def main() -> None:
                            str(args.seed + 100 + i)], env=env, cwd=stores.folder) for i in range(repeats)]
             took = statistics.median(runs)
             row(f"`generate --game queens --size 8 --count 1`, migrated store (median of {repeats})",
-                with_cpu(took, cpu_since(mark)), f"{with_cpu(bare, bare_cpu)} (`python -c pass`)", f"{took / bare:.1f}× the bare interpreter", "≤ 300 ms",
+                with_cpu(took, cpu_since(mark)), f"{with_cpu(bare, bare_cpu)} (`python -c pass`)", f"{took / bare:.1f}× the bare interpreter", "≤ 350 ms",
                 took <= TARGET["generate1"])
             mark = len(CPU_SECONDS)
             fresh = statistics.median(
@@ -323,7 +323,7 @@ def main() -> None:
                 f"{seconds(statistics.median(each))} / {seconds(p90(each))} / {seconds(max(each))} "
                 f"(seed {each.index(max(each))}); CPU {seconds(statistics.median(CPU_SECONDS[mark:]))} / "
                 f"{seconds(p90(CPU_SECONDS[mark:]))} / {seconds(max(CPU_SECONDS[mark:]))}", "", "",
-                "none over 30 s", over == 0)
+                "median ≤ 2 s, none over 10 s", over == 0 and statistics.median(each) <= TARGET["sb14-median"])
             say("star battle 10x10 2-star expert")
             count = 3 if args.quick else 5
             mark = len(CPU_SECONDS)
@@ -338,7 +338,7 @@ def main() -> None:
             ours_args = ["--game", "killer", "--size", "9", "--band", "hard", "--count", str(count), "--seed", seed]
             label = (f"graded hard Killer Sudoku, {count} boards in one process "
                      f"(`puzzlefleet generate {' '.join(ours_args)}`): s/board, median / best of {rounds} "
-                     f"alternating rounds")
+                     f"alternating rounds; the target holds in every round")
             command, env_or_why = killer_peer()
             if command is None:
                 say(f"killer: {env_or_why}")
@@ -359,6 +359,7 @@ def main() -> None:
                         f"peer {peer[-1]:.3f} s/board (CPU {peer_cpu[-1]:.3f})")
                 unique, total, givens, singles = killer_unique(outputs)
                 ratio, best_ratio = statistics.median(peer) / statistics.median(ours), min(peer) / min(ours)
+                worst_ratio = min(p / o for o, p in zip(ours, peer))
                 row(label,
                     f"{seconds(statistics.median(ours))} / {seconds(min(ours))} "
                     f"(CPU {seconds(statistics.median(ours_cpu))}); each board proved unique and graded hard",
@@ -367,9 +368,9 @@ def main() -> None:
                     f"'expert', {peer_versions()}); median {givens:.0f} givens and {singles:.0f} one-cell cages, "
                     f"only a solution's existence checked: {unique} of {total} unique by our counter "
                     f"({100 * unique / total:.0f}%)",
-                    f"{ratio:.2f}× (best to best {best_ratio:.2f}×, CPU "
+                    f"{ratio:.2f}× (worst round {worst_ratio:.2f}×, best to best {best_ratio:.2f}×, CPU "
                     f"{statistics.median(peer_cpu) / statistics.median(ours_cpu):.2f}×)",
-                    "≥ 3×", ratio >= TARGET["killer"])
+                    "≥ 3× in every round", worst_ratio >= TARGET["killer"])
     finally:
         stores.close()
 
