@@ -25,7 +25,7 @@ from engine.games.killer import GAME, board_of, count_solutions, grade
 from engine.games.killer._count import (apart_bits, cage_support, combos, group_news, group_support_c, losses,
                                        run_rounds_c)
 from engine.games.sudoku.geometry import PEER_BITS
-from engine.games.killer.reference import group_support, reference_rounds, reference_solutions
+from engine.games.killer.reference import cage_support_plain, group_support, reference_rounds, reference_solutions
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
                                       opening_bits, round_groups, rounds, run_rounds, score)
 from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, SEVERAL_REGIONS,
@@ -134,6 +134,19 @@ def test_cage_support_is_brute_force() -> None:
         got_support, got_sets = cage_support(total, masks, need)
         assert list(got_support) == support and set(got_sets) == sets, (total, masks, need)
         assert set(got_sets) <= set(combos(k, total))
+
+
+def test_cage_support_is_the_plain_subset_search() -> None:
+    # the compiled support (a matching per digit set, Regin's filtering) against the plain reading, the
+    # cells filled one by one over the subsets of each set, at every size up to 9 cells
+    rng = random.Random(6)
+    for _ in range(4000):
+        k = rng.randrange(1, 10)
+        masks = tuple(rng.randrange(0 if rng.random() < 0.02 else 1, 512)
+                      | (rng.randrange(1, 512) if rng.random() < 0.5 else 0) for _ in range(k))
+        total = rng.randrange(k * (k + 1) // 2 - 1, k * (19 - k) // 2 + 2)
+        need = 1 << rng.randrange(9) if rng.random() < 0.3 else 0
+        assert cage_support(total, masks, need) == cage_support_plain(total, masks, need), (total, masks, need)
 
 
 def test_signed_group_support_is_brute_force() -> None:

@@ -34,70 +34,89 @@ def combos(int size, int total):
 # ------------------------------------------------------------------------------------------------
 # exact cage support: which digits each cell of a cage can take in some completion of the cage
 
+cdef inline bint _augment(int i, const unsigned int *avail, int *owner, unsigned int *tried) noexcept nogil:
+    """Kuhn's augmenting path from cell i: give it a digit of `avail[i]` not yet tried on this path,
+    moving the digit's owner on when it has one; 1 when some path frees a digit for it."""
+    cdef unsigned int rest = avail[i] & ~tried[0], bit
+    cdef int d
+    while rest:
+        bit = rest & (~rest + 1)
+        rest &= rest - 1
+        tried[0] |= bit
+        d = __builtin_ctz(bit)
+        if owner[d] < 0 or _augment(owner[d], avail, owner, tried):
+            owner[d] = i
+            return 1
+    return 0
+
+
 cdef int kl_cage_support(int total, const uint16_t *masks, int k, unsigned int need,
                          uint16_t *support, uint16_t *live) noexcept nogil:
     """For k distinct cells adding up to `total` (holding every digit of `need`): each cell's digits that
     some assignment within the cells' candidates uses (`support`), and the digit sets those
     assignments use (`live`). Returns how many sets are live (0: the cage cannot be completed).
 
-    Per digit set, a forward pass marks the digits the first i cells can hold together, a backward
-    pass keeps the ones the remaining cells can complete."""
-    cdef unsigned char fwd[10][512]
-    cdef unsigned char good[10][512]
-    cdef unsigned int combo, sub, avail, bit
-    cdef int i, j, n, nlive = 0
-    cdef uint16_t found[9]
+    Per digit set (k digits for k cells), Regin's all-different filtering: an assignment is a perfect
+    matching of the cells to the set's digits. One is found by augmenting paths (none: the set is not
+    live); then cell i can take digit d (not its own, m) in some other matching exactly when the cell
+    holding d can move on, and so on, until a cell takes m: a path from d to m in the graph where
+    digit x leads to each other digit its holder can take. The plain reading (reference.cage_support_plain)
+    tries the cells one by one over the subsets of the set."""
+    cdef unsigned int avail[9]
+    cdef unsigned int reach[9]       # per digit: the digits a path from it reaches (one step or more)
+    cdef unsigned int back[9]        # per digit: the digits whose paths reach it
+    cdef int owner[9]
+    cdef int mine[9]                 # each cell's digit in the matching found
+    cdef unsigned int combo, tried, rest, bit, x, z, found
+    cdef int i, j, d, n, nlive = 0
     cdef uint16_t sets[SD_MAXCOMBOS]
     for i in range(k):
         support[i] = 0
     n = sd_fitting_combos(total, masks, k, need, sets)
     for j in range(n):
         combo = sets[j]
-        # forward: fwd[i][used] when the first i cells can hold exactly the digits `used`
-        for i in range(k + 1):
-            sub = combo
-            while True:
-                fwd[i][sub] = 0
-                good[i][sub] = 0
-                if sub == 0:
-                    break
-                sub = (sub - 1) & combo
-        fwd[0][0] = 1
+        for d in range(9):
+            owner[d] = -1
         for i in range(k):
-            sub = combo
-            while True:
-                if fwd[i][sub]:
-                    avail = masks[i] & combo & ~sub
-                    while avail:
-                        bit = avail & (~avail + 1)
-                        avail &= avail - 1
-                        fwd[i + 1][sub | bit] = 1
-                if sub == 0:
-                    break
-                sub = (sub - 1) & combo
-        if not fwd[k][combo]:
-            continue
-        good[k][combo] = 1
+            avail[i] = masks[i] & combo
         for i in range(k):
-            found[i] = 0
-        for i in range(k - 1, -1, -1):
-            sub = combo
-            while True:
-                if fwd[i][sub]:
-                    avail = masks[i] & combo & ~sub
-                    while avail:
-                        bit = avail & (~avail + 1)
-                        avail &= avail - 1
-                        if good[i + 1][sub | bit]:
-                            found[i] |= bit
-                            good[i][sub] = 1
-                if sub == 0:
-                    break
-                sub = (sub - 1) & combo
-        live[nlive] = <uint16_t> combo
-        nlive += 1
-        for i in range(k):
-            support[i] |= found[i]
+            tried = 0
+            if not _augment(i, avail, owner, &tried):
+                break
+        else:
+            # every cell has a digit of the set: the set is live
+            for d in range(9):
+                reach[d] = 0
+                back[d] = 0
+                if owner[d] >= 0:
+                    mine[owner[d]] = d
+                    reach[d] = avail[owner[d]] & ~(1u << d)
+            # the transitive closure over the set's digits (Warshall, on bit sets)
+            rest = combo
+            while rest:
+                z = __builtin_ctz(rest)
+                rest &= rest - 1
+                bit = 1u << z
+                x = combo
+                while x:
+                    d = __builtin_ctz(x)
+                    x &= x - 1
+                    if reach[d] & bit:
+                        reach[d] |= reach[z]
+            rest = combo
+            while rest:
+                d = __builtin_ctz(rest)
+                rest &= rest - 1
+                x = reach[d]
+                while x:
+                    z = __builtin_ctz(x)
+                    x &= x - 1
+                    back[z] |= 1u << d
+            for i in range(k):
+                found = (1u << mine[i]) | (avail[i] & back[mine[i]])
+                support[i] |= <uint16_t> found
+            live[nlive] = <uint16_t> combo
+            nlive += 1
     return nlive
 
 

@@ -3,6 +3,7 @@ that parity tests keep the compiled searches honest:
 - reference_solutions: a solution counter, backtracking over cells in order, each cell trying the
   digits its row, column, box and cage do not hold, a cage checked when its last cell is filled and
   cut off when its partial sum leaves no room;
+- cage_support_plain: a cage's supported digits and live digit sets (_count.cage_support);
 - group_support: a signed sum group's supported digits (_count.group_support_c);
 - reference_rounds: rounds of basic deductions (_count.run_rounds_c).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.games.killer.cages import bits, cage_support
+from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.techniques import KillerState
 from engine.games.sudoku.geometry import PEERS, UNIT_CELLS
 
@@ -61,6 +62,41 @@ def reference_solutions(cage_of: Sequence[int], sums: Sequence[int], masks: Sequ
 
     search(0)
     return found
+
+
+def cage_support_plain(total: int, masks: Sequence[int], need: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """_count.cage_support in plain Python: for distinct cells adding up to `total` (with every digit of
+    `need` among them), (each cell's digits some assignment within the cells' candidates uses, the digit
+    sets those assignments use); all empty when none. Per digit set, the cells are filled one by one:
+    `reached[i]` holds the subsets of the set the first i cells can take together, and a cell keeps a
+    digit when the cells after it can take the rest of the set."""
+    k = len(masks)
+    support = [0] * k
+    live = []
+    for combo in COMBOS[k][total] if 0 <= total <= 45 else ():
+        if combo & need != need:
+            continue
+        reached = [{0}]
+        for i in range(k):
+            reached.append({used | bit for used in reached[i] for bit in bits(masks[i] & combo & ~used)})
+        if combo not in reached[k]:
+            continue
+        good = {combo}                    # subsets from which the cells left can complete the set
+        found = [0] * k
+        for i in range(k - 1, -1, -1):
+            before = set()
+            for used in reached[i]:
+                for bit in bits(masks[i] & combo & ~used):
+                    if used | bit in good:
+                        found[i] |= bit
+                        before.add(used)
+            good = before
+        live.append(combo)
+        for i in range(k):
+            support[i] |= found[i]
+    if not live:
+        return (0,) * k, ()
+    return tuple(support), tuple(live)
 
 
 def group_support(total: int, masks: tuple[int, ...], signs: tuple[int, ...],
