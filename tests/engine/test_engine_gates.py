@@ -73,7 +73,7 @@ def test_no_shape_gate_beyond_the_sizes_the_shape_was_measured_on():
     nearly every 20x20 drawing), and `solve` reports only the fun gate there. (Composed, the one-star
     default, is fitted on hand-drawn boards up to 18x18 and keeps its gate: test_engine_styles.)"""
     assert gates_for(Rules(14, 3)) == Gates(min_fun=60, min_shape=70)
-    assert gates_for(Rules(15, 1)) == Gates(min_fun=55, min_shape=None)
+    assert gates_for(Rules(15, 1)) == Gates(min_fun=42, min_shape=None)
     board, stats = generate(Rules(20), 70000, timeout=120, style="organic")
     assert stats.rejected["ugly"] == 0
     data = board.to_json()

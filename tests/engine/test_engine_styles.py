@@ -15,18 +15,21 @@ from engine.errors import InvalidRules
 from engine.games.starbattle import Rules
 from engine.games.starbattle import styles
 from engine.games.starbattle.draw import plant
-from engine.games.starbattle.generator import generate
+from engine.games.starbattle.generator import Settings, generate
 from engine.games.starbattle.reference import reference_solutions
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "queens_handmade_sample.jsonl"
 
-# Board ids (fingerprints of the regions) generated before styles existed, seeds 0-3.
+# Board ids (fingerprints of the regions) generated before styles existed, seeds 0-3, when one-star
+# boards had a fun bar of 55 (BEFORE_FUN).
 BEFORE_STYLES = {
     "queens 8": ("90c8a20a965a236b", "7b6237cd38cd0332", "e02cfbaf510d1a6c", "a86f86e10ba7fff4"),
     "queens 9": ("9a164ff465bc8006", "5185aa66e04d3e9b", "4e5058debadfe459", "d1cdebee599064db"),
     "starbattle 10 2": ("cfd29000510f3ea4", "cee7eb390edd2857", "a1e34cc4cdd4b4f0", "897472bd9146129e"),
     "queens 8 diagonals": ("9ea53b316ba9855f", "efb4ed866608ba6f", "2a9330b173a452bb", "137463b57958f744"),
 }
+
+BEFORE_FUN = {1: 55}
 
 SOUND_RULES = [Rules(n, 1, d) for n in range(5, 15) for d in (False, True)]
 
@@ -87,8 +90,9 @@ def test_organic_draws_starbattle_too() -> None:
 @pytest.mark.parametrize("text", sorted(BEFORE_STYLES))
 def test_organic_is_the_board_of_before(text: str) -> None:
     rules = Rules.parse(text)
+    settings = Settings(min_fun=BEFORE_FUN.get(rules.stars))
     for seed, expected in enumerate(BEFORE_STYLES[text]):
-        named, _ = generate(rules, seed, style="organic")
+        named, _ = generate(rules, seed, style="organic", settings=settings)
         assert named.id == expected
         # every board names its style, the default's too (the default may change)
         assert named.to_json()["style"] == named.to_json()["generation"]["style"] == "organic"

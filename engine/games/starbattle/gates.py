@@ -14,9 +14,10 @@ from engine.games.base import Gates
 from engine.games.starbattle.rules import Rules
 
 # Fun: about the 7th percentile of published boards of that star count (the ladder's tiers; boards it
-# does not finish are left out, their paths being partial). Shape: 70, where one gift (some published
-# boards have one) passes with little else wrong.
-_BY_STARS = {1: Gates(min_fun=55, min_shape=70), 2: Gates(min_fun=60, min_shape=70),
+# does not finish are left out, their paths being partial); for one star, of the daily Queens boards,
+# whose hardest step often comes past the middle of the solve (a bar of 55 called 7-14% of them dull).
+# Shape: 70, where one gift (some published boards have one) passes with little else wrong.
+_BY_STARS = {1: Gates(min_fun=42, min_shape=70), 2: Gates(min_fun=60, min_shape=70),
              3: Gates(min_fun=60, min_shape=70)}
 
 # The shape bounds come from published boards of 8x8 to 14x14 (the calibration file's sizes) and do not

@@ -20,6 +20,7 @@ from engine.games.starbattle import likeness
 from engine.games.starbattle.shape import measure
 from engine.games.base import Gates
 from engine.games.starbattle.count import new_search
+from engine.games.starbattle.gates import gates_for
 from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles._composed import absorb, carve, cut_paths, pieces, tune_moves
 from engine.games.starbattle.styles.composed_fit import LIKENESS
@@ -229,8 +230,8 @@ def score(rules: Rules, regions: Sequence[int]) -> int:
 
 
 def gates(rules: Rules) -> Gates:
-    """Fun as every one-star board; shape on this style's score, fitted on hand-drawn boards."""
-    return Gates(min_fun=55, min_shape=MIN_SCORE)
+    """Fun as every one-star board (gates_for); shape on this style's score, fitted on hand-drawn boards."""
+    return Gates(min_fun=gates_for(rules).min_fun, min_shape=MIN_SCORE)
 
 
 def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.Random,
