@@ -25,10 +25,11 @@ from engine.games.killer import GAME, board_of, count_solutions, grade
 from engine.games.killer._count import (apart_bits, cage_support, combos, group_news, group_support_c, losses,
                                        run_rounds_c)
 from engine.games.sudoku.geometry import PEER_BITS
-from engine.games.killer.reference import cage_support_plain, group_support, reference_rounds, reference_solutions
+from engine.games.killer.reference import (cage_support_plain, group_support, reference_round_groups, reference_rounds,
+                                          reference_solutions)
 from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
                                       opening_bits, round_groups, rounds, run_rounds, score)
-from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, SEVERAL_REGIONS,
+from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, REGIONS, SEVERAL_REGIONS,
                                            SINGLE_REGIONS, TABLE, KillerState, cage_layout, finder)
 from engine.ladder import run
 from engine.ladder.table import Ladder
@@ -274,13 +275,65 @@ def test_the_compiled_group_step_is_the_plain_one() -> None:
     learnt = 0
     for state, _, _ in positions():
         masks, values = state.masks(), state.values()
-        for region in SINGLE_REGIONS + SEVERAL_REGIONS:
-            for group in cage_layout(state.cages).groups(region):
-                news = group_news(group.total, group.signs, group.pick(masks), group.pick(values), group,
-                                  GROUP_LIMIT)
+        layout = cage_layout(state.cages)
+        for number, region in enumerate(REGIONS):
+            for place, group in enumerate(layout.groups(region)):
+                news = group_news(layout.compiled, number, place, masks, values, GROUP_LIMIT)
                 assert news == plain_group_news(group, masks, values)
                 learnt += news is not None
     assert learnt >= 200
+
+
+def test_the_compiled_layout_holds_the_python_layouts_groups() -> None:
+    # every region's sum groups, compiled at once, against CageLayout.groups region by region, on the
+    # booklets' boards and the merged-cage ones (larger cages)
+    rng = random.Random(8)
+    hows = ("innies", "outies", "innies and outies")
+    for data in published()[:40]:
+        for source in (data, merged(rng, data)):
+            if source is None:
+                continue
+            layout = cage_layout(board(source).cages)
+            for number, region in enumerate(REGIONS):
+                assert layout.compiled.groups(number) == tuple(
+                    (hows.index(g.how), g.cells, g.signs, g.total) for g in layout.groups(region))
+
+
+def test_the_compiled_round_groups_are_the_plain_ones() -> None:
+    for state, _, _ in positions()[::4]:
+        assert round_groups(state) == reference_round_groups(state)
+
+
+def plain_rule_of_45(state: KillerState, regions) -> tuple | None:
+    """The rule-of-45 screen's plain twin: the first group of `regions`, in order, that teaches something."""
+    masks, values = state.masks(), state.values()
+    layout = cage_layout(state.cages)
+    for region in regions:
+        for place, group in enumerate(layout.groups(region)):
+            news = plain_group_news(group, masks, values)
+            if news is not None:
+                return REGIONS.index(region), place, news
+    return None
+
+
+def test_the_compiled_rule_of_45_screen_is_the_plain_one_along_a_solve() -> None:
+    # the screen remembers the groups that taught nothing: along whole solves (the screen asked at every
+    # step, the same state), it finds what the plain loop over every group finds
+    asked = found = 0
+    for data in published()[:12]:
+        state = KillerState.start(board(data))
+        layout = cage_layout(state.cages).compiled
+        for _ in range(200):
+            for first, end, regions in ((0, 27, SINGLE_REGIONS), (27, len(REGIONS), SEVERAL_REGIONS)):
+                got = state.screen().rule_of_45(layout, first, end, GROUP_LIMIT)
+                assert got == plain_rule_of_45(state, regions)
+                asked += 1
+                found += got is not None
+            step = next((s for t in LADDER if t.name != "trial-and-error" and (s := t.find(state))), None)
+            if step is None or state.is_solved():
+                break
+            state.apply(step)
+    assert asked >= 500 and found >= 100
 
 
 def test_the_compiled_sides_are_the_plain_ones() -> None:

@@ -5,7 +5,7 @@
 # - Cages: a board's cages screened over one position at a time, for the cage techniques;
 # - the signed sum groups of the rule of 45, and the rounds of basic deductions of the score.
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t
 
@@ -146,6 +146,20 @@ cdef class Cages:
     cdef unsigned char placed[81]
     cdef uint16_t seen[81 * 9]      # each cage's cells when `scan` last looked at it
     cdef signed char verdict[81]    # and what it found: 0 nothing, 1 a digit to drop, 2 dead, -1 not yet
+    cdef unsigned char val[81]      # each cell's placed digit 1-9, 0 when open (rule_of_45)
+    # rule_of_45's memory: each group's cells (mask | digit << 9) when it last taught nothing, and
+    # whether it has such a memory; for the layout `quiet_of` (another layout starts afresh)
+    cdef uint16_t *quiet
+    cdef unsigned char *quiet_set
+    cdef object quiet_of
+
+    def __cinit__(self):
+        self.quiet = NULL
+        self.quiet_set = NULL
+
+    def __dealloc__(self):
+        free(self.quiet)
+        free(self.quiet_set)
 
     def __init__(self, cage_of, sums):
         cdef int cell
@@ -154,15 +168,81 @@ cdef class Cages:
         for cell in range(81):
             self.cand[cell] = ALL
             self.placed[cell] = 0
+            self.val[cell] = 0
 
-    def load(self, masks, marks):
-        """The position: `masks` every cell (a placed digit as its bit), `marks` 0 for placed cells."""
+    def load(self, masks, marks, str values=None):
+        """The position: `masks` every cell (a placed digit as its bit), `marks` 0 for placed cells,
+        `values` each cell's digit or '.' (for rule_of_45; without it no cell is placed there)."""
         cdef int i
-        if len(masks) != 81 or len(marks) != 81:
+        cdef Py_UCS4 ch
+        if len(masks) != 81 or len(marks) != 81 or values is not None and len(values) != 81:
             raise ValueError("a position has 81 cells")
         for i in range(81):
             self.cand[i] = <uint16_t> (masks[i] & ALL)
             self.placed[i] = marks[i] == 0
+            self.val[i] = 0
+        if values is not None:
+            for i in range(81):
+                ch = values[i]
+                if ch != u".":
+                    if not 49 <= <int> ch <= 57:
+                        raise ValueError("values are digits 1-9 or '.'")
+                    self.val[i] = <unsigned char> (<int> ch - 48)
+
+    def rule_of_45(self, Layout layout, int first, int end, int limit):
+        """The first sum group of the regions first..end-1 of `layout` that teaches something in the
+        loaded position (what techniques._rule_of_45 asks group_news of each group, in order): (its
+        region, its place among the region's groups, (the open cells' places in the group, the total
+        they make, their masks, their new masks)), or None. A group that taught nothing is not asked
+        again until one of its cells changes (mask or placed digit)."""
+        cdef int g, i, k, left, n
+        cdef int at[9]
+        cdef uint16_t old[9]
+        cdef uint16_t new[9]
+        cdef uint16_t *memo
+        cdef const int *cells
+        cdef bint same
+        if not 0 <= first <= end <= layout.nregions:
+            raise IndexError("no such regions")
+        if self.quiet_of is not layout:
+            free(self.quiet)
+            free(self.quiet_set)
+            n = layout.first[layout.nregions]
+            self.quiet = <uint16_t *> malloc(max(layout.start[n - 1] + layout.size[n - 1] if n else 0, 1)
+                                             * sizeof(uint16_t))
+            self.quiet_set = <unsigned char *> calloc(max(n, 1), 1)
+            if self.quiet == NULL or self.quiet_set == NULL:
+                free(self.quiet)
+                free(self.quiet_set)
+                self.quiet = NULL
+                self.quiet_set = NULL
+                self.quiet_of = None
+                raise MemoryError()
+            self.quiet_of = layout
+        for g in range(layout.first[first], layout.first[end]):
+            n = layout.size[g]
+            cells = &layout.cells[layout.start[g]]
+            memo = &self.quiet[layout.start[g]]
+            if self.quiet_set[g]:
+                same = 1
+                for i in range(n):
+                    if memo[i] != (self.cand[cells[i]] | self.val[cells[i]] << 9):
+                        same = 0
+                        break
+                if same:
+                    continue
+            k = _news(layout.total[g], n, cells, &layout.signs[layout.start[g]], self.cand, self.val,
+                      layout.cage_of, limit, at, &left, old, new)
+            if k:
+                i = first
+                while layout.first[i + 1] <= g:
+                    i += 1
+                return i, g - layout.first[i], (tuple([at[x] for x in range(k)]), left,
+                                                 tuple([old[x] for x in range(k)]), tuple([new[x] for x in range(k)]))
+            for i in range(n):
+                memo[i] = self.cand[cells[i]] | self.val[cells[i]] << 9
+            self.quiet_set[g] = 1
+        return None
 
     cdef inline int _support(self, int cage, unsigned int need, unsigned int drop_outside_unit, int unit,
                              uint16_t *cells, uint16_t *support, uint16_t *live) noexcept nogil:
@@ -442,72 +522,58 @@ def region_sides(bytes cells, bytes ends, totals, bytes where):
     return inside_total, tuple(crossing)
 
 
-def group_news(int total, signs, masks, values, group, int limit):
-    """The rule of 45 on one sum group, as techniques._group_step reads it: None when the group
-    teaches nothing, else (the open cells' places in the group, the total they make, their masks,
-    their new masks). `signs`, `masks` and `values` are the group's cells' own (tuples, in the group's
-    order); `group.apart` (bit j of apart[i]: cells i and j are known distinct) is read only when
-    needed, since it is worked out on first use. Open cells that are all positive and pairwise
-    distinct are searched as a cage; any other group only up to `limit` open cells; more than 9 open
-    cells teach nothing yet."""
-    cdef Py_ssize_t n = len(values), i
-    cdef int k = 0, x, y, nlive
-    cdef int at[9]
-    cdef int sign[9]
-    cdef uint16_t old[9]
-    cdef uint16_t new[9]
-    cdef uint16_t live[SD_MAXCOMBOS]
-    cdef Py_UCS4 ch
+cdef int _news(int total, int n, const int *cells, const signed char *signs, const uint16_t *cand,
+               const unsigned char *val, const unsigned char *cage_of, int limit,
+               int *at, int *left, uint16_t *old, uint16_t *new) noexcept nogil:
+    """group_news on a sum group of `n` cells (`cells`, `signs`, `total`) over a position (`cand` every
+    cell's mask, `val` its placed digit or 0): the number k of open cells when the group teaches
+    something (their places in the group in `at`, the total they make in `left`, their masks in `old`
+    and their new masks in `new`), else 0."""
+    cdef int i, x, y, k = 0, nlive
     cdef bint like_a_cage = 1, changed = 0, any_new = 0
+    cdef uint16_t live[SD_MAXCOMBOS]
     cdef _group g
     for i in range(n):
-        ch = values[i]
-        if ch == u".":
+        if val[cells[i]] == 0:
             if k == 9:
-                return None
-            at[k] = <int> i
+                return 0
+            at[k] = i
             k += 1
         else:
-            total -= <int> signs[i] * (<int> ch - 48)
+            total -= signs[i] * val[cells[i]]
     if k == 0:
-        return None
+        return 0
     for x in range(k):
-        sign[x] = 1 if signs[at[x]] > 0 else -1
-        if sign[x] < 0:
+        if signs[at[x]] < 0:
             like_a_cage = 0
+            break
     if like_a_cage:
-        apart = group.apart
         for x in range(k):
-            a = apart[at[x]]
-            if (a >> at[x]) & 1:
-                like_a_cage = 0
-            for y in range(k):
-                if y != x and not (a >> at[y]) & 1:
+            for y in range(x + 1, k):
+                if not _apart(cells[at[x]], cells[at[y]], cage_of):
                     like_a_cage = 0
                     break
             if not like_a_cage:
                 break
     if not like_a_cage and k > limit:
-        return None
+        return 0
     for x in range(k):
-        old[x] = <uint16_t> (masks[at[x]] & ALL)
+        old[x] = cand[cells[at[x]]] & ALL
     if like_a_cage:
         nlive = kl_cage_support(total, old, k, 0, new, live)
         if nlive == 0:
-            return None
+            return 0
     else:
-        apart = group.apart
         g.k = k
         for x in range(k):
             g.mask[x] = old[x]
-            g.sign[x] = sign[x]
+            g.sign[x] = 1 if signs[at[x]] > 0 else -1
             g.apart[x] = 0
             g.chosen[x] = 0
             g.support[x] = 0
         for x in range(k):
-            a = apart[at[x]]
             for y in range(x + 1, k):
-                if (a >> at[y]) & 1:
+                if _apart(cells[at[x]], cells[at[y]], cage_of):
                     g.apart[x] |= 1 << y
                     g.apart[y] |= 1 << x
         if _group_bounds(&g):
@@ -516,12 +582,190 @@ def group_news(int total, signs, masks, values, group, int limit):
             new[x] = g.support[x]
             any_new |= new[x] != 0
         if not any_new:
-            return None
+            return 0
     for x in range(k):
         changed |= new[x] != old[x]
     if not changed:
+        return 0
+    left[0] = total
+    return k
+
+
+cdef class Layout:
+    """The rule of 45's sum groups of a board's cages on every region, compiled: per region (in the
+    order given) its groups in CageLayout.groups's order (innies, outies, then innies and outies when
+    the signs mix), each group's cells in that order with their signs and total. The screen of the
+    rule-of-45 techniques (Cages.rule_of_45) and the rounds' groups (round_groups) read it; the Python
+    CageLayout words the step found."""
+
+    cdef int nregions, ngroups
+    cdef int *first           # each region's first group (nregions + 1 of them)
+    cdef int *how             # per group: 0 innies, 1 outies, 2 innies and outies
+    cdef int *size
+    cdef int *start           # where the group's cells begin in `cells`
+    cdef int *total
+    cdef int *cells
+    cdef signed char *signs
+    cdef unsigned char cage_of[81]
+    cdef object _rounds
+
+    def __cinit__(self):
+        self.first = self.how = self.size = self.start = self.total = self.cells = NULL
+        self.signs = NULL
+
+    def __dealloc__(self):
+        free(self.first)
+        free(self.how)
+        free(self.size)
+        free(self.start)
+        free(self.total)
+        free(self.cells)
+        free(self.signs)
+
+    def __init__(self, bytes cage_of, bytes cells, bytes ends, totals, regions):
+        """`cage_of` each of the 81 cells' cage number; the cages' cells one after another (`cells`), cut
+        at `ends`, with their sums `totals` (as region_sides reads them); `regions` a sequence of (81
+        flags, 1 for the region's cells; how many units the region is)."""
+        cdef const unsigned char *flat = cells
+        cdef const unsigned char *stop = ends
+        cdef const unsigned char *inside
+        cdef const unsigned char *owner = cage_of
+        cdef int ncages = len(ends), nregions = len(regions), r, number, begin, i, units, n_in, g
+        cdef int ncells = 0, n, c
+        cdef long inside_total, crossing_total, rest, mixed_total
+        cdef bint plus, minus
+        cdef int n_inside[81]
+        cdef bint crossing[81]
+        cdef long sums[81]
+        if len(cage_of) != 81 or ncages > 81 or (ncages and stop[ncages - 1] != len(cells)) or len(cells) > 81:
+            raise ValueError("a layout needs 81 cage numbers and cages that end where their cells do")
+        for number in range(ncages):
+            sums[number] = totals[number]
+        memcpy(self.cage_of, owner, 81)
+        self.nregions = nregions
+        self.first = <int *> malloc((nregions + 1) * sizeof(int))
+        self.how = <int *> malloc(max(3 * nregions, 1) * sizeof(int))
+        self.size = <int *> malloc(max(3 * nregions, 1) * sizeof(int))
+        self.start = <int *> malloc(max(3 * nregions, 1) * sizeof(int))
+        self.total = <int *> malloc(max(3 * nregions, 1) * sizeof(int))
+        self.cells = <int *> malloc(max(2 * 81 * nregions, 1) * sizeof(int))
+        self.signs = <signed char *> malloc(max(2 * 81 * nregions, 1))
+        if (self.first == NULL or self.how == NULL or self.size == NULL or self.start == NULL or self.total == NULL
+                or self.cells == NULL or self.signs == NULL):
+            raise MemoryError()
+        g = 0
+        for r in range(nregions):
+            where, units = regions[r]
+            if len(where) != 81:
+                raise ValueError("a region is 81 flags")
+            inside = where
+            self.first[r] = g
+            inside_total = 0
+            crossing_total = 0
+            begin = 0
+            for number in range(ncages):
+                n_in = 0
+                for i in range(begin, stop[number]):
+                    n_in += inside[flat[i]] != 0
+                n_inside[number] = n_in
+                crossing[number] = 0 < n_in < stop[number] - begin
+                if n_in == stop[number] - begin:
+                    inside_total += sums[number]
+                elif n_in:
+                    crossing_total += sums[number]
+                begin = stop[number]
+            rest = 45 * units - inside_total
+            for n in range(3):            # innies, outies, innies and outies
+                self.how[g] = n
+                self.start[g] = ncells
+                mixed_total = rest
+                plus = minus = 0
+                begin = 0
+                for number in range(ncages):
+                    if crossing[number]:
+                        for i in range(begin, stop[number]):
+                            c = flat[i]
+                            if n == 0 and inside[c] or n == 1 and not inside[c]:
+                                self.cells[ncells] = c
+                                self.signs[ncells] = 1
+                                ncells += 1
+                            elif n == 2:
+                                if stop[number] - begin - n_inside[number] < n_inside[number]:
+                                    if not inside[c]:
+                                        self.cells[ncells] = c
+                                        self.signs[ncells] = -1
+                                        ncells += 1
+                                        minus = 1
+                                elif inside[c]:
+                                    self.cells[ncells] = c
+                                    self.signs[ncells] = 1
+                                    ncells += 1
+                                    plus = 1
+                        if n == 2 and stop[number] - begin - n_inside[number] < n_inside[number]:
+                            mixed_total -= sums[number]
+                    begin = stop[number]
+                self.size[g] = ncells - self.start[g]
+                if self.size[g] == 0 or n == 2 and not (plus and minus):
+                    ncells = self.start[g]      # no crossing cage (no group at all), or no mix of signs
+                    continue
+                self.total[g] = rest if n == 0 else crossing_total - rest if n == 1 else mixed_total
+                g += 1
+        self.first[nregions] = g
+        self.ngroups = g
+
+    def groups(self, int region):
+        """The region's groups as (how, cells, signs, total), how 0 innies, 1 outies, 2 both."""
+        if not 0 <= region < self.nregions:
+            raise IndexError("no such region")
+        return tuple([(self.how[g], tuple([self.cells[self.start[g] + i] for i in range(self.size[g])]),
+                       tuple([self.signs[self.start[g] + i] for i in range(self.size[g])]), self.total[g])
+                      for g in range(self.first[region], self.first[region + 1])])
+
+    def round_groups(self, int most):
+        """The innies and outies of 1 to `most` cells of every region, in order, as grade.round_groups
+        gives them to run_rounds_c: (cells, total, the pairs of them known distinct)."""
+        cdef int g, i, j, k
+        cdef const int *at
+        if self._rounds is None or self._rounds[0] != most:
+            out = []
+            for g in range(self.ngroups):
+                k = self.size[g]
+                if self.how[g] == 2 or not 1 <= k <= most:
+                    continue
+                at = &self.cells[self.start[g]]
+                out.append((tuple([at[i] for i in range(k)]), self.total[g],
+                            tuple([(i, j) for i in range(k) for j in range(i + 1, k)
+                                   if _apart(at[i], at[j], self.cage_of)])))
+            self._rounds = (most, out)
+        return self._rounds[1]
+
+
+def group_news(Layout layout, int region, int place, masks, values, int limit):
+    """The rule of 45 on one sum group (the `place`-th group of region `region` of `layout`) in a
+    position (`masks` and `values`, all 81 cells), as Cages.rule_of_45 asks it of each group: None when
+    the group teaches nothing, else (the open cells' places in the group, the total they make, their
+    masks, their new masks). Open cells that are all positive and pairwise distinct (they share a row,
+    column, box or cage) are searched as a cage; any other group only up to `limit` open cells; more
+    than 9 open cells teach nothing yet."""
+    cdef int g, k, left, x
+    cdef int at[9]
+    cdef uint16_t old[9]
+    cdef uint16_t new[9]
+    cdef uint16_t cand[81]
+    cdef unsigned char val[81]
+    if not 0 <= region < layout.nregions or not 0 <= place < layout.first[region + 1] - layout.first[region]:
+        raise IndexError("no such group")
+    if len(masks) != 81 or len(values) != 81:
+        raise ValueError("a position has 81 cells")
+    for x in range(81):
+        cand[x] = <uint16_t> (masks[x] & ALL)
+        val[x] = 0 if values[x] == "." else int(values[x])
+    g = layout.first[region] + place
+    k = _news(layout.total[g], layout.size[g], &layout.cells[layout.start[g]], &layout.signs[layout.start[g]],
+              cand, val, layout.cage_of, limit, at, &left, old, new)
+    if k == 0:
         return None
-    return (tuple([at[x] for x in range(k)]), total, tuple([old[x] for x in range(k)]),
+    return (tuple([at[x] for x in range(k)]), left, tuple([old[x] for x in range(k)]),
             tuple([new[x] for x in range(k)]))
 
 

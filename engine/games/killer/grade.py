@@ -43,7 +43,7 @@ from typing import Any
 from engine.games.killer._count import run_rounds_c
 from engine.games.killer.board import KillerBoard
 from engine.games.killer.cages import cage_support
-from engine.games.killer.techniques import (BANDS, LADDER, SEVERAL_REGIONS, SINGLE_REGIONS,
+from engine.games.killer.techniques import (BANDS, LADDER,
                                             KillerState, cage_layout)
 from engine.games.sudoku.grade import steps_json
 from engine.ladder import Ladder, run
@@ -100,17 +100,9 @@ def opening_bits(state: KillerState) -> float:
 def round_groups(state: KillerState) -> list[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]:
     """The rule of 45's sum groups a solver can add up from the cages alone: for every row, column and
     box, and every run of 2-4 adjacent rows, columns or boxes, its innies and its outies when they are
-    1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct)."""
-    layout = cage_layout(state.cages)
-    out = []
-    for region in SINGLE_REGIONS + SEVERAL_REGIONS:
-        for group in layout.groups(region):
-            k = len(group.cells)
-            if group.how != "innies and outies" and 1 <= k <= ROUND_GROUP_CELLS:
-                apart = group.apart
-                out.append((group.cells, group.total,
-                            tuple((i, j) for i in range(k) for j in range(i + 1, k) if apart[i] >> j & 1)))
-    return out
+    1 to ROUND_GROUP_CELLS cells (cells, total, the pairs of them known distinct). From the compiled
+    layout (reference.reference_round_groups is its plain twin), made once per board."""
+    return cage_layout(state.cages).compiled.round_groups(ROUND_GROUP_CELLS)
 
 
 def rounds(state: KillerState) -> int:

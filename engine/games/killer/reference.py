@@ -5,7 +5,8 @@ that parity tests keep the compiled searches honest:
   cut off when its partial sum leaves no room;
 - cage_support_plain: a cage's supported digits and live digit sets (_count.cage_support);
 - group_support: a signed sum group's supported digits (_count.group_support_c);
-- reference_rounds: rounds of basic deductions (_count.run_rounds_c).
+- reference_rounds: rounds of basic deductions (_count.run_rounds_c), and reference_round_groups the
+  sum groups they use (grade.round_groups, from the compiled layout).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.games.killer.cages import COMBOS, bits, cage_support
-from engine.games.killer.techniques import KillerState
+from engine.games.killer.techniques import SEVERAL_REGIONS, SINGLE_REGIONS, KillerState, cage_layout
 from engine.games.sudoku.geometry import PEERS, UNIT_CELLS
 
 
@@ -181,3 +182,19 @@ def reference_rounds(state: KillerState, groups: Sequence[tuple[Sequence[int], i
             return n, masks
         masks = new
         n += 1
+
+
+def reference_round_groups(state: KillerState, most: int = 5) -> list[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]]:
+    """grade.round_groups from the Python layout: for every region (rows, columns and boxes, then the
+    runs of them), its innies and its outies when they are 1 to `most` cells, as (cells, total, the
+    pairs of them known distinct)."""
+    layout = cage_layout(state.cages)
+    out = []
+    for region in SINGLE_REGIONS + SEVERAL_REGIONS:
+        for group in layout.groups(region):
+            k = len(group.cells)
+            if group.how != "innies and outies" and 1 <= k <= most:
+                apart = group.apart
+                out.append((group.cells, group.total,
+                            tuple((i, j) for i in range(k) for j in range(i + 1, k) if apart[i] >> j & 1)))
+    return out

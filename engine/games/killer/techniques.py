@@ -25,7 +25,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
-from engine.games.killer._count import Cages, apart_bits, group_news, losses, region_sides
+from engine.games.killer._count import Cages, Layout, apart_bits, losses, region_sides
 from engine.games.killer.board import Cage, KillerBoard
 from engine.games.killer.cages import COMBOS, bits, cage_support
 from engine.games.killer.count import count_solutions
@@ -81,8 +81,10 @@ def _regions() -> tuple[tuple[Region, ...], tuple[Region, ...]]:
 
 
 SINGLE_REGIONS, SEVERAL_REGIONS = _regions()
+REGIONS = SINGLE_REGIONS + SEVERAL_REGIONS      # the compiled Layout's regions, by their place here
 # each region as 81 flags, 1 for its cells, as region_sides reads it
-_REGION_FLAGS = {region: bytes(c in region.cells for c in range(81)) for region in SINGLE_REGIONS + SEVERAL_REGIONS}
+_REGION_FLAGS = {region: bytes(c in region.cells for c in range(81)) for region in REGIONS}
+_LAYOUT_REGIONS = tuple((_REGION_FLAGS[region], region.units) for region in REGIONS)
 
 
 class Sides(NamedTuple):
@@ -124,7 +126,8 @@ def _screen_of(board: KillerBoard) -> Cages:
 
 class CageLayout:
     """How a board's cages meet each region (Sides, and the rule of 45's sum groups), worked out the
-    first time a region is asked."""
+    first time a region is asked; `compiled` holds every region's groups at once (the compiled Layout,
+    in REGIONS' order), which the rule-of-45 screen and the rounds read."""
 
     def __init__(self, cages: tuple[Cage, ...]):
         self.cages = cages
@@ -139,6 +142,7 @@ class CageLayout:
         self._ends = bytes(accumulate(len(cage.cells) for cage in cages))
         self._totals = tuple(cage.total for cage in cages)
         self.known_groups: dict[Region, tuple[SumGroup, ...]] = {}
+        self.compiled = Layout(self._cage_bytes, self._cells, self._ends, self._totals, _LAYOUT_REGIONS)
 
     def sides(self, region: Region) -> Sides:
         found = self.known.get(region)
@@ -180,7 +184,7 @@ class CageLayout:
         return found
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8)
 def cage_layout(cages: tuple[Cage, ...]) -> CageLayout:
     """How these cages meet the rule of 45's regions; one per board, shared by its solves."""
     return CageLayout(cages)
@@ -192,8 +196,7 @@ def cage_layout(cages: tuple[Cage, ...]) -> CageLayout:
 class KillerState:
     """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
 
-    __slots__ = ("pos", "board", "cages", "cage_of", "words", "quiet_groups", "_screen", "_loaded", "_scan", "_masks",
-                 "_values")
+    __slots__ = ("pos", "board", "cages", "cage_of", "words", "_screen", "_loaded", "_scan", "_masks", "_values")
 
     def __init__(self, board: KillerBoard, pos: Position, *, words: bool = True):
         self.pos = pos
@@ -207,9 +210,6 @@ class KillerState:
         self._scan: tuple[int, bool] | None = None
         self._masks: list[int] | None = None
         self._values: str | None = None
-        # the rule of 45's groups that taught nothing, with their cells' masks and values then: asked
-        # again with both unchanged, a group is passed over
-        self.quiet_groups: dict[SumGroup, tuple] = {}
 
     @classmethod
     def start(cls, board: KillerBoard, *, words: bool = True) -> KillerState:
@@ -222,9 +222,11 @@ class KillerState:
         return KillerState(self.board, self.pos.copy(), words=self.words)
 
     def screen(self) -> Cages:
-        """The compiled cage screens, loaded with this position."""
+        """The compiled cage screens, loaded with this position. (The screen also remembers the rule of
+        45's groups that taught nothing, with their cells then: asked again with those unchanged, a
+        group is passed over.)"""
         if not self._loaded:
-            self._screen.load(self.masks(), self.pos.marks())
+            self._screen.load(self.masks(), self.pos.marks(), self.values())
             self._loaded = True
         return self._screen
 
@@ -362,14 +364,10 @@ def cage_claiming(state: KillerState) -> Step | None:
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values: tuple[str, ...],
-                technique: str, words: bool) -> Step | None:
-    """The eliminations (or the placement) a sum group of the rule of 45 gives, if any (`masks` and
-    `values`: its cells' own, in the group's order; the compiled group_news finds them), worded when
-    `words`."""
-    news = group_news(group.total, group.signs, masks, values, group, GROUP_LIMIT)
-    if news is None:
-        return None
+def _group_step(region: Region, group: SumGroup, news: tuple, technique: str, words: bool) -> Step | None:
+    """The eliminations (or the placement) a sum group of the rule of 45 gives: `news` is what
+    group_news found on it (the open cells' places in the group, the total they make, their masks and
+    their new masks); worded when `words`."""
     at, total, old, new = news
     open_cells = [group.cells[i] for i in at]
     if not words:
@@ -390,31 +388,26 @@ def _group_step(region: Region, group: SumGroup, masks: tuple[int, ...], values:
                  f"rule of 45 on {region.name} ({group.how}): {terms} = {total}, so {what}")
 
 
-def _rule_of_45(state: KillerState, regions: Sequence[Region], technique: str) -> Step | None:
+def _rule_of_45(state: KillerState, first: int, end: int, technique: str) -> Step | None:
+    """The first group of the regions REGIONS[first:end], in order, that teaches something (the compiled
+    screen asks group_news of each; the Python layout words the one found)."""
     layout = cage_layout(state.cages)
-    masks = state.masks()
-    values = state.values()
-    quiet = state.quiet_groups
-    for region in regions:
-        for group in layout.groups(region):
-            now = group_masks, group_values = group.pick(masks), group.pick(values)
-            if quiet.get(group) == now:
-                continue
-            found = _group_step(region, group, group_masks, group_values, technique, state.words)
-            if found is not None:
-                return found
-            quiet[group] = now
-    return None
+    found = state.screen().rule_of_45(layout.compiled, first, end, GROUP_LIMIT)
+    if found is None:
+        return None
+    number, place, news = found
+    region = REGIONS[number]
+    return _group_step(region, layout.groups(region)[place], news, technique, state.words)
 
 
 def rule_of_45(state: KillerState) -> Step | None:
     """Innies, outies or their difference on one row, column or box."""
-    return _rule_of_45(state, SINGLE_REGIONS, "rule-of-45")
+    return _rule_of_45(state, 0, len(SINGLE_REGIONS), "rule-of-45")
 
 
 def rule_of_45_several(state: KillerState) -> Step | None:
     """Innies, outies or their difference on two to four adjacent rows or columns, or adjacent boxes."""
-    return _rule_of_45(state, SEVERAL_REGIONS, "rule-of-45-several")
+    return _rule_of_45(state, len(SINGLE_REGIONS), len(REGIONS), "rule-of-45-several")
 
 
 def trial(state: KillerState) -> Step | None:
@@ -493,5 +486,5 @@ def finder(name: str) -> Callable[[KillerState], Step | None]:
     return LADDER[name].find
 
 
-__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE",
+__all__ = ["BANDS", "COMBINATION_BIT_COST", "IDS", "LADDER", "REGIONS", "SEVERAL_REGIONS", "SINGLE_REGIONS", "TABLE",
            "TOP_OF_TIER", "CageLayout", "KillerState", "Region", "SumGroup", "cage_layout", "cand_name", "combinations_cost", "finder"]
