@@ -385,7 +385,10 @@ cdef struct _group:
 
 
 cdef void _group_search(_group *g, int i, int left) noexcept nogil:
-    cdef int j
+    """Every assignment of the cells from i on (within their masks, distinct from the cells before them
+    they are known distinct from) that makes `left`, added into each cell's support. The last cell
+    has one digit that can make what is left, so it is looked at instead of tried digit by digit."""
+    cdef int j, d
     cdef unsigned int taken = 0, rest, bit
     if i == g.k:
         if left == 0:
@@ -398,6 +401,13 @@ cdef void _group_search(_group *g, int i, int left) noexcept nogil:
         if g.apart[i] >> j & 1:
             taken |= g.chosen[j]
     rest = g.mask[i] & ~taken
+    if i == g.k - 1:
+        d = left if g.sign[i] > 0 else -left
+        if 1 <= d <= 9 and rest >> (d - 1) & 1:
+            for j in range(i):
+                g.support[j] |= g.chosen[j]
+            g.support[i] |= 1u << (d - 1)
+        return
     while rest:
         bit = rest & (~rest + 1)
         rest ^= bit
