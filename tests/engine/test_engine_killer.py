@@ -336,6 +336,43 @@ def test_the_compiled_rule_of_45_screen_is_the_plain_one_along_a_solve() -> None
     assert asked >= 500 and found >= 100
 
 
+def test_the_screen_keeps_in_step_with_the_position_along_solves() -> None:
+    # the compiled screen is loaded once and then follows each step (Cages.apply, and the cage mates a
+    # placement clears, Cages.mates_gone): against a plain copy that makes the step on the position
+    # alone and clears the mates from its marks in Python; each cage's combination against cage_support
+    rng = random.Random(9)
+    ladder = [t for t in LADDER if t.name != "trial-and-error"]
+    steps = placed = 0
+    for data in published()[:12]:
+        for source in (data, merged(rng, data)):
+            if source is None:
+                continue
+            b = board(source)
+            state = KillerState.start(b)
+            for _ in range(250):
+                screen, masks, values = state.screen(), state.pos.masks(), state.pos.values()
+                assert (screen.masks(), screen.values()) == (masks, values)
+                for number, cage in enumerate(state.cages):
+                    old = tuple(masks[c] for c in cage.cells)
+                    open_cells = sum(values[c] == "." for c in cage.cells)
+                    rest = cage.total - sum(int(values[c]) for c in cage.cells if values[c] != ".")
+                    assert screen.combination(number) == (old, *cage_support(cage.total, old), open_cells, rest)
+                step = next((s for t in ladder if (s := t.find(state))), None)
+                if step is None or state.is_solved() or state.is_contradiction():
+                    break
+                plain = state.copy()
+                plain.pos.apply(step.place, step.eliminate)
+                marks = plain.pos.marks()
+                gone = [mate * 9 + x % 9 for x in step.place for mate in plain.cages[plain.cage_of[x // 9]].cells
+                        if mate != x // 9 and marks[mate] >> (x % 9) & 1]
+                plain.pos.apply((), gone)
+                state.apply(step)
+                assert (state.pos.masks(), state.pos.values()) == (plain.pos.masks(), plain.pos.values())
+                steps += 1
+                placed += bool(gone)
+    assert steps >= 1000 and placed >= 30
+
+
 def test_the_compiled_sides_are_the_plain_ones() -> None:
     for data in published()[:20]:
         cages = board(data).cages

@@ -10,7 +10,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint16_t
 
 from engine.games.sudoku._count cimport (SD_MAXCOMBOS, SD_MAXPEERS, sd_cages, sd_cell_units, sd_combos,
-                                         sd_fitting_combos, sd_read_cages, sd_unit_cells)
+                                         sd_fitting_combos, sd_peers, sd_read_cages, sd_unit_cells)
 
 DEF ALL = 0x1FF
 
@@ -19,9 +19,10 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
     int __builtin_clz(unsigned int) nogil
 
-# The grid's geometry, built once by the counter: each unit's 9 cells, each cell's 3 units.
+# The grid's geometry, built once by the counter: each unit's 9 cells, each cell's 3 units, its 20 peers.
 cdef const int *_UNIT_CELLS = sd_unit_cells()
 cdef const int *_CELL_UNITS = sd_cell_units()
+cdef const int *_PEERS = sd_peers()
 
 
 def combos(int size, int total):
@@ -138,15 +139,17 @@ def cage_support(int total, masks, unsigned int need=0):
 
 
 cdef class Cages:
-    """A board's cages over one position at a time (`load`), to screen every cage at once: the compiled
-    half of the cage techniques, which say where the first step is; techniques.py words it."""
+    """A board's cages over one position at a time (`load`, then kept in step with the position by
+    `apply`, as Position.apply changes it), to screen every cage at once: the compiled half of the
+    cage techniques, which say where the first step is; techniques.py words it."""
 
     cdef sd_cages L
     cdef uint16_t cand[81]            # every cell as a mask, a placed digit as its single bit
-    cdef unsigned char placed[81]
+    cdef unsigned char placed[81]     # the cell has no pencil marks (a placed digit, or none left)
+    cdef uint16_t marks[81]           # the position's pencil marks (0 for a placed cell)
+    cdef unsigned char val[81]        # each cell's placed digit 1-9, 0 when open
     cdef uint16_t seen[81 * 9]      # each cage's cells when `scan` last looked at it
     cdef signed char verdict[81]    # and what it found: 0 nothing, 1 a digit to drop, 2 dead, -1 not yet
-    cdef unsigned char val[81]      # each cell's placed digit 1-9, 0 when open (rule_of_45)
     # rule_of_45's memory: each group's cells (mask | digit << 9) when it last taught nothing, and
     # whether it has such a memory; for the layout `quiet_of` (another layout starts afresh)
     cdef uint16_t *quiet
@@ -166,28 +169,122 @@ cdef class Cages:
         sd_read_cages(&self.L, cage_of, sums)
         memset(self.verdict, -1, sizeof(self.verdict))
         for cell in range(81):
-            self.cand[cell] = ALL
-            self.placed[cell] = 0
+            self.marks[cell] = ALL
             self.val[cell] = 0
+            self._cell(cell)
 
-    def load(self, masks, marks, str values=None):
-        """The position: `masks` every cell (a placed digit as its bit), `marks` 0 for placed cells,
-        `values` each cell's digit or '.' (for rule_of_45; without it no cell is placed there)."""
+    cdef inline void _cell(self, int c) noexcept nogil:
+        """The cell's mask and placed flag from its marks and digit (as Position.masks and marks read)."""
+        self.cand[c] = (1 << (self.val[c] - 1)) if self.val[c] else self.marks[c]
+        self.placed[c] = self.marks[c] == 0
+
+    def load(self, marks, str values):
+        """The position: `marks` its pencil marks (Position.marks: 0 for placed cells), `values` each
+        cell's digit or '.' (Position.values)."""
         cdef int i
         cdef Py_UCS4 ch
-        if len(masks) != 81 or len(marks) != 81 or values is not None and len(values) != 81:
+        if len(marks) != 81 or len(values) != 81:
             raise ValueError("a position has 81 cells")
         for i in range(81):
-            self.cand[i] = <uint16_t> (masks[i] & ALL)
-            self.placed[i] = marks[i] == 0
-            self.val[i] = 0
-        if values is not None:
-            for i in range(81):
-                ch = values[i]
-                if ch != u".":
-                    if not 49 <= <int> ch <= 57:
-                        raise ValueError("values are digits 1-9 or '.'")
-                    self.val[i] = <unsigned char> (<int> ch - 48)
+            ch = values[i]
+            if ch != u"." and not 49 <= <int> ch <= 57:
+                raise ValueError("values are digits 1-9 or '.'")
+        for i in range(81):
+            self.marks[i] = <uint16_t> (marks[i] & ALL)
+            ch = values[i]
+            self.val[i] = 0 if ch == u"." else <unsigned char> (<int> ch - 48)
+            self._cell(i)
+
+    def apply(self, place, eliminate):
+        """What Position.apply does to the position (after it has checked the candidates): each placed
+        candidate's digit goes into its cell (unless the cell has a digit already), the cell loses its
+        marks and its 20 peers the digit; each eliminated one leaves the cell's marks."""
+        cdef int x, c, d, i, p
+        cdef unsigned int bit
+        for x in place:
+            if not 0 <= x < 729:
+                raise ValueError("a candidate is cell * 9 + digit, 0..728")
+        for x in eliminate:
+            if not 0 <= x < 729:
+                raise ValueError("a candidate is cell * 9 + digit, 0..728")
+        for x in place:
+            c = x // 9
+            d = x % 9
+            if self.val[c]:
+                continue
+            bit = 1u << d
+            self.val[c] = d + 1
+            self.marks[c] = 0
+            self._cell(c)
+            for i in range(20):
+                p = _PEERS[c * 20 + i]
+                self.marks[p] &= ~bit
+                self._cell(p)
+        for x in eliminate:
+            c = x // 9
+            self.marks[c] &= ~(1u << (x % 9))
+            self._cell(c)
+
+    def mates_gone(self, placed):
+        """For placed candidates, the marks of their digits in their cells' cage mates (what placing them
+        takes from the cages, as KillerState does after a step), cage by cage in the cage's order."""
+        cdef int x, c, d, i, cage, mate
+        out = []
+        for x in placed:
+            if not 0 <= x < 729:
+                raise ValueError("a candidate is cell * 9 + digit, 0..728")
+            c = x // 9
+            d = x % 9
+            cage = self.L.cage_of[c]
+            for i in range(self.L.cage_size[cage]):
+                mate = self.L.cage_cells[cage * 9 + i]
+                if mate != c and self.marks[mate] >> d & 1:
+                    out.append(mate * 9 + d)
+        return out
+
+    def masks(self):
+        """Every cell as a mask, a placed digit as its single bit (as Position.masks)."""
+        return [self.cand[c] for c in range(81)]
+
+    def values(self):
+        """Each cell's digit or '.' (as Position.values)."""
+        return "".join(["." if self.val[c] == 0 else chr(48 + self.val[c]) for c in range(81)])
+
+    def combination(self, int cage):
+        """The cage in the position: (its cells' masks, their supported digits, the live digit sets, as
+        cage_support gives them; its open cells, the sum they make)."""
+        cdef uint16_t cells[9]
+        cdef uint16_t support[9]
+        cdef uint16_t live[SD_MAXCOMBOS]
+        cdef int i, k, n, cell, nopen = 0, rest
+        if not 0 <= cage < self.L.ncages:
+            raise IndexError("no such cage")
+        k = self.L.cage_size[cage]
+        rest = self.L.cage_sum[cage]
+        for i in range(k):
+            cell = self.L.cage_cells[cage * 9 + i]
+            if self.val[cell]:
+                rest -= self.val[cell]
+            else:
+                nopen += 1
+        n = self._support(cage, 0, 0, -1, cells, support, live)
+        if n == 0:
+            return tuple([cells[i] for i in range(k)]), (0,) * k, (), nopen, rest
+        return (tuple([cells[i] for i in range(k)]), tuple([support[i] for i in range(k)]),
+                tuple([live[i] for i in range(n)]), nopen, rest)
+
+    cdef inline int _support(self, int cage, unsigned int need, unsigned int drop_outside_unit, int unit,
+                             uint16_t *cells, uint16_t *support, uint16_t *live) noexcept nogil:
+        cdef int i, k = self.L.cage_size[cage], cell
+        for i in range(k):
+            cell = self.L.cage_cells[cage * 9 + i]
+            cells[i] = self.cand[cell]
+            if unit >= 0 and not self._in_unit(cell, unit):
+                cells[i] &= ~drop_outside_unit
+        return kl_cage_support(self.L.cage_sum[cage], cells, k, need, support, live)
+
+    cdef inline bint _in_unit(self, int cell, int unit) noexcept nogil:
+        return _CELL_UNITS[cell * 3] == unit or _CELL_UNITS[cell * 3 + 1] == unit or _CELL_UNITS[cell * 3 + 2] == unit
 
     def rule_of_45(self, Layout layout, int first, int end, int limit):
         """The first sum group of the regions first..end-1 of `layout` that teaches something in the
@@ -243,19 +340,6 @@ cdef class Cages:
                 memo[i] = self.cand[cells[i]] | self.val[cells[i]] << 9
             self.quiet_set[g] = 1
         return None
-
-    cdef inline int _support(self, int cage, unsigned int need, unsigned int drop_outside_unit, int unit,
-                             uint16_t *cells, uint16_t *support, uint16_t *live) noexcept nogil:
-        cdef int i, k = self.L.cage_size[cage], cell
-        for i in range(k):
-            cell = self.L.cage_cells[cage * 9 + i]
-            cells[i] = self.cand[cell]
-            if unit >= 0 and not self._in_unit(cell, unit):
-                cells[i] &= ~drop_outside_unit
-        return kl_cage_support(self.L.cage_sum[cage], cells, k, need, support, live)
-
-    cdef inline bint _in_unit(self, int cell, int unit) noexcept nogil:
-        return _CELL_UNITS[cell * 3] == unit or _CELL_UNITS[cell * 3 + 1] == unit or _CELL_UNITS[cell * 3 + 2] == unit
 
     def scan(self):
         """(the first cage whose cells hold a digit no completion uses, or that cannot be completed, or

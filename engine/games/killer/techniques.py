@@ -196,7 +196,7 @@ def cage_layout(cages: tuple[Cage, ...]) -> CageLayout:
 class KillerState:
     """A position for the shared ladder loop: Sudoku's compiled Position plus the cages."""
 
-    __slots__ = ("pos", "board", "cages", "cage_of", "words", "_screen", "_loaded", "_scan", "_masks", "_values")
+    __slots__ = ("pos", "board", "cages", "cage_of", "words", "_screen", "_scan", "_masks", "_values")
 
     def __init__(self, board: KillerBoard, pos: Position, *, words: bool = True):
         self.pos = pos
@@ -205,8 +205,9 @@ class KillerState:
         self.board = board
         self.cages = board.cages
         self.cage_of = board.cage_of
+        # the compiled screen, loaded with the position once and then kept in step by `apply`
         self._screen = _screen_of(board)
-        self._loaded = False
+        self._screen.load(pos.marks(), pos.values())
         self._scan: tuple[int, bool] | None = None
         self._masks: list[int] | None = None
         self._values: str | None = None
@@ -222,23 +223,19 @@ class KillerState:
         return KillerState(self.board, self.pos.copy(), words=self.words)
 
     def screen(self) -> Cages:
-        """The compiled cage screens, loaded with this position. (The screen also remembers the rule of
-        45's groups that taught nothing, with their cells then: asked again with those unchanged, a
-        group is passed over.)"""
-        if not self._loaded:
-            self._screen.load(self.masks(), self.pos.marks(), self.values())
-            self._loaded = True
+        """The compiled cage screens, holding this position (the position's changes go through `apply`,
+        which makes them on both). The screen also remembers the rule of 45's groups that taught nothing,
+        with their cells then: asked again with those unchanged, a group is passed over."""
         return self._screen
 
     def scan(self) -> tuple[int, bool]:
         """(the first cage with a digit no completion uses, or -1; whether some cage is dead)."""
         if self._scan is None:
-            self._scan = self.screen().scan()
+            self._scan = self._screen.scan()
         return self._scan
 
     def _changed(self) -> None:
         self._masks = self._values = self._scan = None
-        self._loaded = False
 
     def masks(self) -> list[int]:
         """Every cell as a mask, a placed digit as its single bit."""
@@ -252,15 +249,15 @@ class KillerState:
         return self._values
 
     def _clear_cage_mates(self, placed: Sequence[int]) -> None:
-        marks = self.pos.marks()
-        gone = [mate * 9 + x % 9 for x in placed for mate in self.cages[self.cage_of[x // 9]].cells
-                if mate != x // 9 and marks[mate] >> (x % 9) & 1]
+        gone = self._screen.mates_gone(placed)
         if gone:
             self.pos.apply((), gone)
+            self._screen.apply((), gone)
         self._changed()
 
     def apply(self, step: Step) -> None:
         self.pos.apply(step.place, step.eliminate)
+        self._screen.apply(step.place, step.eliminate)
         self._changed()
         if step.place:
             self._clear_cage_mates(step.place)
@@ -302,21 +299,24 @@ def combinations_cost(cage: Cage, values: str) -> int:
     """The cost of working `cage` out from its combinations in a position (`values`, '.' for open)."""
     open_cells = sum(1 for c in cage.cells if values[c] == ".")
     rest = cage.total - sum(int(values[c]) for c in cage.cells if values[c] != ".")
+    return _combinations_cost(open_cells, rest)
+
+
+def _combinations_cost(open_cells: int, rest: int) -> int:
+    """combinations_cost of a cage whose open cells (`open_cells` of them) must make `rest`."""
     ways = len(COMBOS[open_cells][rest]) if 0 <= rest <= 45 else 1
-    return LADDER["cage-combinations"].cost + round(COMBINATION_BIT_COST * math.log2(max(1, ways)))
+    return _COMBINATIONS_COST + round(COMBINATION_BIT_COST * math.log2(max(1, ways)))
 
 
 def cage_combinations(state: KillerState) -> Step | None:
     """A cage's cells keep only the digits of the combinations they can still make."""
-    masks = state.masks()
     number, dead = state.scan()
     if number >= 0 and not dead:
         cage = state.cages[number]
-        old = tuple(masks[c] for c in cage.cells)
-        new, live = cage_support(cage.total, old)
+        old, new, live, open_cells, rest = state.screen().combination(number)
         if live:
             gone = losses(cage.cells, old, new)
-            cost = combinations_cost(cage, state.values())
+            cost = _combinations_cost(open_cells, rest)
             if not state.words:
                 return _step("cage-combinations", (), gone, (), "", cost)
             return _step("cage-combinations", (), gone, (cage.name,),
@@ -477,6 +477,7 @@ TABLE: tuple[Technique, ...] = in_order((
     _own("trial-and-error", 5, 10_000, trial),
 ))
 LADDER = Ladder(TABLE)
+_COMBINATIONS_COST = LADDER["cage-combinations"].cost
 IDS = {t.name: t.order for t in TABLE}
 TOP_OF_TIER = LADDER.top_of_tier
 
