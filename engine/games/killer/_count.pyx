@@ -811,9 +811,17 @@ cdef class Layout:
         """The region's groups as (how, cells, signs, total), how 0 innies, 1 outies, 2 both."""
         if not 0 <= region < self.nregions:
             raise IndexError("no such region")
-        return tuple([(self.how[g], tuple([self.cells[self.start[g] + i] for i in range(self.size[g])]),
-                       tuple([self.signs[self.start[g] + i] for i in range(self.size[g])]), self.total[g])
+        return tuple([self.group(region, g - self.first[region])
                       for g in range(self.first[region], self.first[region + 1])])
+
+    def group(self, int region, int place):
+        """The region's `place`-th group as (how, cells, signs, total)."""
+        cdef int g, i
+        if not 0 <= region < self.nregions or not 0 <= place < self.first[region + 1] - self.first[region]:
+            raise IndexError("no such group")
+        g = self.first[region] + place
+        return (self.how[g], tuple([self.cells[self.start[g] + i] for i in range(self.size[g])]),
+                tuple([self.signs[self.start[g] + i] for i in range(self.size[g])]), self.total[g])
 
     def round_groups(self, int most):
         """The innies and outies of 1 to `most` cells of every region, in order, as grade.round_groups

@@ -68,9 +68,12 @@ def _host(grid: str, cage_of: list[int], cell: int, avoid: set[int], rng: random
     """A neighbouring cage `cell` may join (not in `avoid`, at most MAX_HOST cells, without its digit):
     one of the smallest, or None."""
     sizes = Counter(cage_of)
-    hosts = sorted({cage_of[nb] for nb in orthogonal_neighbours(9)[cell]
-                    if cage_of[nb] not in avoid and sizes[cage_of[nb]] <= MAX_HOST - 1
-                    and all(grid[c] != grid[cell] for c in range(81) if cage_of[c] == cage_of[nb])})
+    near = {cage_of[nb] for nb in orthogonal_neighbours(9)[cell]
+            if cage_of[nb] not in avoid and sizes[cage_of[nb]] <= MAX_HOST - 1}
+    if near:
+        digit = grid[cell]
+        near -= {cage_of[c] for c in range(81) if grid[c] == digit}     # the cages holding its digit
+    hosts = sorted(near)
     if not hosts:
         return None
     smallest = min(sizes[host] for host in hosts)

@@ -364,17 +364,21 @@ def cage_claiming(state: KillerState) -> Step | None:
                  f"({_combos_text(live)}): not {_gone(gone)}")
 
 
-def _group_step(region: Region, group: SumGroup, news: tuple, technique: str, words: bool) -> Step | None:
-    """The eliminations (or the placement) a sum group of the rule of 45 gives: `news` is what
-    group_news found on it (the open cells' places in the group, the total they make, their masks and
-    their new masks); worded when `words`."""
+_HOW = ("innies", "outies", "innies and outies")      # the compiled Layout's numbers for SumGroup.how
+
+
+def _group_step(region: Region, how: str, cells: Sequence[int], signs: Sequence[int], news: tuple, technique: str,
+                words: bool) -> Step | None:
+    """The eliminations (or the placement) a sum group of the rule of 45 gives (its `how`, `cells` and
+    `signs`, as SumGroup has them): `news` is what group_news found on it (the open cells' places in
+    the group, the total they make, their masks and their new masks); worded when `words`."""
     at, total, old, new = news
-    open_cells = [group.cells[i] for i in at]
+    open_cells = [cells[i] for i in at]
     if not words:
         if len(at) == 1:
             return _step(technique, (open_cells[0] * 9 + new[0].bit_length() - 1,), (), (), "")
         return _step(technique, (), losses(open_cells, old, new), (), "")
-    open_signs = [group.signs[i] for i in at]
+    open_signs = [signs[i] for i in at]
     terms = "".join((" + " if s > 0 else " - ") + cell_name(c) for c, s in zip(open_cells, open_signs))
     terms = terms[3:] if open_signs[0] > 0 else "-" + terms[3:]
     place: tuple[int, ...] = ()
@@ -385,19 +389,20 @@ def _group_step(region: Region, group: SumGroup, news: tuple, technique: str, wo
     else:
         what = f"not {_gone(gone)}"
     return _step(technique, place, gone, (region.name,),
-                 f"rule of 45 on {region.name} ({group.how}): {terms} = {total}, so {what}")
+                 f"rule of 45 on {region.name} ({how}): {terms} = {total}, so {what}")
 
 
 def _rule_of_45(state: KillerState, first: int, end: int, technique: str) -> Step | None:
     """The first group of the regions REGIONS[first:end], in order, that teaches something (the compiled
-    screen asks group_news of each; the Python layout words the one found)."""
-    layout = cage_layout(state.cages)
-    found = state.screen().rule_of_45(layout.compiled, first, end, GROUP_LIMIT)
+    screen asks group_news of each, and words the one found from the compiled layout's group, which is
+    CageLayout.groups's)."""
+    layout = cage_layout(state.cages).compiled
+    found = state.screen().rule_of_45(layout, first, end, GROUP_LIMIT)
     if found is None:
         return None
     number, place, news = found
-    region = REGIONS[number]
-    return _group_step(region, layout.groups(region)[place], news, technique, state.words)
+    how, cells, signs, _ = layout.group(number, place)
+    return _group_step(REGIONS[number], _HOW[how], cells, signs, news, technique, state.words)
 
 
 def rule_of_45(state: KillerState) -> Step | None:
