@@ -39,8 +39,13 @@ from engine.ladder.table import in_order
 GROUP_LIMIT = 4           # a signed or not all-distinct sum group is searched up to this many cells
 
 
+# the words of every candidate (cell * 9 + digit - 1) and of every digit set, looked up by the steps' sentences
+_CAND_NAMES = tuple(cand_name(x) for x in range(729))
+_DIGITS_TEXTS = tuple(digits_text(m) for m in range(512))
+
+
 def _gone(eliminate: Sequence[int]) -> str:
-    return ", ".join(cand_name(x) for x in eliminate)
+    return ", ".join([_CAND_NAMES[x] for x in eliminate])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -285,7 +290,7 @@ def _step(technique: str, place: tuple[int, ...], eliminate: tuple[int, ...], un
 
 
 def _combos_text(live: Sequence[int]) -> str:
-    return " or ".join(digits_text(m) for m in live)
+    return " or ".join([_DIGITS_TEXTS[m] for m in live])
 
 
 # A cage-combinations step costs its table cost (a cage with one way to make its sum) and this much more

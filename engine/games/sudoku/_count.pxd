@@ -30,6 +30,10 @@ cdef struct sd_cages:
     int cage_cells[SD_MAXCAGES * 9]
     int npeers[81]
     int peers[81 * SD_MAXPEERS]   # each cell's 20 Sudoku peers, then its cage mates outside them
+    # The cage sums' memory, written during a search: each cage's cells' masks when the cage sums last
+    # changed nothing on them (0xFFFF: none yet). The cage sums on one cage read only its cells' masks,
+    # so on the same masks they change nothing again, and the cage is passed over.
+    uint16_t quiet[SD_MAXCAGES * 9]
 
 cdef struct sd_pos:
     uint16_t cand[81]

@@ -91,6 +91,7 @@ cdef bint sd_cages_from(sd_cages *L, const int *cage_of, const int *sums, int nc
     if ncages < 1 or ncages > SD_MAXCAGES:
         return 0
     L.ncages = ncages
+    memset(L.quiet, 0xFF, sizeof(L.quiet))
     for cage in range(ncages):
         L.cage_size[cage] = 0
         L.cage_sum[cage] = sums[cage]
@@ -189,16 +190,24 @@ cdef inline int _fitting(int total, const uint16_t *masks, int k, unsigned int n
 
 
 cdef int _cage(const sd_cages *L, sd_pos *p, int cage, int *stack, int *top) noexcept nogil:
-    """Cage sums on one cage: -1 contradiction, 1 changed something, 0 nothing."""
+    """Cage sums on one cage: -1 contradiction, 1 changed something, 0 nothing. What it does depends
+    on its cells' masks alone (a cell with one candidate is a placed or queued single), so masks on
+    which it last changed nothing (L.quiet, the search's memory) are passed over."""
     cdef int k = L.cage_size[cage], i, n, cell, changed = 0, r
     cdef const int *cells = &L.cage_cells[cage * 9]
+    cdef uint16_t *quiet = &(<sd_cages *> L).quiet[cage * 9]
     cdef uint16_t masks[9]
     cdef uint16_t fits[SD_MAXCOMBOS]
     cdef unsigned int fixed = 0, allowed = 0, needed = ALL, m, hit, d
+    cdef bint same = 1
     for i in range(k):
         m = masks[i] = p.cand[cells[i]]
+        if m != quiet[i]:
+            same = 0
         if (m & (m - 1)) == 0:
             fixed |= m
+    if same:
+        return 0
     n = _fitting(L.cage_sum[cage], masks, k, fixed, fits)
     for i in range(n):
         allowed |= fits[i]
@@ -229,6 +238,9 @@ cdef int _cage(const sd_cages *L, sd_pos *p, int cage, int *stack, int *top) noe
             stack[top[0]] = cell
             top[0] += 1
             changed = 1
+    if not changed:
+        for i in range(k):
+            quiet[i] = masks[i]
     return changed
 
 
