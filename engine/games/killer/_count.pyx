@@ -68,7 +68,7 @@ cdef int kl_cage_support(int total, const uint16_t *masks, int k, unsigned int n
     cdef unsigned int back[9]        # per digit: the digits whose paths reach it
     cdef int owner[9]
     cdef int mine[9]                 # each cell's digit in the matching found
-    cdef unsigned int combo, tried, rest, bit, x, z, found
+    cdef unsigned int combo, tried, taken, rest, bit, x, z, found
     cdef int i, j, d, n, nlive = 0
     cdef uint16_t sets[SD_MAXCOMBOS]
     for i in range(k):
@@ -80,10 +80,18 @@ cdef int kl_cage_support(int total, const uint16_t *masks, int k, unsigned int n
             owner[d] = -1
         for i in range(k):
             avail[i] = masks[i] & combo
+        taken = 0
         for i in range(k):
+            bit = avail[i] & ~taken
+            if bit:                   # a digit no cell holds yet: take it
+                bit &= ~bit + 1
+                owner[__builtin_ctz(bit)] = i
+                taken |= bit
+                continue
             tried = 0
             if not _augment(i, avail, owner, &tried):
                 break
+            taken |= tried            # the path ends on the one digit it tried that no cell held
         else:
             # every cell has a digit of the set: the set is live
             for d in range(9):
