@@ -200,12 +200,19 @@ def refit(style_name: str, stars: int, sizes: list[int], half: dict[int, list[Ma
         import fit_pictured
         module.PARAMS = {**module.PARAMS, **fit_pictured.params(half)}
     options = dict(module.FIT)
+    if hasattr(module, "TEXTURE"):
+        module.TEXTURE = {}              # the likeness is fitted first, without the texture likeness
     if any(len(half.get(n, ())) < options.get("min_boards", 10) for n in sizes):
         # too few boards in a half for a likeness of its own: none (the shipped one saw both halves)
         module.LIKENESS = {stars: {}}
+        if hasattr(module, "TEXTURE"):
+            module.TEXTURE = {}
         return
     fit_likeness.fit(style_name, stars, sizes, half, options["boards"], options["rounds"], options["quantile"],
                      options["strength"], jobs, None, False, False, min_boards=options.get("min_boards", 10))
+    if hasattr(module, "TEXTURE"):     # pictured's texture likeness, over the likeness just fitted
+        fit_likeness.fit_texture(style_name, sizes, half, options["boards"], options["rounds"], options["quantile"],
+                                 options["strength"], jobs, min_boards=options.get("min_boards", 10))
 
 
 def auc_of(tally: tuple[float, int]) -> float:
@@ -287,6 +294,7 @@ def main() -> None:
             module = styles.named(style)
             shipped = getattr(module, "LIKENESS", None)
             shipped_params = getattr(module, "PARAMS", None)
+            shipped_texture = getattr(module, "TEXTURE", None)
             try:
                 for fit_half, held_out in ((first, second), (second, first)):
                     if refitting:
@@ -298,6 +306,8 @@ def main() -> None:
                     module.LIKENESS = shipped
                     if shipped_params is not None:
                         module.PARAMS = shipped_params
+                    if shipped_texture is not None:
+                        module.TEXTURE = shipped_texture
         else:
             ours, seconds, timeouts = generated(rules, args.boards, args.timeout, style)
             parts.append((ours, theirs, seconds, timeouts))

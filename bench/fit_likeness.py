@@ -158,6 +158,71 @@ def _refit(previous: Likeness | None, size: int, theirs: list[Map], judged: np.n
                     tuple(map(float, coef)), intercept, {size: log_cap}, split, drawn)
 
 
+def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], boards: int, rounds: int,
+                quantile: float, strength: float, jobs: int, min_boards: int = MIN_BOARDS) -> dict:
+    """The pictured style's texture likeness (its TEXTURE table: one Texture per size with `min_boards`
+    published boards), fitted over `rounds` rounds as the likeness is, on the boundary texture of the
+    finished maps (_pictured.texture, bench/boundary_texture.py's features), its shape likeness judging
+    as it stands. Each round adds the ridge regression of the logistic log density ratio (published
+    over ours) left by the last; the cap is the `quantile` of round one's log-ratios."""
+    from engine.games.starbattle.styles import _pictured
+    from engine.games.starbattle.styles.pictured_params import Texture
+    module = styles.named(style)
+    sizes = [size for size in sizes if len(published.get(size, ())) >= min_boards]
+    tables: dict = {}
+    first: dict[int, np.ndarray] = {}
+    for round_ in range(1, rounds + 1):
+        module.TEXTURE = dict(tables)             # the workers fork from here
+        with Pool(jobs) as pool:
+            for size in sizes:
+                pairs = [pair for pair in pool.map(_board, [(size, 1, style, i, True) for i in range(boards)],
+                                                   chunksize=4) if pair]
+                theirs = published[size]
+                final = np.array([_pictured.texture(size, m) for _, m in pairs])
+                logistic, boosted = aucs([list(row) for row in final] + [_pictured.texture(size, m) for m in theirs],
+                                         [1] * len(pairs) + [0] * len(theirs))
+                print(f"texture round {round_}, {size}x{size}: {len(pairs)} boards, texture AUC "
+                      f"{logistic:.3f} / {boosted:.3f}", file=sys.stderr, flush=True)
+                if round_ == rounds and rounds > 1:
+                    continue
+                x = np.vstack([np.array([_pictured.texture(size, m) for m in theirs]), final])
+                y = np.array([1] * len(theirs) + [0] * len(final))
+                centre, spread = x.mean(axis=0), x.std(axis=0)
+                spread = np.where(spread > 0, spread, 1.0)
+                weights = np.where(y == 1, 1.0, len(theirs) / len(final))
+                ratio = LogisticRegression(C=strength, max_iter=10_000).fit((x - centre) / spread, y,
+                                                                            sample_weight=weights)
+                target = ratio.decision_function((final - centre) / spread)
+                start = first.setdefault(size, final)
+                previous = tables.get(size)
+                if previous is None:
+                    means, scales = start.mean(axis=0), start.std(axis=0)
+                    scales = np.where(scales > 0, scales, 1.0)
+                    coef, intercept = np.zeros(final.shape[1]), 0.0
+                else:
+                    means, scales = np.array(previous.means), np.array(previous.scales)
+                    coef, intercept = np.array(previous.weights), previous.intercept
+                step = Ridge(alpha=1.0).fit((final - means) / scales, target)
+                coef, intercept = coef + step.coef_, intercept + float(step.intercept_)
+                own = intercept + ((start - means) / scales) @ coef
+                log_cap = float(np.quantile(own, quantile))
+                print(f"{size}x{size}: the texture likeness keeps {np.minimum(1.0, np.exp(own - log_cap)).mean():.0%}"
+                      f" of the boards the likeness keeps", file=sys.stderr, flush=True)
+                tables[size] = Texture(tuple(map(float, means)), tuple(map(float, scales)), tuple(map(float, coef)),
+                                       intercept, log_cap)
+    module.TEXTURE = dict(tables)
+    return tables
+
+
+def texture_source(tables: dict) -> str:
+    def numbers(values) -> str:
+        return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ",)"
+
+    return "".join(f"    {size}: Texture(\n        means={numbers(t.means)},\n        scales={numbers(t.scales)},\n"
+                   f"        weights={numbers(t.weights)},\n        intercept={t.intercept:.6g},\n"
+                   f"        log_cap={t.log_cap:.6g},\n    ),\n" for size, t in sorted(tables.items()))
+
+
 def source(tables: dict[int, dict[int, Likeness]]) -> str:
     """The Python text of a table's entries, one star count after another."""
     def numbers(values) -> str:
@@ -196,6 +261,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--on-top", action="store_true",
                         help="fit the style's FINISHED table (finished maps) over its current LIKENESS")
+    parser.add_argument("--texture", action="store_true",
+                        help="then fit the pictured style's texture likeness (its TEXTURE table) over it")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     path = args.calibration or CORPUS.get(args.style) or SHARED / styles.named(args.style).CALIBRATION
@@ -207,17 +274,24 @@ def main() -> None:
         return values
 
     stages, splits = per_star(args.stage, "--stage"), per_star(args.split, "--split")
+    if args.texture:
+        styles.named(args.style).TEXTURE = {}     # the likeness first, without the texture likeness
     fitted_module = importlib.import_module(f"engine.games.starbattle.styles.{args.style}_fit")
     if args.on_top and (set(stages) != {"finished"} or not hasattr(fitted_module, "FINISHED")):
         parser.error("--on-top fits finished maps (--stage finished) of a style with a FINISHED table")
     tables = {stars: fit(args.style, stars, args.sizes, corpus(path, stars), args.boards, args.rounds,
                          args.quantile, args.strength, args.jobs, split, stage == "drawn", args.on_top)
               for stars, stage, split in zip(args.stars, stages, splits)}
+    textures = None
+    if args.texture:
+        textures = fit_texture(args.style, args.sizes, corpus(path, 1), args.boards, args.rounds, args.quantile,
+                               args.strength, args.jobs)
     command = (f".venv/bin/python bench/fit_likeness.py --style {args.style} --stars "
                f"{' '.join(map(str, args.stars))} --boards {args.boards} --sizes {' '.join(map(str, args.sizes))} "
                f"--rounds {args.rounds} --quantile {args.quantile} --strength {args.strength}"
                + (f" --split {' '.join(map(str, splits))}" if any(splits) else "")
-               + f" --stage {' '.join(stages)}" + (" --on-top" if args.on_top else "") + " --write")
+               + f" --stage {' '.join(stages)}" + (" --on-top" if args.on_top else "")
+               + (" --texture" if args.texture else "") + " --write")
     print(f"the command (for {args.style}_fit.py's docstring): {command}", file=sys.stderr)
     # the star counts not fitted keep their tables, as committed
     merged = {name: dict(getattr(fitted_module, name)) for name in ("LIKENESS", "FINISHED")
@@ -229,6 +303,11 @@ def main() -> None:
             f'from engine.games.starbattle.likeness import {names}, Likeness\n'
             + "".join(f"\n{name}: dict[int, dict[int, Likeness]] = {{\n" + source(dict(sorted(kinds.items()))) + "}\n"
                       for name, kinds in merged.items()))
+    if hasattr(fitted_module, "TEXTURE"):     # pictured: its texture likeness, refitted or as committed
+        text = text.replace("import NAMES, Likeness\n", "import NAMES, Likeness\n"
+                            "from engine.games.starbattle.styles.pictured_params import Texture\n")
+        text += ("\nTEXTURE: dict[int, Texture] = {\n"
+                 + texture_source(textures if textures is not None else fitted_module.TEXTURE) + "}\n")
     if args.write:
         out = Path(fitted_module.__file__)
         out.write_text(text, encoding="utf-8")

@@ -1,6 +1,6 @@
 """docs/styles.png: for each drawing style and two sizes, eight generated boards beside eight published ones.
 
-    .venv/bin/python bench/styles_sheet.py [--out docs/styles.png] [--cell 11]
+    .venv/bin/python bench/styles_sheet.py [--out docs/styles.png] [--cell 11] [--styles pictured ...]
 
 Drawn by the project's own renderer (`store.render.draw.png`, as `export --format png`). Generated boards
 are the generator's stored boards in that style (seeds 90,000 + i, default settings); the published ones
@@ -65,9 +65,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "styles.png")
     parser.add_argument("--cell", type=int, default=11, help="pixels per cell of a 10x10 board")
+    parser.add_argument("--styles", nargs="*", default=None, help="only the rows of these styles (a sheet to "
+                        "look at while tuning one; docs/styles.png has every row)")
     args = parser.parse_args()
     strips = []
     for style, rules, path, source in ROWS:
+        if args.styles and style not in args.styles:
+            continue
         cell = max(6, round(args.cell * 10 / rules.size))
         ours = [tile(generate(rules, 90_000 + i, style=style)[0].to_json(), cell) for i in range(PER_SIDE)]
         theirs = [tile(board, cell) for board in published(path, rules, PER_SIDE)]

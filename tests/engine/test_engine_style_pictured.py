@@ -136,3 +136,45 @@ def test_compiled_drawing_is_the_python_one(n: int, kind: str) -> None:
         assert ours.getrandbits(64) == theirs.getrandbits(64)
         if drawn is not None:
             assert pictured.symmetry_of(n, drawn) == pictured.symmetry_of_reference(n, drawn)
+
+
+@pytest.mark.parametrize("kind", KINDS + ("none",))
+@pytest.mark.parametrize("n", [7, 8, 9, 10, 11])
+def test_framed_pictures_are_sound_symmetric_and_framed(n: int, kind: str) -> None:
+    """Framed (the background drawn along the board's edge first, pieces seeded inside): n regions, each
+    one piece, the symmetry kept as unframed pictures keep it, and the background holding more of the
+    board's edge than of the board (but under the half turn)."""
+    rng = random.Random(n * 17 + len(kind))
+    shares, edge_share = [], []
+    ring = [cell for cell in range(n * n) if cell // n in (0, n - 1) or cell % n in (0, n - 1)]
+    for _ in range(20):
+        regions = pictured.picture(n, kind, pictured.params(n), 0.3, rng, frame=pictured.FRAME)
+        if regions is None:
+            continue
+        assert sorted(set(regions)) == list(range(n))
+        assert labels_in_pieces(n, regions) == []
+        shares.append(best_symmetry(n, regions))
+        edge_share.append(sum(regions[cell] == 0 for cell in ring) / len(ring) - regions.count(0) / (n * n))
+    assert len(shares) >= 15
+    if kind != "half":      # a half-turn background is its own image: it starts at the centre, unframed
+        assert statistics.mean(edge_share) > 0.05
+    if kind != "none":
+        assert statistics.median(shares) >= 0.7
+
+
+def test_compiled_texture_is_the_bench_measure() -> None:
+    """The texture likeness judges what the classifier bench measures (bench/boundary_texture.py)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "bench" / "boundary_texture.py"
+    spec = importlib.util.spec_from_file_location("_boundary_texture", path)
+    measure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(measure)
+    from engine.games.starbattle.styles import _pictured
+    assert _pictured.TEXTURE_NAMES == measure.NAMES
+    rng = random.Random(11)
+    for n in (5, 7, 8, 10, 11):
+        for _ in range(30):
+            regions = pictured.picture(n, rng.choice(KINDS + ("none",)), pictured.params(n), 0.3, rng)
+            if regions is not None:
+                assert _pictured.texture(n, regions) == pytest.approx(measure.vector(n, regions), abs=1e-12)

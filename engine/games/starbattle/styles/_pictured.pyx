@@ -101,10 +101,12 @@ cdef inline bint _on_edge(int n, int cell) noexcept:
 cdef int _free_seeds(Pic *p, bint spaced, int *out, double frame, object rng) except -1:
     """The free cells (spaced: with every neighbour free too), in order; with a frame, cells on the
     board's edge are left out when others remain (pieces start inside the frame)."""
-    cdef int cell, count = 0, k, inner = 0
+    cdef int cell, count = 0, k
     cdef bint ok
     for cell in range(p.cells):
         if p.regions[cell] != UNASSIGNED:
+            continue
+        if frame > 0.0 and _on_edge(p.n, cell):
             continue
         ok = True
         if spaced:
@@ -115,6 +117,8 @@ cdef int _free_seeds(Pic *p, bint spaced, int *out, double frame, object rng) ex
         if ok:
             out[count] = cell
             count += 1
+    if count == 0 and frame > 0.0:       # nothing inside the frame: the edge too
+        return _free_seeds(p, spaced, out, 0.0, rng)
     return count
 
 
@@ -170,6 +174,14 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
                 if _centred(&p, cell):
                     scratch[count] = cell
                     count += 1
+        if frame > 0.0 and count:            # framed: a centred seed on the board's edge, when there is one
+            k = 0
+            for i in range(count):
+                if _on_edge(n, scratch[i]):
+                    scratch[k] = scratch[i]
+                    k += 1
+            if k:
+                count = k
         if kind == "half" and count == 0:
             p.partner[0] = 0
             partner_len = 1
@@ -181,6 +193,13 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
             partner_len = 1
             if count == 0:
                 count = _free_seeds(&p, False, scratch, 0.0, rng)
+                if frame > 0.0:                  # framed, no symmetry: a seed on the edge
+                    k = 0
+                    for i in range(count):
+                        if _on_edge(n, scratch[i]):
+                            scratch[k] = scratch[i]
+                            k += 1
+                    count = k
             _claim(&p, scratch[_below(rng, count)], 0)
         # the pieces: n - 1 labels, as mirrored pairs or their own images
         n_units = 0
@@ -588,3 +607,149 @@ def symmetry_of(int n, object regions, tuple kinds, tuple images):
         free(pairs)
         free(best_pairs)
         free(present)
+
+
+TEXTURE_NAMES = ("blank", "straight", "turn", "tee", "cross", "border", "runs_per_row", "run_mean", "run_1",
+                 "run_2", "run_long", "run_max", "turns_per_edge", "stairs", "floating", "mirror_lr",
+                 "mirror_ud", "half_turn", "transpose", "anti_transpose", "symmetry_max", "density")
+
+
+cdef int _find(int *parent, int x) noexcept:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+def texture(int n, object regions):
+    """The boundary texture of a map, as bench/boundary_texture.py measures it (TEXTURE_NAMES, in order):
+    junction shares, edge endings, straight runs, turns, stairs, floating outlines, the five
+    symmetries' shares of boundary edges and the density. pictured's texture likeness judges these."""
+    cdef int cells = n * n, r, c, i, j, up, down, left, right, degree, edges = 0, length, count, a, b
+    cdef int blank = 0, straight = 0, turn = 0, tee = 0, cross = 0, border = 0, stairs = 0, floating = 0
+    cdef int runs = 0, run_1 = 0, run_2 = 0, run_long = 0, run_max = 0, run_sum = 0, k, points = (n + 1) * (n + 1)
+    cdef int *grid = <int *> malloc(cells * sizeof(int))
+    cdef unsigned char *v = <unsigned char *> calloc(cells, 1)      # v[r * n + c], c < n - 1
+    cdef unsigned char *h = <unsigned char *> calloc(cells, 1)      # h[r * n + c], r < n - 1
+    cdef unsigned char *turning = <unsigned char *> calloc(cells, 1)   # [(i - 1) * n + j - 1]
+    cdef int *parent = <int *> malloc(points * sizeof(int))
+    cdef unsigned char *used = <unsigned char *> calloc(points, 1)
+    cdef unsigned char *touch = <unsigned char *> calloc(points, 1)
+    cdef unsigned char *counted = <unsigned char *> calloc(points, 1)
+    cdef long shared[5]
+    cdef double share, best = 0.0, inner = (n - 1) * (n - 1)
+    try:
+        for i in range(cells):
+            grid[i] = regions[i]
+        for r in range(n):
+            for c in range(n):
+                if c < n - 1 and grid[r * n + c] != grid[r * n + c + 1]:
+                    v[r * n + c] = 1
+                    edges += 1
+                if r < n - 1 and grid[r * n + c] != grid[(r + 1) * n + c]:
+                    h[r * n + c] = 1
+                    edges += 1
+        for i in range(1, n):
+            for j in range(1, n):
+                up, down = v[(i - 1) * n + j - 1], v[i * n + j - 1]
+                left, right = h[(i - 1) * n + j - 1], h[(i - 1) * n + j]
+                degree = up + down + left + right
+                if degree == 0:
+                    blank += 1
+                elif degree == 2:
+                    if (up and down) or (left and right):
+                        straight += 1
+                    else:
+                        turn += 1
+                        turning[(i - 1) * n + j - 1] = 1
+                elif degree == 3:
+                    tee += 1
+                elif degree == 4:
+                    cross += 1
+        for i in range(n - 1):
+            for j in range(n - 1):
+                if turning[i * n + j]:
+                    for a, b in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                        if 0 <= i + a < n - 1 and 0 <= j + b < n - 1 and turning[(i + a) * n + j + b]:
+                            stairs += 1
+                            break
+        for r in range(n - 1):
+            border += v[r] + v[(n - 1) * n + r] + h[r * n] + h[r * n + n - 1]
+        # straight runs: down each column line of v, along each row line of h
+        for k in range(2):
+            for i in range(n - 1):
+                length = 0
+                for j in range(n + 1):
+                    if j < n and ((k == 0 and v[j * n + i]) or (k == 1 and h[i * n + j])):
+                        length += 1
+                    elif length:
+                        runs += 1
+                        run_sum += length
+                        run_1 += length == 1
+                        run_2 += length == 2
+                        run_long += 2 * length >= n
+                        run_max = max(run_max, length)
+                        length = 0
+        # floating outlines: boundary pieces (edges joined at lattice points) that never reach the edge
+        for i in range(points):
+            parent[i] = i
+        for r in range(n):
+            for c in range(n):
+                if c < n - 1 and v[r * n + c]:
+                    a, b = r * (n + 1) + c + 1, (r + 1) * (n + 1) + c + 1
+                    parent[_find(parent, a)] = _find(parent, b)
+                    used[a] = used[b] = 1
+                if r < n - 1 and h[r * n + c]:
+                    a, b = (r + 1) * (n + 1) + c, (r + 1) * (n + 1) + c + 1
+                    parent[_find(parent, a)] = _find(parent, b)
+                    used[a] = used[b] = 1
+        for i in range(points):
+            if used[i] and (i // (n + 1) in (0, n) or i % (n + 1) in (0, n)):
+                touch[_find(parent, i)] = 1
+        for i in range(points):
+            if used[i]:
+                a = _find(parent, i)
+                if not counted[a]:
+                    counted[a] = 1
+                    floating += not touch[a]
+        # symmetry: boundary edges whose image is one too
+        for k in range(5):
+            shared[k] = 0
+        for r in range(n):
+            for c in range(n - 1):
+                if v[r * n + c]:
+                    shared[0] += v[r * n + n - 2 - c]
+                    shared[1] += v[(n - 1 - r) * n + c]
+                    shared[2] += v[(n - 1 - r) * n + n - 2 - c]
+                    shared[3] += h[c * n + r]
+                    shared[4] += h[(n - 2 - c) * n + n - 1 - r]
+        for r in range(n - 1):
+            for c in range(n):
+                if h[r * n + c]:
+                    shared[0] += h[r * n + n - 1 - c]
+                    shared[1] += h[(n - 2 - r) * n + c]
+                    shared[2] += h[(n - 2 - r) * n + n - 1 - c]
+                    shared[3] += v[c * n + r]
+                    shared[4] += v[(n - 1 - c) * n + n - 2 - r]
+        out = [blank / inner, straight / inner, turn / inner, tee / inner, cross / inner,
+               border / (4.0 * (n - 1)), runs / <double> n,
+               (run_sum / <double> runs / n) if runs else 0.0,
+               (run_1 / <double> runs) if runs else 0.0, (run_2 / <double> runs) if runs else 0.0,
+               (run_long / <double> runs) if runs else 0.0, run_max / <double> n,
+               turn / <double> max(1, edges), stairs / <double> max(1, turn), floating / <double> n]
+        for k in range(5):
+            share = shared[k] / <double> max(1, edges)
+            best = max(best, share)
+            out.append(share)
+        out.append(best)
+        out.append(edges / (2.0 * n * (n - 1)))
+        return out
+    finally:
+        free(grid)
+        free(v)
+        free(h)
+        free(turning)
+        free(parent)
+        free(used)
+        free(touch)
+        free(counted)

@@ -9,15 +9,23 @@ first and finds the answer in it, where the other styles draw around a planted a
 2. grow n regions on it: a background (its share of the board drawn from the fitted distribution)
    and pieces of drawn target sizes, each either its own mirror image or one of a mirrored pair;
    cells are taken an orbit at a time (a cell with its image), compact cells first, so that pieces
-   come out as bars, blocks and frames;
+   come out as bars, blocks and frames; most pictures are framed (FRAMED): the background starts on
+   the board's edge and runs along it, the pieces start inside, so that few boundaries end at the
+   edge and the frame gives long straight lines; blobs are then carved into corridors (thin pieces);
 3. take a random answer of that map (one star per row, column and region, none touching); a map
    without one is given up;
 4. the generator's repair then moves cells until that answer is the only one: a symmetric map always
-   has the answer's mirror image as a second solution, so repair breaks the symmetry, and only there.
+   has the answer's mirror image as a second solution, so repair breaks the symmetry, and only there;
+   tune then gives repair's moves back to the picture where the answer stays the only one (which
+   keeps every symmetry the picture had, a second one too) and mends the drawn symmetry.
+
+The picture is drawn by compiled code (_pictured.pyx), from the same generator as the pure-Python
+drawing (picture_reference, the same picture with the frame off).
 
 One-star boards only. The few numbers drawn per size are fitted on the daily boards
 (pictured_params.py, bench/fit_pictured.py); the likeness (pictured_fit.py, bench/fit_likeness.py)
-then keeps the finished maps as often as the daily boards look like them.
+then keeps the finished maps as often as the daily boards look like them, in region shape and then in
+boundary texture (the texture likeness, TEXTURE: edge endings, straight runs, junctions, symmetries).
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from engine.games.starbattle.rules import Rules
 from engine.games.starbattle.styles import _pictured
 from engine.games.starbattle.styles.composed import BOUNDS as COMPOSED_BOUNDS
 from engine.games.starbattle.styles.composed import penalties as composed_penalties
-from engine.games.starbattle.styles.pictured_fit import LIKENESS
+from engine.games.starbattle.styles.pictured_fit import LIKENESS, TEXTURE
 from engine.games.starbattle.styles.pictured_params import PARAMS, Params
 
 NAME = "pictured"
@@ -49,15 +57,18 @@ ANSWER_NODES = 5_000       # search nodes for the picture's random answer (found
 PAIR_SHARE = 0.5           # share of the pieces drawn as a mirrored pair rather than their own image
 COMPACT = 1.0              # a free cell's weight for a piece: its neighbours in the piece to this power
 BACKGROUND_COMPACT = -2.0  # ... for the background: negative, so it runs thin between the pieces
-BLOCKS = 0.4               # share of pictures drawn as compact blocks kept apart on a background
+BLOCKS = 0.7               # share of pictures drawn as compact blocks kept apart on a background
 BLOCK_COMPACT = 6.0        # a block's compactness power (near rectangles)
 GAP = 0.05                 # weight of a cell touching another piece (pieces keep apart)
 UNASSIGNED = -1
-CARVE_INTERIOR = 0.4        # interior cells per row the carving stops at (daily boards: about 0.3-0.5)
-CARVE_TRIES = 30            # corridors tried per picture
+CARVE_INTERIOR = 0.2        # interior cells per row the carving stops at (daily boards: about 0.3-0.5;
+                            # lower here, as repair gives some back)
+CARVE_TRIES = 60            # corridors tried per picture
 MIN_PIECE = 3              # cells a piece is drawn with at least
 SYMMETRIES = ("lr", "ud", "half", "diag", "anti")
-FRAME = 0.0                # growth weight of a cell on the board's edge for the background (0: no frame)
+RESTORE = 1.0              # tries at giving repair's moves back to the picture, per symmetry mend
+FRAMED = 0.8               # share of pictures drawn framed: the background along the board's edge
+FRAME = 20.0               # ... its growth weight for a cell on the edge (pieces start inside the frame)
 
 
 def available(rules: Rules) -> bool:
@@ -130,9 +141,11 @@ def picture(n: int, kind: str, fitted: Params, spread: float, rng: random.Random
     """n regions, symmetric under `kind` but where growth could not keep it, or None when a piece
     found no seed. Label 0 is the background. Compiled (_pictured.pyx); with `frame` 0 it draws what
     picture_reference draws from the same generator, cell for cell."""
+    if frame is None:
+        frame = FRAME if FRAMED and rng.random() < FRAMED else 0.0
     return _pictured.picture(n, kind, image(n, kind), fitted.largest, fitted.spread, spread, rng, PAIR_SHARE,
                              COMPACT, BACKGROUND_COMPACT, BLOCKS, BLOCK_COMPACT, GAP, MIN_PIECE,
-                             CARVE_INTERIOR, CARVE_TRIES, FRAME if frame is None else frame)
+                             CARVE_INTERIOR, CARVE_TRIES, frame)
 
 
 def picture_reference(n: int, kind: str, fitted: Params, spread: float, rng: random.Random) -> list[int] | None:
@@ -370,14 +383,20 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     only one (at most `steps` tries; the drawing's symmetry is read from `drawn`). Raises
     DeadlineExceeded when `deadline` passes first."""
     n = rules.size
+    regions = list(regions)
+    if steps <= 0:
+        return regions
     kind, pairs = symmetry_of(n, drawn)
-    if kind == "none" or steps <= 0:
+    search = None
+    if RESTORE:
+        search = new_search(rules, regions)
+        regions = _restore(n, regions, answer, rng, round(RESTORE * steps), drawn, search, deadline)
+    if kind == "none":
         return regions
     sigma = image(n, kind)
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
-    regions = list(regions)
-    search = new_search(rules, regions)
+    search = search or new_search(rules, regions)
     tries = 0
     for _ in range(2):                  # a second pass: a mended cell can make its neighbour's move legal
         wrong = [cell for cell in range(n * n) if cell not in stars
@@ -400,10 +419,43 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     return regions
 
 
+def _restore(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random, steps: int,
+             drawn: Sequence[int], search, deadline: float) -> list[int]:
+    """Give cells repair moved back to the region the picture drew them in (its straight runs, its
+    frame and every symmetry it had), while both regions stay one piece and the answer stays the only
+    one (at most `steps` tries; two passes, as a restored cell can free its neighbour)."""
+    neighbours = orthogonal_neighbours(n)
+    stars = set(answer)
+    tries = 0
+    for _ in range(2):
+        moved = [cell for cell in range(n * n) if regions[cell] != drawn[cell] and cell not in stars]
+        if not moved:
+            break
+        rng.shuffle(moved)
+        for cell in moved:
+            want, now = drawn[cell], regions[cell]
+            if want == now or not any(regions[nb] == want for nb in neighbours[cell]) \
+                    or not one_piece_without(n, regions, cell, now):
+                continue
+            if tries >= steps:
+                return regions
+            tries += 1
+            regions[cell] = want
+            if not only_solution(search, regions, answer, deadline=deadline):
+                regions[cell] = now
+    return regions
+
+
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
     """Keep a finished map as often as the daily boards look like it (the fitted likeness, at the sizes
-    with enough daily boards)."""
-    return likeness.keep(LIKENESS.get(1, {}), rules.size, regions, rng, drawn)
+    with enough daily boards), then as often as their boundaries run as its do (the texture likeness:
+    edge endings, straight runs, junctions, the symmetries' shares; one more draw of `rng`)."""
+    if not likeness.keep(LIKENESS.get(1, {}), rules.size, regions, rng, drawn):
+        return False
+    fitted = TEXTURE.get(rules.size)
+    if drawn or fitted is None:
+        return True
+    return rng.random() < fitted.keep_probability(_pictured.texture(rules.size, regions))
 
 
 def repair_keep(rules: Rules) -> int:
