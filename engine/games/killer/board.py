@@ -83,10 +83,6 @@ def board_of(cages: Sequence[tuple[int, Sequence[tuple[int, int]]]], givens: str
     return KillerBoard(tuple(sorted(out, key=lambda cage: cage.cells[0])), line, solution, seed)
 
 
-def _transforms() -> tuple[tuple[bool, int, int], ...]:
-    return tuple((t, r, c) for t in (False, True) for r in range(9) for c in range(9))
-
-
 def _order(first: int, key: Sequence[int]) -> list[int]:
     """The 9 lines (rows or columns) in the order a least grid puts them: line `first` leads, then the
     other two of its band by `key` (a line's distinct value in the leading row or column), then each
@@ -129,21 +125,22 @@ class KillerBoard(Grid9):
         """The canonical form (see the module notes): the solution, the cage map and the givens."""
         grid = self.solved()
         best: tuple[str, ...] | None = None
-        for transpose, r0, c0 in _transforms():
-            at = (lambda r, c: c * 9 + r) if transpose else (lambda r, c: r * 9 + c)
-            if grid[at(r0, c0)] != "1":
-                continue
-            rows = _order(r0, [int(grid[at(r, c0)]) for r in range(9)])
-            cols = _order(c0, [int(grid[at(r0, c)]) for c in range(9)])
-            cells = [at(r, c) for r in rows for c in cols]
-            form_grid = "".join(grid[cell] for cell in cells)
-            if best is not None and form_grid > best[0]:
-                continue
-            label: dict[int, int] = {}
-            cage_map = ",".join(f"{label.setdefault(self.cage_of[cell], len(label))}" for cell in cells)
-            form = (form_grid, cage_map, "".join(self.givens[cell] for cell in cells))
-            if best is None or form < best:
-                best = form
+        # the grid as read after the transpose or not: seen[r * 9 + c] is the digit of (r, c) there
+        flipped = "".join([grid[c * 9 + r] for r in range(9) for c in range(9)])
+        for transpose, seen in ((False, grid), (True, flipped)):
+            for r0, c0 in (divmod(at, 9) for at in range(81) if seen[at] == "1"):
+                rows = _order(r0, [int(seen[r * 9 + c0]) for r in range(9)])
+                cols = _order(c0, [int(seen[r0 * 9 + c]) for c in range(9)])
+                cells = ([c * 9 + r for r in rows for c in cols] if transpose
+                         else [r * 9 + c for r in rows for c in cols])
+                form_grid = "".join([grid[cell] for cell in cells])
+                if best is not None and form_grid > best[0]:
+                    continue
+                label: dict[int, int] = {}
+                cage_map = ",".join(f"{label.setdefault(self.cage_of[cell], len(label))}" for cell in cells)
+                form = (form_grid, cage_map, "".join(self.givens[cell] for cell in cells))
+                if best is None or form < best:
+                    best = form
         assert best is not None
         return ":".join(best)
 
