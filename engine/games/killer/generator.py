@@ -128,7 +128,8 @@ def _cages(grid: str, cage_of: list[int]) -> tuple[Cage, ...]:
     cells: dict[int, list[int]] = {}
     for cell, number in enumerate(cage_of):
         cells.setdefault(number, []).append(cell)
-    cages = [Cage(sum(int(grid[c]) for c in group), tuple(group)) for group in cells.values()]
+    digits = [int(ch) for ch in grid]
+    cages = [Cage(sum([digits[c] for c in group]), tuple(group)) for group in cells.values()]
     return tuple(sorted(cages, key=lambda cage: cage.cells[0]))
 
 
