@@ -22,7 +22,6 @@ import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import itemgetter
 from typing import NamedTuple
 
 from engine.games.killer._count import Cages, Layout, apart_bits, losses, region_sides
@@ -101,17 +100,16 @@ class Sides(NamedTuple):
 
 class SumGroup:
     """A sum group of the rule of 45 on one region: its cells, each counted with its sign, add up to
-    `total`. Fixed by the cages, so made once per board."""
+    `total`. Fixed by the cages, so made once per board. (The techniques read the compiled Layout's
+    copy of the groups; these are the plain reading the tests hold it to.)"""
 
-    __slots__ = ("how", "cells", "signs", "total", "pick", "_cage_of", "_apart")
+    __slots__ = ("how", "cells", "signs", "total", "_cage_of", "_apart")
 
     def __init__(self, how: str, cells: Sequence[int], signs: Sequence[int], total: int, cage_of: bytes):
         self.how = how                    # "innies", "outies" or "innies and outies"
         self.cells = tuple(cells)
         self.signs = tuple(signs)
         self.total = total
-        # the group's cells out of a grid's masks or values, as a tuple
-        self.pick = itemgetter(*self.cells) if len(self.cells) > 1 else lambda grid, c=self.cells[0]: (grid[c],)
         self._cage_of = cage_of           # each of the 81 cells' cage number
         self._apart: tuple[int, ...] | None = None
 
