@@ -181,3 +181,41 @@ def _repaired_drawings(rules: Rules, seeds: range, **repair_options):
                          keep=STYLE.repair_keep(rules), **repair_options)
         if outcome.unique:
             yield seed, answer, drawn, regions
+
+
+def test_repair_stall_only_for_rules_with_targets() -> None:
+    """Giving up a circling repair is for 14x14 3-star (the rules with shape targets): every other
+    rules' boards stay as they were drawn before it existed."""
+    from engine.games.starbattle.styles.interlocking_targets import TARGETS
+
+    assert STYLE.repair_stall(Rules(14, 3)) == STYLE.STALL > 0
+    for rules in (Rules(8), Rules(10, 2), Rules(12, 2), Rules(12, 3), Rules(13, 3)):
+        assert (rules.stars, rules.size) not in TARGETS
+        assert STYLE.repair_stall(rules) == 0
+
+
+def test_a_stalled_repair_gives_up_on_the_path_it_would_have_taken() -> None:
+    """Repair with a `stall` takes the same rounds as without one (the same draws), and stops early,
+    "ambiguous", only where counts stopped finding fewer solutions for that many rounds."""
+    rules = Rules(10, 2)
+    stopped = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        answer = plant(rules, rng, 0.0)
+        drawn = STYLE.draw(rules, answer, rng)
+        if drawn is None:
+            continue
+        outcomes = []
+        for stall in (0, 2):
+            regions, again = list(drawn), random.Random(seed)
+            outcome = repair(rules.size, new_search(rules, regions), regions, answer, again, max_rounds=40,
+                             count_budget=300_000, stall=stall)
+            outcomes.append((outcome, regions))
+        (full, full_map), (short, short_map) = outcomes
+        if short.reason == "ambiguous" and short.rounds < full.rounds:
+            stopped += 1
+        else:
+            assert (short.unique, short.rounds, short.reason, short_map) == (full.unique, full.rounds, full.reason,
+                                                                           full_map)
+        assert short.rounds <= full.rounds
+    assert stopped >= 1

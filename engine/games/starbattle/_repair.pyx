@@ -138,14 +138,16 @@ UNIQUE, INCOMPLETE, STUCK, AMBIGUOUS = 0, 1, 2, 3
 
 
 def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int alternatives,
-                  double deadline, long long count_budget, int keep):
+                  double deadline, long long count_budget, int keep, int stall=0):
     """repair.repair's rounds (a count, then the best move while the answer is not alone), compiled:
     returns (how they ended: UNIQUE, INCOMPLETE (a count cut short), STUCK or AMBIGUOUS; the rounds
     taken). The draws are the Python loop's, in its order: one getrandbits(64) per count, then
     _best_move's. `regions` is edited in place and `search` kept in step with it; one map of the board
-    (with its scratch space) serves every round, moved as `regions` is."""
+    (with its scratch space) serves every round, moved as `regions` is. A non-zero `stall` ends the
+    rounds AMBIGUOUS when that many rounds have passed since a count last found fewer solutions than
+    every count before it (repair going round in circles); 0 waits for `max_rounds`."""
     cdef _Board board = _Board(n, regions, answer)
-    cdef int k = len(answer) // n, rounds, cell, target
+    cdef int k = len(answer) // n, rounds, cell, target, fewest = 1 << 30, since = 0
     for rounds in range(max_rounds + 1):
         found, complete = search.solve(alternatives + 1, (), (), deadline, rng.getrandbits(64) | 1,
                                        count_budget)
@@ -156,6 +158,12 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
             return UNIQUE, rounds
         if rounds == max_rounds:
             break
+        if len(found) < fewest:
+            fewest, since = len(found), 0
+        else:
+            since += 1
+            if stall and since >= stall:
+                return AMBIGUOUS, rounds
         move = _best_move(board, k, keep, others, rng)
         if move is None:
             return STUCK, rounds

@@ -116,6 +116,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
     tune_steps = drawing.TUNE_STEPS if settings.tune_steps is None else settings.tune_steps
     plants = getattr(drawing, "PLANTS", False)
+    stall = drawing.repair_stall(rules) if hasattr(drawing, "repair_stall") else 0
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -168,7 +169,8 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 search = new_search(rules, regions)
                 outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
                                  alternatives=settings.alternatives, deadline=deadline,
-                                 count_budget=settings.count_budget, keep=drawing.repair_keep(rules))
+                                 count_budget=settings.count_budget, keep=drawing.repair_keep(rules),
+                                 stall=stall)
                 stats.repair_rounds += outcome.rounds
                 if not outcome.unique:
                     stats.rejected[outcome.reason] += 1

@@ -24,19 +24,21 @@ from engine.games.starbattle.count import Search, monotonic
 class RepairOutcome:
     unique: bool
     rounds: int
-    reason: str = ""          # "ambiguous" (round cap), "stuck" (no legal move), "slow-count", "timeout"
+    reason: str = ""          # "ambiguous" (round cap, or stalled), "stuck" (no legal move), "slow-count", "timeout"
 
 
 def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
            max_rounds: int, alternatives: int = 8, deadline: float = 0.0,
-           count_budget: int = 0, keep: int | None = None) -> RepairOutcome:
+           count_budget: int = 0, keep: int | None = None, stall: int = 0) -> RepairOutcome:
     """Edit `regions` in place until the answer is the only solution or the round cap is reached.
 
     `search` must already hold `regions`; it is kept in step with every move. A count that visits more
     than `count_budget` search nodes gives up on this drawing ("slow-count"): the search's time has a
     heavy tail, and a fresh drawing is cheaper than waiting it out. (Nodes, not seconds, so that a
     seed gives the same board on any machine.) `keep`: a move ranks first when it leaves its region
-    more than this many cells (default 2k; a style with compact pieces asks for more).
+    more than this many cells (default 2k; a style with compact pieces asks for more). A non-zero
+    `stall` gives up ("ambiguous") once that many rounds have passed since a count last found fewer
+    solutions than every count before it: such a repair is going round in circles.
     """
     k = len(answer) // n
     keep = 2 * k if keep is None else keep      # a move leaving its region more cells ranks first
@@ -46,7 +48,7 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     # that makes a gift only when every legal move does. The rounds (a count, then that move) run
     # compiled (_repair.pyx: repair_rounds, _best_move), one map of the board serving them all.
     ended, rounds = repair_rounds(n, search, regions, answer, rng, max_rounds, alternatives, deadline,
-                                  count_budget, keep)
+                                  count_budget, keep, stall)
     if ended == UNIQUE:
         return RepairOutcome(True, rounds)
     if ended == INCOMPLETE:
@@ -54,4 +56,4 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
         return RepairOutcome(False, rounds, "timeout" if timed_out else "slow-count")
     if ended == STUCK:
         return RepairOutcome(False, rounds, "stuck")
-    return RepairOutcome(False, max_rounds, "ambiguous")
+    return RepairOutcome(False, rounds, "ambiguous")

@@ -17,7 +17,9 @@ Every style module exposes the same small interface:
 - keep(rules, regions, rng, drawn) -> bool: whether to go on with a map (`drawn`: the drawing, before
   repair; else the finished map), with the probability its fitted likeness gives at that stage
   (engine/games/starbattle/likeness.py), so that the maps kept are distributed as the style's published boards
-  are (a style with no fitted likeness keeps every one).
+  are (a style with no fitted likeness keeps every one);
+- optional, repair_stall(rules) -> int: repair's `stall` (give a drawing up after that many rounds
+  without a count finding fewer solutions than every one before; 0, the default: the round cap alone).
 """
 
 from __future__ import annotations
