@@ -153,7 +153,7 @@ def test_every_game_states_its_drawing_styles_and_refuses_others() -> None:
     the same for every rules the game takes; a game without styles has none and refuses any, in one line."""
     from engine.games.starbattle import Rules
     queens, starbattle = game_named("queens"), game_named("starbattle")
-    assert queens.styles(Rules(8)) == ("composed", "organic", "interlocking", "pictured")   # composed: as people draw Queens
+    assert queens.styles(Rules(8)) == ("pictured", "organic", "composed", "interlocking")   # pictured: as the daily boards
     assert "composed" not in starbattle.styles(Rules(10, 2))                   # one-star only
     assert queens.check_style(Rules(8), None) == queens.styles(Rules(8))[0]
     for game in (queens, starbattle):

@@ -37,8 +37,9 @@ SOUND_RULES = [Rules(n, 1, d) for n in range(5, 15) for d in (False, True)]
 def test_registry() -> None:
     assert styles.names() == ("organic", "composed", "interlocking", "pictured")
     assert styles.named("composed").NAME == "composed"
-    assert styles.default_for(Rules(8)).NAME == "composed"           # as people draw Queens
-    assert styles.default_for(Rules(8, 1, True)).NAME == "composed"
+    assert styles.default_for(Rules(8)).NAME == "pictured"           # as the daily Queens boards
+    assert [styles.default_for(Rules(n)).NAME for n in (6, 7, 11, 12)] == ["composed", "pictured", "pictured", "composed"]
+    assert styles.default_for(Rules(8, 1, True)).NAME == "composed"   # as people draw classic Queens
     assert styles.default_for(Rules(10, 2)).NAME == "interlocking"        # as the site draws them
     for name in styles.names():
         module = styles.named(name)

@@ -49,8 +49,11 @@ def named(name: str) -> ModuleType:
 
 def default_for(rules: Rules) -> ModuleType:
     """The style boards of these rules get when none is asked for: the style people play at that
-    size (one-star boards: composed, as hand-drawn Queens boards are; two and three stars:
-    interlocking, as the published Star Battle site draws them)."""
+    size. Queens at the daily boards' sizes: pictured, fitted on them; other one-star boards
+    (classic-diagonal Queens, other sizes): composed, as hand-drawn Queens boards are; two and three
+    stars: interlocking, as the published Star Battle site draws them."""
+    if pictured.fitted(rules):
+        return pictured
     return composed if composed.available(rules) else interlocking
 
 

@@ -75,6 +75,12 @@ def available(rules: Rules) -> bool:
     return rules.stars == 1
 
 
+def fitted(rules: Rules) -> bool:
+    """Whether these are the daily boards' rules (Queens without the diagonal rule) at a size its
+    numbers were fitted on: the rules it is the default for."""
+    return available(rules) and not rules.diagonals and rules.size in PARAMS
+
+
 def params(n: int) -> Params:
     """The fitted numbers for size n (the nearest fitted size beyond the daily boards' sizes)."""
     if n in PARAMS:
