@@ -22,8 +22,9 @@ per size, and the share of that style's boards made with the gates open that the
 A drawing style's own shape gate (`styles.named(style).gates(rules)`, on the style's `score`): the
 share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl; another file with
 `--calibration`, e.g. the published Star Battle boards for `--style interlocking`) it passes at each
-size and star count, and the share of raw drawings of that style (`plant` then the style's `draw`: no
-repair, no tuning; seeds 0 .. boards - 1) it refuses.
+size and star count it draws (a style with fitted sizes: those), and the share of raw drawings of that
+style (`plant` then the style's `draw`, or its `draw_planted` when it finds its own answer; no repair,
+no tuning; seeds 0 .. boards - 1, tries that drew nothing left out) it refuses.
 """
 
 from __future__ import annotations
@@ -140,15 +141,23 @@ def style_report(name: str, calibration: Path, boards: int) -> list[list[object]
     print("| rules | style | gate (min score) | corpus boards | corpus passing | raw drawings | raw refused |"
           "\n|---|---|---:|---:|---:|---:|---:|")
     rows: list[list[object]] = []
+    fitted = getattr(style, "fitted", style.available)      # the rules its numbers were fitted on
     for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
-        refused = 0
+        if not fitted(rules):
+            continue
+        refused = drawn = 0
         for seed in range(boards):
             rng = random.Random(seed)
-            answer = plant(rules, rng)
-            regions = style.draw(rules, answer, rng)
-            refused += regions is None or style.score(rules, regions) < style.gates(rules).min_shape
+            if getattr(style, "PLANTS", False):        # it finds its answer in its own drawing
+                planted = style.draw_planted(rules, rng)
+                regions = None if planted is None else planted[0]
+            else:
+                regions = style.draw(rules, plant(rules, rng), rng)
+            if regions is not None:                 # a try that drew nothing is no look turned away
+                drawn += 1
+                refused += style.score(rules, regions) < style.gates(rules).min_shape
         rows.append([str(rules), name, style.gates(rules).min_shape, len(verdicts),
-                     f"{sum(verdicts) / len(verdicts):.1%}", boards, f"{refused / boards:.1%}"])
+                     f"{sum(verdicts) / len(verdicts):.1%}", drawn, f"{refused / max(drawn, 1):.1%}"])
         print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
     return rows
 
