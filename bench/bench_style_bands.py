@@ -6,7 +6,7 @@
 For each rules and each style that draws them: `--boards` boards without a band (seeds 80,000 + i) give
 the band mix; then `--per-band` boards of each band (seeds 81,000 + i) give whether the band is
 reachable (boards stored within `--timeout` seconds each), the median seconds per stored board, and the
-acceptance: stored boards per drawing tried. Prints Markdown.
+acceptance: stored boards per drawing tried. Prints Markdown and writes bench/results/style_bands.json.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from engine import DeadlineExceeded  # noqa: E402
 from engine.games.starbattle import Rules, styles  # noqa: E402
 from engine.games.starbattle.generator import generate  # noqa: E402
 from engine.games.starbattle.grade import BANDS  # noqa: E402
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, markdown_head, markdown_row, write_result  # noqa: E402
 
 
 def run(rules: Rules, style: str, band: str | None, seeds: range, timeout: float) -> tuple[Counter, list[float], int, int]:
@@ -61,9 +61,11 @@ def main() -> None:
         os.sched_setaffinity(0, {args.cpu})
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores (pinned to CPU {args.cpu}), Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
-    print("| rules | style | band mix without --band | " + " | ".join(
-        f"{band}: stored, s/board, acceptance" for band in BANDS) + " |")
-    print("|---|---|---|" + "---|" * len(BANDS))
+    load_at_start = os.getloadavg()[0]
+    columns = ["rules", "style", "band mix without --band",
+               *(f"{band}: stored, s/board, acceptance" for band in BANDS)]
+    print(markdown_head(columns))
+    rows: list[list[object]] = []
     for text in args.rules:
         rules = Rules.parse(text)
         names = args.styles or [name for name in styles.names() if styles.named(name).available(rules)]
@@ -81,8 +83,12 @@ def main() -> None:
                 cells.append(f"{stored}/{args.per_band}, "
                              + (f"{statistics.median(seconds):.2f} s, {stored / max(1, drawings):.1%}" if stored
                                 else f"none in {args.timeout:.0f} s"))
-            print(f"| {rules}{' (default)' if styles.default_for(rules).NAME == name else ''} | {name} | "
-                  + " | ".join(cells) + " |", flush=True)
+            rows.append([f"{rules}{' (default)' if styles.default_for(rules).NAME == name else ''}", name, *cells])
+            print(markdown_row(rows[-1]), flush=True)
+    write_result("style_bands", [{"title": "band mix and bands asked for", "columns": columns, "rows": rows}],
+                 notes=[f"{args.boards} boards without a band, {args.per_band} of each band, {args.timeout:.0f} s "
+                        f"a board at most; " + ("not pinned" if args.cpu < 0 else f"pinned to CPU {args.cpu}")],
+                 load_at_start=load_at_start)
 
 
 if __name__ == "__main__":
