@@ -441,5 +441,8 @@ cdef bint _search_bits(Search s, int depth) noexcept nogil:
     _take_out(s, cell, &dirty)
     if _propagate_bits(s, dirty):
         stop = _search_bits(s, depth + 1)
-    _restore(s, depth, nstars)
+    # The caller restores its own frame on return, so only the root puts its state back (the
+    # second branch's state is never read below the root).
+    if depth == 0:
+        _restore(s, depth, nstars)
     return stop
