@@ -277,7 +277,7 @@ def test_a_plan_entry_may_name_a_style(db: Engine, pool: list[list[Entry]], monk
     fill(db, [queens8[0], (old, queens8[1][1])])
     plan = daily_mod.plan([("queens 8", "easy", "organic"), ("queens 8", "easy"), ("queens 8", "easy")])
     boards = make_daily(db=db, day=DAY, plan=plan)
-    assert default == "composed" and boards[0]["style"] == "organic"
+    assert default == "pictured" and boards[0]["style"] == "organic"
     assert boards[0]["id"] not in {data["id"] for data, _ in queens8}       # made, in the style asked
     assert {boards[1]["id"], boards[2]["id"]} == {queens8[0][0]["id"], old["id"]}
     assert {board.get("style") for board in boards[1:]} == {default, None}
