@@ -22,7 +22,8 @@ per size, and the share of that style's boards made with the gates open that the
 A drawing style's own shape gate (`styles.named(style).gates(rules)`, on the style's `score`): the
 share of the hand-drawn Queens corpus (../shared/calibration/queens-handmade.jsonl; another file with
 `--calibration`, e.g. the published Star Battle boards for `--style interlocking`) it passes at each
-size and star count it draws (a style with fitted sizes: those), and the share of raw drawings of that
+size and star count it draws (a style with fitted sizes: those; sizes with 10 corpus boards or more),
+and the share of raw drawings of that
 style (`plant` then the style's `draw`, or its `draw_planted` when it finds its own answer; no repair,
 no tuning; seeds 0 .. boards - 1, tries that drew nothing left out) it refuses.
 """
@@ -120,6 +121,7 @@ def _p10(values: list[int]) -> str:
     return str(sorted(values)[len(values) // 10]) if values else "—"
 
 
+MIN_CORPUS = 10        # corpus boards a size needs for its passing share to say something
 STYLE_COLUMNS = ["rules", "style", "gate (min score)", "corpus boards", "corpus passing", "raw drawings", "raw refused"]
 GATE_COLUMNS = ["boards", "rules", "gates (fun, shape)", "count", "fun gate", "shape gate", "both", "unfinished ¹",
                 "fun p10", "shape p10"]
@@ -143,7 +145,7 @@ def style_report(name: str, calibration: Path, boards: int) -> list[list[object]
     rows: list[list[object]] = []
     fitted = getattr(style, "fitted", style.available)      # the rules its numbers were fitted on
     for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
-        if not fitted(rules):
+        if not fitted(rules) or len(verdicts) < MIN_CORPUS:
             continue
         refused = drawn = 0
         for seed in range(boards):
