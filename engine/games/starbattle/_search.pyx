@@ -342,21 +342,16 @@ cdef bint _propagate_bits(Search s, uint64_t dirty) noexcept nogil:
 
 cdef inline int _choose_unit_bits(Search s) noexcept nogil:
     """The branching unit: least slack first, fewer candidates on ties, the first such unit (the key
-    (slack, candidates) compared as one number, slack * 2^16 + candidates). Two passes without
-    branches (every unit's key, then the first least), which the C compiler vectorises."""
-    cdef int u, need, least = 1 << 30, k = s.k, nunits = s.nunits
-    cdef int keys[MAX_UNITS]
+    (slack, candidates) compared as one number, slack * 2^16 + candidates)."""
+    cdef int u, need, key, best = -1, least = 1 << 30, k = s.k, nunits = s.nunits
     for u in range(nunits):
         need = k - s.ustars[u]
-        keys[u] = (s.ucands[u] - need) * 65536 + s.ucands[u] if need != 0 else 1 << 30
-    for u in range(nunits):
-        least = keys[u] if keys[u] < least else least
-    if least == 1 << 30:
-        return -1
-    for u in range(nunits):
-        if keys[u] == least:
-            return u
-    return -1
+        if need != 0:
+            key = (s.ucands[u] - need) * 65536 + s.ucands[u]
+            if key < least:
+                least = key
+                best = u
+    return best
 
 
 cdef inline int _choose_cell_bits(Search s, int unit) noexcept nogil:
