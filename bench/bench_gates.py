@@ -37,6 +37,7 @@ import platform
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -49,7 +50,7 @@ from engine.games.starbattle.draw import plant  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import grade  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
-from machine import cpu_model, write_result  # noqa: E402
+from machine import cpu_model, markdown_head, markdown_row, write_result  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CALIBRATION = ROOT / ".." / "shared" / "calibration" / "starbattle-labelled.jsonl"
@@ -130,7 +131,6 @@ GATE_COLUMNS = ["boards", "rules", "gates (fun, shape)", "count", "fun gate", "s
 def style_report(name: str, calibration: Path, boards: int) -> list[list[object]]:
     """The style's shape gate on the hand-drawn corpus, by size, and on raw drawings of that style
     (printed, and returned as rows)."""
-    import random
     style = styles.named(name)
     by_rules: dict[Rules, list[bool]] = {}
     with open(calibration, encoding="utf-8") as fh:
@@ -147,17 +147,7 @@ def style_report(name: str, calibration: Path, boards: int) -> list[list[object]
     for rules, verdicts in sorted(by_rules.items(), key=lambda kv: (kv[0].size, kv[0].stars)):
         if not fitted(rules) or len(verdicts) < MIN_CORPUS:
             continue
-        refused = drawn = 0
-        for seed in range(boards):
-            rng = random.Random(seed)
-            if getattr(style, "PLANTS", False):        # it finds its answer in its own drawing
-                planted = style.draw_planted(rules, rng)
-                regions = None if planted is None else planted[0]
-            else:
-                regions = style.draw(rules, plant(rules, rng), rng)
-            if regions is not None:                 # a try that drew nothing is no look turned away
-                drawn += 1
-                refused += style.score(rules, regions) < style.gates(rules).min_shape
+        refused, drawn = _raw_refused(style, rules, boards)
         rows.append([str(rules), name, style.gates(rules).min_shape, len(verdicts),
                      f"{sum(verdicts) / len(verdicts):.1%}", drawn, f"{refused / max(drawn, 1):.1%}"])
         print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
@@ -165,49 +155,66 @@ def style_report(name: str, calibration: Path, boards: int) -> list[list[object]
 
 
 DAILY = ROOT / ".." / "shared" / "calibration" / "queens-linkedin-odd.jsonl"
-QUEENS_COLUMNS = ["boards", "rules", "style", "gates (fun, shape)", "count", "fun gate", "shape gate", "both",
-                  "fun p5", "shape p5"]
+QUEENS_COLUMNS = ["rules", "style", "gates (fun, shape)", "daily boards passing both",
+                  "hand-drawn passing both", "ours, gates open ¹, passing both", "raw drawings refused ²",
+                  "daily boards' fun p5"]
+
+
+RAW_PICTURES = 300      # raw drawings a size for the share the shape gate refuses
+
+
+def _raw_refused(style: ModuleType, rules: Rules, draws: int) -> tuple[int, int]:
+    """How many of `draws` raw drawings of the style (no repair, no tuning; seeds 0 .. draws - 1) its
+    shape gate refuses, and how many drew a map (tries that drew nothing are no look refused)."""
+    import random
+    refused = drawn = 0
+    for seed in range(draws):
+        rng = random.Random(seed)
+        if getattr(style, "PLANTS", False):        # it finds its answer in its own drawing
+            planted = style.draw_planted(rules, rng)
+            regions = None if planted is None else planted[0]
+        else:
+            regions = style.draw(rules, plant(rules, rng), rng)
+        if regions is not None:
+            drawn += 1
+            refused += style.score(rules, regions) < style.gates(rules).min_shape
+    return refused, drawn
 
 
 def queens_report(style_name: str | None, boards: int, timeout: float) -> list[list[object]]:
-    """Queens at 7x7-11x11: the share of the shared daily boards and of the hand-drawn corpus passing a
-    drawing style's gates (the default's without `style_name`), per size, and of that style's finished
-    boards made with the gates open (seeds 80,000 + i) that the gates would turn away."""
+    """Queens at 7x7-11x11, a row a size: the share of the shared daily boards and of the hand-drawn
+    corpus passing a drawing style's gates (the default's without `style_name`), of that style's
+    finished boards made with the gates open (seeds 80,000 + i), and of its raw drawings the shape gate
+    refuses."""
     rows: list[list[object]] = []
-    print("| boards | rules | style | gates (fun, shape) | count | fun gate | shape gate | both | fun p5 | shape p5 |"
-          "\n|---|---|---|---|---:|---|---|---|---:|---:|")
+    print(markdown_head(QUEENS_COLUMNS))
     for n in range(7, 12):
         rules = Rules(n)
         style = styles.named(style_name) if style_name else styles.default_for(rules)
         gates = style.gates(rules)
-        collections = [(name, [regions for group in published(path) if group[1] == rules for _, regions in group[2]])
-                       for name, path in (("daily (shared half)", DAILY), ("hand-drawn", HANDMADE))]
-        for name, maps in collections:
-            verdicts, funs, shapes = [], [], []
-            for regions in maps:
-                graded = grade(Board(rules, regions))
-                fun, shape = fun_score(graded.tiers).score, style.score(rules, regions)
-                funs.append(fun)
-                shapes.append(shape)
+        cells: list[object] = []
+        daily_funs: list[int] = []
+        for path in (DAILY, HANDMADE):
+            verdicts = []
+            for regions in [regions for group in published(path) if group[1] == rules for _, regions in group[2]]:
+                fun, shape = fun_score(grade(Board(rules, regions)).tiers).score, style.score(rules, regions)
+                if path == DAILY:
+                    daily_funs.append(fun)
                 verdicts.append(gates.verdict(fun=fun, shape=shape))
-            rows.append([name, str(rules), style.NAME, f"{gates.min_fun}, {gates.min_shape}", len(verdicts),
-                         _share(verdicts, "fun"), _share(verdicts, "shape"), _share(verdicts, None),
-                         sorted(funs)[len(funs) // 20] if funs else "—", sorted(shapes)[len(shapes) // 20] if shapes else "—"])
-            print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
-        verdicts, funs, shapes = [], [], []
+            cells.append(_share(verdicts, None))
+        verdicts = []
         for seed in range(boards):
             try:
                 board, _ = generate(rules, 80_000 + seed, settings=OPEN_GATES, timeout=timeout, style=style.NAME)
             except DeadlineExceeded:
                 continue
-            fun, shape = board.extra["fun"]["score"], board.extra["shape"]["score"]
-            funs.append(fun)
-            shapes.append(shape)
-            verdicts.append(gates.verdict(fun=fun, shape=shape))
-        rows.append(["ours, gates open ¹", str(rules), style.NAME, f"{gates.min_fun}, {gates.min_shape}", len(verdicts),
-                     _share(verdicts, "fun"), _share(verdicts, "shape"), _share(verdicts, None),
-                     sorted(funs)[len(funs) // 20] if funs else "—", sorted(shapes)[len(shapes) // 20] if shapes else "—"])
-        print("| " + " | ".join(map(str, rows[-1])) + " |", flush=True)
+            verdicts.append(gates.verdict(fun=board.extra["fun"]["score"], shape=board.extra["shape"]["score"]))
+        cells.append(_share(verdicts, None))
+        refused, drawn = _raw_refused(style, rules, RAW_PICTURES)
+        cells.append(f"{refused / max(drawn, 1):.1%} ({refused}/{drawn})")
+        rows.append([str(rules), style.NAME, f"{gates.min_fun}, {gates.min_shape}", *cells,
+                     sorted(daily_funs)[len(daily_funs) // 20] if daily_funs else "—"])
+        print(markdown_row(rows[-1]), flush=True)
     return rows
 
 
@@ -234,7 +241,8 @@ def main() -> None:
         rows = queens_report(args.style, args.boards, args.timeout)
         total = time.perf_counter() - started
         note = ("¹ our boards made with the gates open (the generator without its fun and shape bars): the "
-                "share that passes is what the gates let through, the rest what they turn away")
+                "share that passes is what the gates let through, the rest what they turn away. "
+                f"² {RAW_PICTURES} raw drawings a size (no repair, no tuning): the share the shape gate refuses")
         print(f"\n{note}\n\nTotal run time {total:.0f} s.")
         write_result("queens_gates", [{"title": "Queens: the daily boards, the hand-drawn corpus and ours against "
                                        "the style's gates", "columns": QUEENS_COLUMNS, "rows": rows}],
