@@ -41,7 +41,7 @@ cdef class Search:
     cdef int nstars
     # search bookkeeping
     cdef uint64_t *saved_bits     # per depth: cand and star (2 * nwords)
-    cdef int *saved_counts        # per depth: ucands and ustars (2 * nunits)
+    cdef int *saved_counts        # per depth: ucands and ustars, whole (2 * MAX_UNITS)
     cdef int limit, nsolutions
     cdef int *solutions           # limit * n * k cells
     cdef long long nodes

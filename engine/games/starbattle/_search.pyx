@@ -15,6 +15,7 @@
 # Python (ReferenceSearch), which tests/engine/test_engine_search.py holds this one to node for node.
 
 from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memcpy
 from libc.stdint cimport uint64_t
 
 from cpython.ref cimport Py_INCREF
@@ -47,7 +48,7 @@ cdef class Search:
         self.unit_ids = <int *> calloc(self.ncells * 3, sizeof(int))
         # every level of the search takes a candidate away: at most ncells + 1 levels
         self.saved_bits = <uint64_t *> malloc((self.ncells + 2) * 2 * self.nwords * sizeof(uint64_t))
-        self.saved_counts = <int *> malloc((self.ncells + 2) * 2 * self.nunits * sizeof(int))
+        self.saved_counts = <int *> calloc((self.ncells + 2) * 2 * MAX_UNITS, sizeof(int))
         self.solutions = NULL
         if (not self.unit_bits or not self.attack_bits or not self.units_of or not self.unit_ids
                 or not self.saved_bits or not self.saved_counts):
@@ -374,28 +375,27 @@ cdef inline int _choose_cell_bits(Search s, int unit) noexcept nogil:
 
 
 cdef inline void _save(Search s, int depth) noexcept nogil:
-    # plain loops, not memcpy: a few dozen words, where a call into libc costs more than the copy
+    # the words in a plain loop (a few, nwords of them); the counts as two fixed-size copies of the
+    # whole arrays (MAX_UNITS each, which the C compiler inlines), faster than a loop over nunits
     cdef int i, nwords = s.nwords, nunits = s.nunits
     cdef uint64_t *bits = s.saved_bits + depth * 2 * nwords
-    cdef int *counts = s.saved_counts + depth * 2 * nunits
+    cdef int *counts = s.saved_counts + depth * 2 * MAX_UNITS
     for i in range(nwords):
         bits[i] = s.cand[i]
         bits[nwords + i] = s.star[i]
-    for i in range(nunits):
-        counts[i] = s.ucands[i]
-        counts[nunits + i] = s.ustars[i]
+    memcpy(counts, s.ucands, MAX_UNITS * sizeof(int))
+    memcpy(counts + MAX_UNITS, s.ustars, MAX_UNITS * sizeof(int))
 
 
 cdef inline void _restore(Search s, int depth, int nstars) noexcept nogil:
     cdef int i, nwords = s.nwords, nunits = s.nunits
     cdef const uint64_t *bits = s.saved_bits + depth * 2 * nwords
-    cdef const int *counts = s.saved_counts + depth * 2 * nunits
+    cdef const int *counts = s.saved_counts + depth * 2 * MAX_UNITS
     for i in range(nwords):
         s.cand[i] = bits[i]
         s.star[i] = bits[nwords + i]
-    for i in range(nunits):
-        s.ucands[i] = counts[i]
-        s.ustars[i] = counts[nunits + i]
+    memcpy(s.ucands, counts, MAX_UNITS * sizeof(int))
+    memcpy(s.ustars, counts + MAX_UNITS, MAX_UNITS * sizeof(int))
     s.nstars = nstars
 
 
