@@ -7,33 +7,16 @@
 # gives the same pieces as the Python code did, and the same boards.
 
 cimport cython
-from libc.math cimport pow, rint
+from libc.math cimport pow
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
+from engine.core._rng cimport below, round_even
 from engine.core._regions cimport stays_one_piece
 from engine.games.starbattle._shape cimport look_around_cell
 from engine.games.starbattle.count import only_solution
 
 DEF UNASSIGNED = -1
-
-
-cdef inline long _below(object rng, long n) except -1:
-    """rng.randrange(n) for n > 0: getrandbits(bit length of n) until one is below n."""
-    cdef int k = 0
-    cdef long m = n, r
-    while m:
-        k += 1
-        m >>= 1
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-cdef inline long _round(double x) noexcept:
-    """Python's round(x): to the nearest integer, halves to even (rint in the default rounding mode)."""
-    return <long> rint(x)
 
 
 @cython.cdivision(False)
@@ -61,25 +44,25 @@ cdef int _shape(int n, int star, int size, object rng, double thin, unsigned cha
         first = size
     else:
         x = rng.random()
-        first = max(2, _round(size * (0.35 + (0.65 - 0.35) * x)))   # rng.uniform(0.35, 0.65)
+        first = max(2, round_even(size * (0.35 + (0.65 - 0.35) * x)))   # rng.uniform(0.35, 0.65)
     for part in range(parts):
         if part == 0:
             area = first
         else:
-            area = max(2, _floordiv(size - count, parts - part) + _below(rng, 3))   # + rng.randint(0, 2)
+            area = max(2, _floordiv(size - count, parts - part) + below(rng, 3))   # + rng.randint(0, 2)
         if parts > 1 and rng.random() < thin:
             h, w = 1, max(2, min(n, area))          # a bar: bars joined end to end make L, U and steps
         else:
             least = 2 if area >= 4 else 1
-            most = max(2, min(n, _round(1.4 * pow(<double> area, 0.5))))
-            h = least + _below(rng, most - least + 1)       # rng.randint(least, most)
-            w = max(1, min(n, _round(<double> area / h)))
+            most = max(2, min(n, round_even(1.4 * pow(<double> area, 0.5))))
+            h = least + below(rng, most - least + 1)       # rng.randint(least, most)
+            w = max(1, min(n, round_even(<double> area / h)))
         if rng.random() < 0.5:
             t = h
             h = w
             w = t
-        top = anchor_r - _below(rng, h)
-        left = anchor_c - _below(rng, w)
+        top = anchor_r - below(rng, h)
+        left = anchor_c - below(rng, w)
         if top < 0 or left < 0 or top + h > n or left + w > n:
             return 0
         for r in range(top, top + h):
@@ -87,7 +70,7 @@ cdef int _shape(int n, int star, int size, object rng, double thin, unsigned cha
                 if not cells[r * n + c]:
                     cells[r * n + c] = 1
                     count += 1
-        pick = _below(rng, count)                   # rng.choice(sorted(cells))
+        pick = below(rng, count)                   # rng.choice(sorted(cells))
         for cell in range(n * n):
             if cells[cell]:
                 if pick == 0:
@@ -168,7 +151,7 @@ def pieces(int n, list regions, answer, object rng, double thin) -> None:
                 placed[label] = 1
         if not nfree:
             return
-        background = free_labels[_below(rng, nfree)]               # rng.choice(free)
+        background = free_labels[below(rng, nfree)]               # rng.choice(free)
         for cell in range(ncells):
             open_cells += <int> regions[cell] == UNASSIGNED
         open_cells += nfree
@@ -189,7 +172,7 @@ def pieces(int n, list regions, answer, object rng, double thin) -> None:
                 continue
             placed[label] = 1
             x = rng.random()
-            size = max(3, _round((0.5 + (1.6 - 0.5) * x) * mean))       # rng.uniform(0.5, 1.6)
+            size = max(3, round_even((0.5 + (1.6 - 0.5) * x) * mean))       # rng.uniform(0.5, 1.6)
             cells = place(n, regions, star_at[label], label, size, stars, rng, thin)
             if not mirror or not cells:
                 continue
@@ -289,8 +272,8 @@ def cut_paths(int n, list regions, answer, paths, object rng) -> None:
                 a = at[i]
                 b = at[i + 1]
                 # (rng.randint(a + 1, b) + rng.randint(a + 1, b) + 1) // 2
-                low = a + 1 + _below(rng, b - a)
-                high = a + 1 + _below(rng, b - a)
+                low = a + 1 + below(rng, b - a)
+                high = a + 1 + below(rng, b - a)
                 cuts[i + 1] = (low + high + 1) // 2
             cuts[nat] = stop - start
             for i in range(nat):
@@ -321,7 +304,7 @@ cdef int _shuffle(object rng, int *items, int count) except -1:
     """rng.shuffle of a list holding these items."""
     cdef int i, j, t
     for i in range(count - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = below(rng, i + 1)
         t = items[i]
         items[i] = items[j]
         items[j] = t
@@ -484,10 +467,10 @@ def carve(int n, list regions, answer, object rng) -> None:
                 ninner += 1
         if ninner <= target:
             return
-        cell = inner[_below(rng, ninner)]
+        cell = inner[below(rng, ninner)]
         r = cell // n
         c = cell % n
-        direction = _below(rng, 4)               # ((0, 1), (0, -1), (1, 0), (-1, 0))
+        direction = below(rng, 4)               # ((0, 1), (0, -1), (1, 0), (-1, 0))
         dr = 0 if direction < 2 else (1 if direction == 2 else -1)
         dc = 0 if direction >= 2 else (1 if direction == 0 else -1)
         nrun = 0
@@ -588,7 +571,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
                 break
     # the nudges
     for step in range(steps):
-        cell = _below(rng, m.cells)
+        cell = below(rng, m.cells)
         own = m.labels[cell]
         ntargets = 0
         for j in range(edge_neighbours(n, cell, nbs)):
@@ -607,7 +590,7 @@ def tune_moves(int n, list regions, answer, object rng, int steps, object search
                 ntargets += 1
         if m.star[cell] or not ntargets or m.sizes[own] <= 2:
             continue
-        target = targets[_below(rng, ntargets)]
+        target = targets[below(rng, ntargets)]
         before = look_around_cell(n, m.labels, cell)
         # growing a tiny region out of a large one counts as much as tidying
         grown = 4 * ((m.sizes[target] <= 3 and m.sizes[own] >= 5) - (m.sizes[own] <= 4))

@@ -9,30 +9,13 @@
 # (the background taking the board's edge, pieces kept off it) exists only here.
 
 cimport cython
-from libc.math cimport pow, rint
+from libc.math cimport pow
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
+from engine.core._rng cimport below, round_even
 
 DEF UNASSIGNED = -1
-
-
-cdef inline long _below(object rng, long n) except -1:
-    """rng.randrange(n) for n > 0: getrandbits(bit length of n) until one is below n."""
-    cdef int k = 0
-    cdef long m = n, r
-    while m:
-        k += 1
-        m >>= 1
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-cdef inline long _round(double x) noexcept:
-    """Python's round(x): halves to even (rint in the default rounding mode)."""
-    return <long> rint(x)
 
 
 cdef double _quantile(object values, object rng) except? -1.0:
@@ -200,7 +183,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
                             scratch[k] = scratch[i]
                             k += 1
                     count = k
-            _claim(&p, scratch[_below(rng, count)], 0)
+            _claim(&p, scratch[below(rng, count)], 0)
         # the pieces: n - 1 labels, as mirrored pairs or their own images
         n_units = 0
         while partner_len < n:
@@ -223,7 +206,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
                     p.partner[label] = label + 1
                     p.partner[label + 1] = label
                     partner_len += 2
-                    _claim(&p, opts[_below(rng, n_opts)], label)
+                    _claim(&p, opts[below(rng, n_opts)], label)
                     units[n_units] = label
                     n_units += 1
                     continue
@@ -237,9 +220,9 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
             p.partner[label] = label if n_opts else -1
             partner_len += 1
             if n_opts:
-                _claim(&p, opts[_below(rng, n_opts)], label)
+                _claim(&p, opts[below(rng, n_opts)], label)
             else:
-                _claim(&p, scratch[_below(rng, count)], label)
+                _claim(&p, scratch[below(rng, count)], label)
             units[n_units] = label
             n_units += 1
         # blocks on a background (compact pieces kept apart), or pieces grown freely against each other
@@ -256,8 +239,8 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
         for i in range(n_units):
             u = units[i]
             k = 2 if p.partner[u] != u and p.partner[u] != -1 else 1
-            targets[u] = max(min_piece, _round(rest * <double> unit_weights[i] / total / k))
-        targets[0] = max(1, _round(cells * background_share / 1))
+            targets[u] = max(min_piece, round_even(rest * <double> unit_weights[i] / total / k))
+        targets[0] = max(1, round_even(cells * background_share / 1))
         for cell in range(cells):
             if p.regions[cell] >= 0:
                 counts[p.regions[cell]] += 1
@@ -352,7 +335,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
                     if opts[0] == 0:
                         _claim(&p, cell, 0)
                     else:
-                        _claim(&p, cell, opts[_below(rng, count)])
+                        _claim(&p, cell, opts[below(rng, count)])
                     progress = True
             left_count = _still_free(&p, scratch, left_count)
             if not progress:
@@ -360,7 +343,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
                     cell = scratch[i]
                     n_opts = _touching(&p, cell, opts)
                     if n_opts:
-                        p.regions[cell] = opts[_below(rng, n_opts)]
+                        p.regions[cell] = opts[below(rng, n_opts)]
                 left_count = _still_free(&p, scratch, left_count)
         _carve(&p, rng, carve_interior, carve_tries, scratch, opts)
         out = [p.regions[cell] for cell in range(cells)]
@@ -475,9 +458,9 @@ cdef int _carve(Pic *p, object rng, double carve_interior, int carve_tries, int 
                 changed = False
             if count <= carve_interior * n:
                 return 0
-            start = interior[_below(rng, count)]
+            start = interior[below(rng, count)]
             label = p.regions[start]
-            k = _below(rng, 4)
+            k = below(rng, 4)
             dr, dc = steps[2 * k], steps[2 * k + 1]
             r, c = start // n, start % n
             length = 0
