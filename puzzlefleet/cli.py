@@ -396,7 +396,12 @@ def console() -> int:
     """The installed `puzzlefleet` command: main() with the garbage collector set for a process that
     ends when the verb does. Start-up imports allocate a few hundred thousand long-lived objects and
     no garbage, so collecting while they load is wasted (~30 ms), and so is walking them again in
-    every later full collection (~35 ms) and at exit (~60 ms): they are frozen out of its sight."""
+    every later full collection (~35 ms) and at exit (~60 ms): they are frozen out of its sight.
+
+    Pydantic looks for plugins when its first model is built, by reading the metadata of every installed
+    package (~10 ms of a `generate`); the command uses none, so it looks only if PYDANTIC_DISABLE_PLUGINS
+    is set (empty: load them all)."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     gc.disable()
     try:
         return main()

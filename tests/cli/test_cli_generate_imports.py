@@ -64,3 +64,31 @@ def test_python_m_puzzlefleet_is_the_command(env: dict[str, str]) -> None:
                            "--count", "1", "--seed", "3"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "accepted 1 of 1" in done.stdout
+
+
+PLUGIN = '''class Plugin:
+    def new_schema_validator(self, schema, schema_type, schema_type_path, schema_kind, config, plugin_settings):
+        return None, None, None
+
+
+plugin = Plugin()
+'''
+
+
+@pytest.mark.parametrize("given, looked_for", [(None, False), ("", True)])
+def test_pydantic_plugins_are_looked_for_only_when_asked(env: dict[str, str], tmp_path, given: str | None,
+                                                         looked_for: bool) -> None:
+    """The command skips pydantic's plugin search (every installed package's metadata read) unless
+    PYDANTIC_DISABLE_PLUGINS is set; a plugin installed beside it is then loaded as pydantic loads it."""
+    (tmp_path / "fake_pydantic_plugin.py").write_text(PLUGIN)
+    info = tmp_path / "fake_pydantic_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-pydantic-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pydantic]\nfake = fake_pydantic_plugin:plugin\n")
+    env = {**env, "PYTHONPATH": str(tmp_path)}
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    if given is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = given
+    done, loaded = loaded_by(env, "generate", "--game", "queens", "--size", "6", "--count", "1", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert ("fake_pydantic_plugin" in loaded) is looked_for
