@@ -166,7 +166,7 @@ def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], b
     as it stands. Each round adds the ridge regression of the logistic log density ratio (published
     over ours) left by the last; the cap is the `quantile` of round one's log-ratios."""
     from engine.games.starbattle.styles import _pictured
-    from engine.games.starbattle.styles.pictured_params import Texture
+    from engine.games.starbattle.styles.pictured_types import Texture
     module = styles.named(style)
     sizes = [size for size in sizes if len(published.get(size, ())) >= min_boards]
     tables: dict = {}
@@ -305,7 +305,7 @@ def main() -> None:
                       for name, kinds in merged.items()))
     if hasattr(fitted_module, "TEXTURE"):     # pictured: its texture likeness, refitted or as committed
         text = text.replace("import NAMES, Likeness\n", "import NAMES, Likeness\n"
-                            "from engine.games.starbattle.styles.pictured_params import Texture\n")
+                            "from engine.games.starbattle.styles.pictured_types import Texture\n")
         text += ("\nTEXTURE: dict[int, Texture] = {\n"
                  + texture_source(textures if textures is not None else fitted_module.TEXTURE) + "}\n")
     if args.write:

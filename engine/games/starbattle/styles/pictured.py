@@ -44,7 +44,8 @@ from engine.games.starbattle.styles import _pictured
 from engine.games.starbattle.styles.composed import BOUNDS as COMPOSED_BOUNDS
 from engine.games.starbattle.styles.composed import penalties as composed_penalties
 from engine.games.starbattle.styles.pictured_fit import LIKENESS, TEXTURE
-from engine.games.starbattle.styles.pictured_params import PARAMS, Params
+from engine.games.starbattle.styles.pictured_params import PARAMS
+from engine.games.starbattle.styles.pictured_types import Params
 
 NAME = "pictured"
 CALIBRATION = "queens-linkedin-odd.jsonl"      # what PARAMS and LIKENESS are fitted on

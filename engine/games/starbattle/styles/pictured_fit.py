@@ -1,6 +1,6 @@
 """The fitted likeness of the pictured style, by star count (engine/games/starbattle/likeness.py), and
 its texture likeness, by size (TEXTURE: judged on the finished map's boundary texture after the
-likeness has kept it; pictured_params.Texture); written by
+likeness has kept it; pictured_types.Texture); written by
 
     .venv/bin/python bench/fit_likeness.py --style pictured --stars 1 --boards 300 --sizes 7 8 9 10 11 --rounds 3 --quantile 0.9 --strength 1.0 --stage finished --texture --write
 
@@ -8,7 +8,7 @@ against queens-linkedin-odd.jsonl (the sizes with 20+ boards: 7x7 to 10x10). Ref
 drawing (bench/bench_shape_classifier.py --honest refits both on each half of that file)."""
 
 from engine.games.starbattle.likeness import NAMES, Likeness
-from engine.games.starbattle.styles.pictured_params import Texture
+from engine.games.starbattle.styles.pictured_types import Texture
 
 LIKENESS: dict[int, dict[int, Likeness]] = {
     1: {
