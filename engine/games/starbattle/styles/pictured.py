@@ -31,7 +31,7 @@ boundary texture (the texture likeness, TEXTURE: edge endings, straight runs, ju
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from engine.core.grid import orthogonal_neighbours
@@ -395,52 +395,32 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
         return regions
     kind, pairs = symmetry_of(n, drawn)
     search = None
-    if RESTORE:
+    if RESTORE:         # first give back what repair moved: the picture's straight runs, frame and symmetries
         search = new_search(rules, regions)
-        regions = _restore(n, regions, answer, rng, round(RESTORE * steps), drawn, search, deadline)
+        regions = _relabel(n, regions, answer, rng, round(RESTORE * steps), search, deadline,
+                           lambda now, cell: drawn[cell])
     if kind == "none":
         return regions
     sigma = image(n, kind)
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
-    search = search or new_search(rules, regions)
-    tries = 0
-    for _ in range(2):                  # a second pass: a mended cell can make its neighbour's move legal
-        wrong = [cell for cell in range(n * n) if cell not in stars
-                 and regions[cell] != pairs.get(regions[sigma[cell]], regions[cell])]
-        if not wrong:
-            break
-        rng.shuffle(wrong)
-        for cell in wrong:
-            want = pairs.get(regions[sigma[cell]], regions[cell])
-            now = regions[cell]
-            if want == now or not any(regions[nb] == want for nb in neighbours[cell]) \
-                    or not one_piece_without(n, regions, cell, now):
-                continue
-            if tries >= steps:
-                return regions
-            tries += 1
-            regions[cell] = want
-            if not only_solution(search, regions, answer, deadline=deadline):
-                regions[cell] = now
-    return regions
+    return _relabel(n, regions, answer, rng, steps, search or new_search(rules, regions), deadline,
+                    lambda now, cell: pairs.get(now[sigma[cell]], now[cell]))
 
 
-def _restore(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random, steps: int,
-             drawn: Sequence[int], search, deadline: float) -> list[int]:
-    """Give cells repair moved back to the region the picture drew them in (its straight runs, its
-    frame and every symmetry it had), while both regions stay one piece and the answer stays the only
-    one (at most `steps` tries; two passes, as a restored cell can free its neighbour)."""
+def _relabel(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random, steps: int, search,
+             deadline: float, wanted: Callable[[list[int], int], int]) -> list[int]:
+    """Give each cell but the answer's the label `wanted(regions, cell)` names, where it borders that
+    label's region, the region it leaves stays one piece and the answer stays the only one (at most
+    `steps` tries; two passes, as a moved cell can make its neighbour's move legal)."""
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
     tries = 0
     for _ in range(2):
-        moved = [cell for cell in range(n * n) if regions[cell] != drawn[cell] and cell not in stars]
-        if not moved:
+        cells = [cell for cell in range(n * n) if cell not in stars and regions[cell] != wanted(regions, cell)]
+        if not cells:
             break
-        rng.shuffle(moved)
-        for cell in moved:
-            want, now = drawn[cell], regions[cell]
+        rng.shuffle(cells)
+        for cell in cells:
+            want, now = wanted(regions, cell), regions[cell]
             if want == now or not any(regions[nb] == want for nb in neighbours[cell]) \
                     or not one_piece_without(n, regions, cell, now):
                 continue
