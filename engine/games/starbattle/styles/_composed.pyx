@@ -11,7 +11,7 @@ from libc.math cimport pow
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
-from engine.core._rng cimport below, round_even
+from engine.core._rng cimport below, choose, round_even
 from engine.core._regions cimport stays_one_piece
 from engine.games.starbattle._shape cimport look_around_cell
 from engine.games.starbattle.count import only_solution
@@ -389,11 +389,11 @@ def absorb(int n, list regions, object rng, double power) -> None:
     cdef int *left = m.scratch
     cdef int *still = m.scratch + m.cells
     cdef int *swap
-    cdef int nleft = 0, nstill, index, cell, i, count, best, lo, hi, mid
+    cdef int nleft = 0, nstill, index, cell, i, count, best
     cdef int nbs[4]
     cdef int labels[4]
     cdef double cum[4]
-    cdef double total, x
+    cdef double total
     for cell in range(m.cells):
         if m.labels[cell] == UNASSIGNED:
             left[nleft] = cell
@@ -423,16 +423,7 @@ def absorb(int n, list regions, object rng, double power) -> None:
                     total = pow(<double> m.sizes[labels[i]], power) if i == 0 else total + pow(
                         <double> m.sizes[labels[i]], power)
                     cum[i] = total
-                x = rng.random() * (total + 0.0)
-                lo = 0
-                hi = count - 1
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if x < cum[mid]:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                best = labels[lo]
+                best = labels[choose(rng, cum, count)]
             m.set(cell, best)
             m.sizes[best] += 1
         if nstill == nleft:

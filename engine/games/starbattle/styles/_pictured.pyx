@@ -13,7 +13,7 @@ from libc.math cimport pow
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
-from engine.core._rng cimport below, round_even
+from engine.core._rng cimport below, choose, round_even
 
 DEF UNASSIGNED = -1
 
@@ -124,7 +124,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
     cdef int *growing = NULL
     cdef double *weights = NULL
     cdef double *cum = NULL
-    cdef double background_share, rest, spread_now, total, w, x, key, best_key, power, apart
+    cdef double background_share, rest, spread_now, total, w, key, best_key, power, apart
     cdef bint blocks, paired, progress
     cdef int partner_len, n_units, n_growing, n_opts
     cdef list out
@@ -297,16 +297,7 @@ def picture(int n, str kind, tuple sigma, object largest, object spread_quantile
             cum[0] = weights[0]
             for i in range(1, n_opts):
                 cum[i] = cum[i - 1] + weights[i]
-            x = rng.random() * (cum[n_opts - 1] + 0.0)
-            k = 0
-            i = n_opts - 1                     # bisect_right(cum, x, 0, n_opts - 1)
-            while k < i:
-                label = (k + i) // 2
-                if x < cum[label]:
-                    i = label
-                else:
-                    k = label + 1
-            cell = opts[k]
+            cell = opts[choose(rng, cum, n_opts)]
             twin = p.sigma[cell]
             label = p.regions[twin]
             _claim(&p, cell, u)
