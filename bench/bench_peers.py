@@ -260,6 +260,13 @@ def main() -> None:
             row(f"`generate --game queens --size 8 --count 1`, migrated store (median of {repeats})",
                 with_cpu(took, cpu_since(mark)), f"{with_cpu(bare, bare_cpu)} (`python -c pass`)", f"{took / bare:.1f}× the bare interpreter", "≤ 350 ms",
                 took <= TARGET["generate1"])
+            # The floor under that row while the store is SQLModel: importing it, nothing else (with
+            # pydantic's plugin scan off, as the command line runs).
+            mark = len(CPU_SECONDS)
+            floor = median_of(lambda: timed([sys.executable, "-c", "import sqlmodel"],
+                                            env={**os.environ, "PYDANTIC_DISABLE_PLUGINS": "__all__"}), repeats)
+            row(f"… importing the store's SQLModel alone (`python -c 'import sqlmodel'`, median of {repeats})",
+                with_cpu(floor, cpu_since(mark)), "", f"{seconds(took - floor)} of `generate` beyond it", "", None)
             mark = len(CPU_SECONDS)
             fresh = statistics.median(
                 timed([PUZZLEFLEET, "generate", "--game", "queens", "--size", "8", "--count", "1", "--seed", seed],
