@@ -72,6 +72,7 @@ FAMILIES = ("shape", "texture")
 MODELS = ("logistic", "boosting")
 GOAL = 0.70                 # the AUC the issue asks for, at every size with MIN_BOARDS boards or more
 MIN_BOARDS = 30
+FITTED = ("PARAMS", "LIKENESS", "TEXTURE")    # a style's tables an honest run fits on each half
 
 Map = tuple[int, ...]
 
@@ -202,17 +203,19 @@ def refit(style_name: str, stars: int, sizes: list[int], half: dict[int, list[Ma
     options = dict(module.FIT)
     if hasattr(module, "TEXTURE"):
         module.TEXTURE = {}              # the likeness is fitted first, without the texture likeness
-    if any(len(half.get(n, ())) < options.get("min_boards", 10) for n in sizes):
+    if not options.get("pooled") and any(len(half.get(n, ())) < options.get("min_boards", 10) for n in sizes):
         # too few boards in a half for a likeness of its own: none (the shipped one saw both halves)
         module.LIKENESS = {stars: {}}
         if hasattr(module, "TEXTURE"):
             module.TEXTURE = {}
         return
     fit_likeness.fit(style_name, stars, sizes, half, options["boards"], options["rounds"], options["quantile"],
-                     options["strength"], jobs, None, False, False, min_boards=options.get("min_boards", 10))
+                     options["strength"], jobs, None, False, False, min_boards=options.get("min_boards", 10),
+                     pooled=options.get("pooled", False))
     if hasattr(module, "TEXTURE"):     # pictured's texture likeness, over the likeness just fitted
         fit_likeness.fit_texture(style_name, sizes, half, options["boards"], options["rounds"], options["quantile"],
-                                 options["strength"], jobs, min_boards=options.get("min_boards", 10))
+                                 options["strength"], jobs, min_boards=options.get("min_boards", 10),
+                                 pooled=options.get("pooled", False))
 
 
 def auc_of(tally: tuple[float, int]) -> float:
@@ -244,11 +247,15 @@ def write_honest(calibration: Path, args: argparse.Namespace, report: dict, note
         previous = None
     if previous and previous.get("tables") and previous["tables"][0].get("title") == title:
         kept = [row for row in previous["tables"][0]["rows"] if row[1].split(" ")[0] not in ours]
-        if kept:
-            earlier = [f"rows of {', '.join(sorted({row[1].split(' ')[0] for row in kept}))}: "
-                       f"`{previous['command']}` (commit {previous['commit']}, {previous['when']}, load "
-                       f"{previous['load'][0] if previous['load'] else 'unknown'})"]
-            earlier += [note for note in previous.get("notes", []) if note.startswith("rows of ")]
+        kept_styles = {row[1].split(" ")[0] for row in kept}
+        # each kept row's command: the earlier run's own, or the one its notes carried from a run before it
+        carried = {note[len("rows of "):].split(":")[0]: note for note in previous.get("notes", [])
+                   if note.startswith("rows of ")}
+        own = sorted(kept_styles - set(carried))
+        if own:
+            earlier = [f"rows of {', '.join(own)}: `{previous['command']}` (commit {previous['commit']}, "
+                       f"{previous['when']}, load {previous['load'][0] if previous['load'] else 'unknown'})"]
+        earlier += [note for style, note in sorted(carried.items()) if style in kept_styles]
     write_result("shape_classifier", [{"title": title, "columns": HONEST_COLUMNS, "rows": kept + rows}],
                  notes=[f"{args.boards} generated boards per size and half, {args.repeats} fold draws pooled; "
                         f"total run time {report['seconds']:.0f} s"] + notes + earlier,
@@ -282,7 +289,9 @@ def main() -> None:
                     "calibration": calibration.name, "honest": args.honest, "boards": args.boards,
                     "repeats": args.repeats, "goal": GOAL, "min_boards": MIN_BOARDS, "rows": []}
     rows, leans = [], []
-    for (n, k), theirs in sorted(load_collections(calibration).items()):
+    collections = load_collections(calibration)
+    pooled_fits: dict[tuple[int, int], dict] = {}     # (stars, half) -> the style's fitted tables
+    for (n, k), theirs in sorted(collections.items()):
         if n not in args.sizes:
             continue
         rules = Rules(n, k)
@@ -296,8 +305,18 @@ def main() -> None:
             shipped_params = getattr(module, "PARAMS", None)
             shipped_texture = getattr(module, "TEXTURE", None)
             try:
-                for fit_half, held_out in ((first, second), (second, first)):
-                    if refitting:
+                for which, (fit_half, held_out) in enumerate(((first, second), (second, first))):
+                    if refitting and module.FIT.get("pooled"):
+                        # a fit shared by the sizes: every size's half `which`, fitted once, kept for the others
+                        if (k, which) not in pooled_fits:
+                            refit(style, k, sorted(m for m, stars in collections if stars == k),
+                                  {m: halves(maps)[which] for (m, stars), maps in collections.items() if stars == k},
+                                  args.jobs)
+                            pooled_fits[k, which] = {name: getattr(module, name) for name in FITTED
+                                                     if hasattr(module, name)}
+                        for name, value in pooled_fits[k, which].items():
+                            setattr(module, name, value)
+                    elif refitting:
                         refit(style, k, [n], {n: fit_half}, args.jobs)
                     ours, seconds, timeouts = generated(rules, args.boards, args.timeout, style)
                     parts.append((ours, held_out, seconds, timeouts))

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_shape_classifier import aucs, vector  # noqa: E402
 from engine import DeadlineExceeded  # noqa: E402
-from engine.games.starbattle.likeness import NAMES, SPLIT_NAMES, Likeness, features  # noqa: E402
+from engine.games.starbattle.likeness import BASE, NAMES, SPLIT_NAMES, Likeness, features  # noqa: E402
 from engine.games.starbattle import Rules, styles  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 
@@ -95,119 +95,159 @@ def corpus(path: Path, stars: int) -> dict[int, list[Map]]:
 
 def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]], boards: int,
         rounds: int, quantile: float, strength: float, jobs: int, split: float | None,
-        drawn: bool, on_top: bool, min_boards: int = MIN_BOARDS) -> dict[int, Likeness]:
+        drawn: bool, on_top: bool, min_boards: int = MIN_BOARDS, pooled: bool = False) -> dict[int, Likeness]:
     """A Likeness per size with at least `min_boards` published boards, fitted over `rounds` rounds
-    (`on_top`: into the style's FINISHED table, its LIKENESS judging as committed)."""
+    (`on_top`: into the style's FINISHED table, its LIKENESS judging as committed; `pooled`: one set of
+    weights for all those sizes, on the base features, each size standardised on its own and with its
+    own intercept and cap, so that a size with few published boards borrows from the others)."""
     sizes = [size for size in sizes if len(published.get(size, ())) >= min_boards]
     if not sizes:
         raise SystemExit(f"the calibration file has no size with {min_boards}+ {stars}-star boards")
+    if pooled and (drawn or split is not None):
+        raise SystemExit("a pooled likeness judges finished maps on the base features (no --split, --stage drawn)")
     module = styles.named(style)
     table = "FINISHED" if on_top else "LIKENESS"
     tables: dict[int, Likeness] = {}
+    width = len(BASE) if pooled else None       # the features a pooled fit weighs
+    models: dict[int, list] = {}                # size -> [means, scales, weights, intercept] on the judged features
     first: dict[int, np.ndarray] = {}
     for round_ in range(1, rounds + 1):
         # the workers fork from here, so they draw with the tables fitted so far
         setattr(module, table, {stars: dict(tables)})
+        judged, final = {}, {}
         with Pool(jobs) as pool:
             for size in sizes:
                 pairs = [pair for pair in pool.map(_board, [(size, stars, style, i, on_top or round_ > 1)
                                                             for i in range(boards)], chunksize=4) if pair]
                 theirs = published[size]
                 raw = np.array([features(size, regions, size, size, split) for regions, _ in pairs])
-                final = np.array([features(size, regions, size, size, split) for _, regions in pairs])
+                final[size] = np.array([features(size, regions, size, size, split) for _, regions in pairs])
                 logistic, boosted = aucs([vector(size, m) for _, m in pairs] + [vector(size, m) for m in theirs],
                                          [1] * len(pairs) + [0] * len(theirs))
                 print(f"round {round_}, {size}x{size} {stars}*: {len(pairs)} boards drawn, "
                       f"{len(theirs)} published, AUC {logistic:.3f} / {boosted:.3f}", file=sys.stderr, flush=True)
-                if round_ == rounds and rounds > 1:
-                    continue                      # the last round only measures
-                judged = raw if drawn else final
-                tables[size] = _refit(tables.get(size), size, theirs, judged, final,
-                                      first.setdefault(size, judged), quantile, strength, split, drawn)
+                judged[size] = (raw if drawn else final[size])[:, :width]
+                final[size] = final[size][:, :width]
+        if round_ == rounds and rounds > 1:
+            break                                 # the last round only measures
+        theirs_x = {size: np.array([features(size, regions, size, size, split) for regions in published[size]])[:, :width]
+                    for size in sizes}
+        groups = [sizes] if pooled else [[size] for size in sizes]
+        for group in groups:
+            for size in group:
+                if size not in models:
+                    first[size] = judged[size]
+                    means, scales = first[size].mean(axis=0), first[size].std(axis=0)
+                    models[size] = [means, np.where(scales > 0, scales, 1.0), np.zeros(judged[size].shape[1]), 0.0]
+            step, intercepts = _ratio_step({n: theirs_x[n] for n in group}, {n: final[n] for n in group},
+                                           {n: judged[n] for n in group}, models, strength)
+            for size in group:
+                models[size][2] = models[size][2] + step
+                models[size][3] += intercepts[size]
+                tables[size] = _likeness(size, models[size], first[size], quantile, split, drawn)
     setattr(module, table, {stars: dict(tables)})
     return tables
 
 
-def _refit(previous: Likeness | None, size: int, theirs: list[Map], judged: np.ndarray, final: np.ndarray,
-           first: np.ndarray, quantile: float, strength: float, split: float | None, drawn: bool) -> Likeness:
-    """`previous` plus the ridge regression, on the features of the maps the likeness judges (`judged`:
-    the drawings, or the finished maps themselves), of what still tells the finished maps from the
-    published ones (`first`: round one's judged maps, for the standardisation and the cap)."""
-    published = np.array([features(size, regions, size, size, split) for regions in theirs])
-    x = np.vstack([published, final])
-    y = np.array([1] * len(published) + [0] * len(final))
-    centre, spread = x.mean(axis=0), x.std(axis=0)
-    spread = np.where(spread > 0, spread, 1.0)
-    weights = np.where(y == 1, 1.0, len(published) / len(final))
-    ratio = LogisticRegression(C=strength, max_iter=10_000).fit((x - centre) / spread, y, sample_weight=weights)
-    target = ratio.decision_function((final - centre) / spread)
-    if previous is None:
-        means, scales = first.mean(axis=0), first.std(axis=0)
-        scales = np.where(scales > 0, scales, 1.0)
-        coef, intercept = np.zeros(judged.shape[1]), 0.0
-    else:
-        means, scales = np.array(previous.means), np.array(previous.scales)
-        coef, intercept = np.array(previous.weights), previous.intercept
-    step = Ridge(alpha=1.0).fit((judged - means) / scales, target)
-    coef, intercept = coef + step.coef_, intercept + float(step.intercept_)
+def _ratio_step(published: dict[int, np.ndarray], final: dict[int, np.ndarray], judged: dict[int, np.ndarray],
+                models: dict[int, list], strength: float) -> tuple[np.ndarray, dict[int, float]]:
+    """One round's correction of a fit shared by `published`'s sizes (one size: a fit of its own): a
+    logistic regression of the published maps against the finished ones (each size standardised on
+    its own and given an intercept of its own; the generated maps weigh as much as the published
+    ones) is the log density ratio the fit leaves; a ridge regression of it on the judged maps'
+    features, standardised as the fit standardises them, is the step: weights, and an intercept per size."""
+    sizes = sorted(published)
+    alone = len(sizes) == 1
+
+    def with_size(z: np.ndarray, size: int) -> np.ndarray:
+        if alone:                   # the fit's own intercept
+            return z
+        indicator = np.zeros((len(z), len(sizes)))
+        indicator[:, sizes.index(size)] = 1.0
+        return np.hstack([z, indicator])
+
+    xs, ys, weights = [], [], []
+    for size in sizes:
+        x = np.vstack([published[size], final[size]])
+        centre, spread = x.mean(axis=0), x.std(axis=0)
+        xs.append(with_size((x - centre) / np.where(spread > 0, spread, 1.0), size))
+        ys.append(np.r_[np.ones(len(published[size])), np.zeros(len(final[size]))])
+        weights.append(np.r_[np.ones(len(published[size])), np.full(len(final[size]), len(published[size]) / len(final[size]))])
+    ratio = LogisticRegression(C=strength, max_iter=10_000, fit_intercept=alone).fit(
+        np.vstack(xs), np.concatenate(ys), sample_weight=np.concatenate(weights))
+    targets = np.concatenate([ratio.decision_function(x[len(published[size]):]) for size, x in zip(sizes, xs)])
+    judged_z = np.vstack([with_size((judged[size] - models[size][0]) / models[size][1], size) for size in sizes])
+    step = Ridge(alpha=1.0, fit_intercept=alone).fit(judged_z, targets)
+    if alone:
+        return step.coef_, {sizes[0]: float(step.intercept_)}
+    width = judged_z.shape[1] - len(sizes)
+    return step.coef_[:width], {size: float(step.coef_[width + i]) for i, size in enumerate(sizes)}
+
+
+def _cap(model: list, first: np.ndarray, quantile: float, size: int, what: str) -> float:
+    """The `quantile` of the fit's log-ratios over round one's maps (the share kept is the cost)."""
+    means, scales, coef, intercept = model
     own = intercept + ((first - means) / scales) @ coef
     log_cap = float(np.quantile(own, quantile))
-    kept = np.minimum(1.0, np.exp(own - log_cap)).mean()
-    print(f"{size}x{size}: keeps {kept:.0%} of the style's own drawings", file=sys.stderr, flush=True)
-    return Likeness(NAMES if split is None else SPLIT_NAMES, tuple(map(float, means)), tuple(map(float, scales)),
-                    tuple(map(float, coef)), intercept, {size: log_cap}, split, drawn)
+    print(f"{size}x{size}: {what} keeps {np.minimum(1.0, np.exp(own - log_cap)).mean():.0%}",
+          file=sys.stderr, flush=True)
+    return log_cap
+
+
+def _likeness(size: int, model: list, first: np.ndarray, quantile: float, split: float | None,
+              drawn: bool) -> Likeness:
+    """The Likeness of a fit; a pooled fit's features (the base ones) padded with unweighted columns."""
+    means, scales, coef, intercept = model
+    names = NAMES if split is None else SPLIT_NAMES
+    pad = len(names) - len(coef)
+    log_cap = _cap(model, first, quantile, size, "the likeness")
+    return Likeness(names, tuple(map(float, np.r_[means, np.zeros(pad)])), tuple(map(float, np.r_[scales, np.ones(pad)])),
+                    tuple(map(float, np.r_[coef, np.zeros(pad)])), intercept, {size: log_cap}, split, drawn)
 
 
 def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], boards: int, rounds: int,
-                quantile: float, strength: float, jobs: int, min_boards: int = MIN_BOARDS) -> dict:
+                quantile: float, strength: float, jobs: int, min_boards: int = MIN_BOARDS,
+                pooled: bool = False) -> dict:
     """The pictured style's texture likeness (its TEXTURE table: one Texture per size with `min_boards`
     published boards), fitted over `rounds` rounds as the likeness is, on the boundary texture of the
     finished maps (_pictured.texture, bench/boundary_texture.py's features), its shape likeness judging
-    as it stands. Each round adds the ridge regression of the logistic log density ratio (published
-    over ours) left by the last; the cap is the `quantile` of round one's log-ratios."""
+    as it stands (`pooled`: as `fit`'s)."""
     from engine.games.starbattle.styles import _pictured
     from engine.games.starbattle.styles.pictured_types import Texture
     module = styles.named(style)
     sizes = [size for size in sizes if len(published.get(size, ())) >= min_boards]
     tables: dict = {}
+    models: dict[int, list] = {}
     first: dict[int, np.ndarray] = {}
     for round_ in range(1, rounds + 1):
         module.TEXTURE = dict(tables)             # the workers fork from here
+        final = {}
         with Pool(jobs) as pool:
             for size in sizes:
                 pairs = [pair for pair in pool.map(_board, [(size, 1, style, i, True) for i in range(boards)],
                                                    chunksize=4) if pair]
                 theirs = published[size]
-                final = np.array([_pictured.texture(size, m) for _, m in pairs])
-                logistic, boosted = aucs([list(row) for row in final] + [_pictured.texture(size, m) for m in theirs],
+                final[size] = np.array([_pictured.texture(size, m) for _, m in pairs])
+                logistic, boosted = aucs([list(row) for row in final[size]] + [_pictured.texture(size, m) for m in theirs],
                                          [1] * len(pairs) + [0] * len(theirs))
                 print(f"texture round {round_}, {size}x{size}: {len(pairs)} boards, texture AUC "
                       f"{logistic:.3f} / {boosted:.3f}", file=sys.stderr, flush=True)
-                if round_ == rounds and rounds > 1:
-                    continue
-                x = np.vstack([np.array([_pictured.texture(size, m) for m in theirs]), final])
-                y = np.array([1] * len(theirs) + [0] * len(final))
-                centre, spread = x.mean(axis=0), x.std(axis=0)
-                spread = np.where(spread > 0, spread, 1.0)
-                weights = np.where(y == 1, 1.0, len(theirs) / len(final))
-                ratio = LogisticRegression(C=strength, max_iter=10_000).fit((x - centre) / spread, y,
-                                                                            sample_weight=weights)
-                target = ratio.decision_function((final - centre) / spread)
-                start = first.setdefault(size, final)
-                previous = tables.get(size)
-                if previous is None:
-                    means, scales = start.mean(axis=0), start.std(axis=0)
-                    scales = np.where(scales > 0, scales, 1.0)
-                    coef, intercept = np.zeros(final.shape[1]), 0.0
-                else:
-                    means, scales = np.array(previous.means), np.array(previous.scales)
-                    coef, intercept = np.array(previous.weights), previous.intercept
-                step = Ridge(alpha=1.0).fit((final - means) / scales, target)
-                coef, intercept = coef + step.coef_, intercept + float(step.intercept_)
-                own = intercept + ((start - means) / scales) @ coef
-                log_cap = float(np.quantile(own, quantile))
-                print(f"{size}x{size}: the texture likeness keeps {np.minimum(1.0, np.exp(own - log_cap)).mean():.0%}"
-                      f" of the boards the likeness keeps", file=sys.stderr, flush=True)
+        if round_ == rounds and rounds > 1:
+            break
+        theirs_x = {size: np.array([_pictured.texture(size, m) for m in published[size]]) for size in sizes}
+        for group in ([sizes] if pooled else [[size] for size in sizes]):
+            for size in group:
+                if size not in models:
+                    first[size] = final[size]
+                    means, scales = final[size].mean(axis=0), final[size].std(axis=0)
+                    models[size] = [means, np.where(scales > 0, scales, 1.0), np.zeros(final[size].shape[1]), 0.0]
+            step, intercepts = _ratio_step({n: theirs_x[n] for n in group}, {n: final[n] for n in group},
+                                           {n: final[n] for n in group}, models, strength)
+            for size in group:
+                models[size][2] = models[size][2] + step
+                models[size][3] += intercepts[size]
+                means, scales, coef, intercept = models[size]
+                log_cap = _cap(models[size], first[size], quantile, size, "the texture likeness")
                 tables[size] = Texture(tuple(map(float, means)), tuple(map(float, scales)), tuple(map(float, coef)),
                                        intercept, log_cap)
     module.TEXTURE = dict(tables)
@@ -263,6 +303,9 @@ def main() -> None:
                         help="fit the style's FINISHED table (finished maps) over its current LIKENESS")
     parser.add_argument("--texture", action="store_true",
                         help="then fit the pictured style's texture likeness (its TEXTURE table) over it")
+    parser.add_argument("--pooled", action="store_true",
+                        help="one set of weights for all the sizes (each with its own standardisation, "
+                        "intercept and cap), for sizes with few published boards")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     path = args.calibration or CORPUS.get(args.style) or SHARED / styles.named(args.style).CALIBRATION
@@ -280,18 +323,19 @@ def main() -> None:
     if args.on_top and (set(stages) != {"finished"} or not hasattr(fitted_module, "FINISHED")):
         parser.error("--on-top fits finished maps (--stage finished) of a style with a FINISHED table")
     tables = {stars: fit(args.style, stars, args.sizes, corpus(path, stars), args.boards, args.rounds,
-                         args.quantile, args.strength, args.jobs, split, stage == "drawn", args.on_top)
+                         args.quantile, args.strength, args.jobs, split, stage == "drawn", args.on_top,
+                         pooled=args.pooled)
               for stars, stage, split in zip(args.stars, stages, splits)}
     textures = None
     if args.texture:
         textures = fit_texture(args.style, args.sizes, corpus(path, 1), args.boards, args.rounds, args.quantile,
-                               args.strength, args.jobs)
+                               args.strength, args.jobs, pooled=args.pooled)
     command = (f".venv/bin/python bench/fit_likeness.py --style {args.style} --stars "
                f"{' '.join(map(str, args.stars))} --boards {args.boards} --sizes {' '.join(map(str, args.sizes))} "
                f"--rounds {args.rounds} --quantile {args.quantile} --strength {args.strength}"
                + (f" --split {' '.join(map(str, splits))}" if any(splits) else "")
                + f" --stage {' '.join(stages)}" + (" --on-top" if args.on_top else "")
-               + (" --texture" if args.texture else "") + " --write")
+               + (" --texture" if args.texture else "") + (" --pooled" if args.pooled else "") + " --write")
     print(f"the command (for {args.style}_fit.py's docstring): {command}", file=sys.stderr)
     # the star counts not fitted keep their tables, as committed
     merged = {name: dict(getattr(fitted_module, name)) for name in ("LIKENESS", "FINISHED")

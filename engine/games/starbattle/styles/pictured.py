@@ -31,6 +31,7 @@ boundary texture (the texture likeness, TEXTURE: edge endings, straight runs, ju
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -50,7 +51,7 @@ from engine.games.starbattle.styles.pictured_types import Params
 NAME = "pictured"
 CALIBRATION = "queens-linkedin-odd.jsonl"      # what PARAMS and LIKENESS are fitted on
 # bench/fit_likeness.py's arguments for LIKENESS (bench/bench_shape_classifier.py --honest refits with them)
-FIT = {"boards": 300, "rounds": 3, "quantile": 0.9, "strength": 1.0, "min_boards": 10}
+FIT = {"boards": 300, "rounds": 3, "quantile": 0.9, "strength": 1.0, "min_boards": 10, "pooled": True}
 PLANTS = True              # draws its own answer: draw_planted, not draw
 TUNE_STEPS = 8              # symmetry mends tried per row after repair
 TRIES = 4                  # pictures tried inside one drawing before giving it up
@@ -70,6 +71,7 @@ SYMMETRIES = ("lr", "ud", "half", "diag", "anti")
 RESTORE = 1.0              # tries at giving repair's moves back to the picture, per symmetry mend
 FRAMED = 0.8               # share of pictures drawn framed: the background along the board's edge
 FRAME = 20.0               # ... its growth weight for a cell on the edge (pieces start inside the frame)
+KEEP_CELLS = 2             # a mend leaves every region at least this many cells: single cells come from the picture
 
 
 def available(rules: Rules) -> bool:
@@ -413,6 +415,7 @@ def _relabel(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ra
     `steps` tries; two passes, as a moved cell can make its neighbour's move legal)."""
     neighbours = orthogonal_neighbours(n)
     stars = set(answer)
+    size = Counter(regions)
     tries = 0
     for _ in range(2):
         cells = [cell for cell in range(n * n) if cell not in stars and regions[cell] != wanted(regions, cell)]
@@ -421,14 +424,17 @@ def _relabel(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Ra
         rng.shuffle(cells)
         for cell in cells:
             want, now = wanted(regions, cell), regions[cell]
-            if want == now or not any(regions[nb] == want for nb in neighbours[cell]) \
+            if want == now or size[now] <= KEEP_CELLS or not any(regions[nb] == want for nb in neighbours[cell]) \
                     or not one_piece_without(n, regions, cell, now):
                 continue
             if tries >= steps:
                 return regions
             tries += 1
             regions[cell] = want
-            if not only_solution(search, regions, answer, deadline=deadline):
+            if only_solution(search, regions, answer, deadline=deadline):
+                size[now] -= 1
+                size[want] += 1
+            else:
                 regions[cell] = now
     return regions
 
