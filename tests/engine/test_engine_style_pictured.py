@@ -178,3 +178,68 @@ def test_compiled_texture_is_the_bench_measure() -> None:
             regions = pictured.picture(n, rng.choice(KINDS + ("none",)), pictured.params(n), 0.3, rng)
             if regions is not None:
                 assert _pictured.texture(n, regions) == pytest.approx(measure.vector(n, regions), abs=1e-12)
+
+
+def relabel_reference(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random, steps: int,
+                      search, wanted) -> list[int]:
+    """The oracle of _pictured.relabel: the plain loop, `wanted(regions, cell)` naming each cell's label."""
+    from collections import Counter
+
+    from engine.core.grid import orthogonal_neighbours
+    from engine.core.regions import one_piece_without
+    from engine.games.starbattle.count import only_solution
+    neighbours = orthogonal_neighbours(n)
+    size, tries = Counter(regions), 0
+    for _ in range(2):
+        cells = [cell for cell in range(n * n) if cell not in answer and regions[cell] != wanted(regions, cell)]
+        if not cells:
+            break
+        rng.shuffle(cells)
+        for cell in cells:
+            want, now = wanted(regions, cell), regions[cell]
+            if want == now or size[now] <= pictured.KEEP_CELLS or not any(regions[nb] == want for nb in neighbours[cell]) \
+                    or not one_piece_without(n, regions, cell, now):
+                continue
+            if tries >= steps:
+                return regions
+            tries += 1
+            regions[cell] = want
+            if only_solution(search, regions, answer):
+                size[now] -= 1
+                size[want] += 1
+            else:
+                regions[cell] = now
+    return regions
+
+
+@pytest.mark.parametrize("n", [7, 8, 9, 10])
+def test_compiled_mends_are_the_python_loop(n: int) -> None:
+    """Both of tune's passes, compiled, move the same cells as the plain loop, with the same draws of the
+    generator: a board repaired and then mended, each way, for seeds whose drawings are symmetric."""
+    from engine.games.starbattle.count import new_search, only_solution
+    from engine.games.starbattle.repair import repair
+    from engine.games.starbattle.styles import _pictured
+    rules, checked = Rules(n), 0
+    for seed in range(40):
+        made = pictured.draw_planted(rules, random.Random(seed), spread=0.5)
+        if made is None:
+            continue
+        regions, answer = made
+        drawn = tuple(regions)
+        outcome = repair(n, new_search(rules, regions), regions, answer, random.Random(seed), max_rounds=40)
+        if not outcome.unique:
+            continue
+        kind, pairs = pictured.symmetry_of(n, drawn)
+        sigma = pictured.image(n, "lr" if kind == "none" else kind)
+        for wanted, args in (
+                (lambda now, cell: drawn[cell], (drawn, (), {})),
+                (lambda now, cell: pairs.get(now[sigma[cell]], now[cell]), (None, sigma, pairs))):
+            for steps in (3, 8 * n):
+                ours, theirs = random.Random(seed + 1), random.Random(seed + 1)
+                compiled = _pictured.relabel(n, list(regions), answer, ours, steps, new_search(rules, regions), 0.0,
+                                             *args, pictured.KEEP_CELLS, only_solution)
+                plain = relabel_reference(n, list(regions), answer, theirs, steps, new_search(rules, regions), wanted)
+                assert compiled == plain
+                assert ours.getrandbits(64) == theirs.getrandbits(64)
+                checked += compiled != list(regions)
+    assert checked >= 10            # mends that moved cells were compared, not only empty ones

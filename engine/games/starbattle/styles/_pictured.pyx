@@ -13,6 +13,7 @@ from libc.math cimport pow
 from libc.stdlib cimport calloc, free, malloc
 
 from engine.core._grid cimport edge_neighbours
+from engine.core._regions cimport stays_one_piece
 from engine.core._rng cimport below, choose, round_even
 
 DEF UNASSIGNED = -1
@@ -727,3 +728,76 @@ def texture(int n, object regions):
         free(used)
         free(touch)
         free(counted)
+
+
+def relabel(int n, list regions, tuple answer, object rng, int steps, object search, double deadline,
+            object drawn, tuple sigma, dict pairs, int keep_cells, object only_solution):
+    """pictured._relabel, compiled: give each cell but the answer's its wanted label (the drawing's,
+    `drawn`; else, with `drawn` None, the symmetry's: `pairs` of the label of its image under `sigma`),
+    where it borders that label's region, the region it leaves keeps more than `keep_cells` cells and
+    stays one piece, and the answer stays the only one (`only_solution` on `search`); at most `steps`
+    tries, two passes. Takes the same draws of `rng` as the Python loop it replaces (one shuffle of the
+    same list a pass). Changes `regions` in place and returns it."""
+    cdef int cells = n * n, cell, want, now, i, m, tries = 0, size_of
+    cdef int nbs[4]
+    cdef bint borders
+    cdef int *lab = <int *> malloc(cells * 2 * sizeof(int) + cells)
+    cdef int *size = <int *> calloc(cells + 1, sizeof(int))
+    cdef unsigned char *star = <unsigned char *> calloc(cells, 1)
+    if not lab or not size or not star:
+        free(lab)
+        free(size)
+        free(star)
+        raise MemoryError()
+    cdef int *scratch = lab + cells
+    cdef unsigned char *seen = <unsigned char *> (lab + 2 * cells)
+    cdef list order
+    try:
+        for i in range(cells):
+            lab[i] = regions[i]
+            if not 0 <= lab[i] < cells:
+                raise ValueError("relabel: labels are 0 .. n * n - 1")
+            size[lab[i]] += 1
+        for cell in answer:
+            star[cell] = 1
+        for _ in range(2):
+            order = [i for i in range(cells) if not star[i] and lab[i] != _wanted(lab, i, drawn, sigma, pairs)]
+            if not order:
+                break
+            rng.shuffle(order)
+            for cell in order:
+                want = _wanted(lab, cell, drawn, sigma, pairs)
+                now = lab[cell]
+                if want == now or size[now] <= keep_cells:
+                    continue
+                borders = False
+                m = edge_neighbours(n, cell, nbs)
+                for i in range(m):
+                    if lab[nbs[i]] == want:
+                        borders = True
+                        break
+                if not borders or not stays_one_piece(n, lab, cell, now, scratch, seen):
+                    continue
+                if tries >= steps:
+                    return regions
+                tries += 1
+                regions[cell] = want
+                if only_solution(search, regions, answer, deadline=deadline):
+                    lab[cell] = want
+                    size[now] -= 1
+                    size[want] += 1
+                else:
+                    regions[cell] = now
+        return regions
+    finally:
+        free(lab)
+        free(size)
+        free(star)
+
+
+cdef inline int _wanted(const int *lab, int cell, object drawn, tuple sigma, dict pairs) except? -2:
+    # the label the cell should have: the drawing's, or the image's label mapped by the symmetry's pairs
+    if drawn is not None:
+        return drawn[cell]
+    cdef int image = lab[<int> sigma[cell]]
+    return pairs.get(image, lab[cell])

@@ -31,8 +31,7 @@ boundary texture (the texture likeness, TEXTURE: edge endings, straight runs, ju
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from engine.core.grid import orthogonal_neighbours
@@ -396,47 +395,15 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     if steps <= 0:
         return regions
     kind, pairs = symmetry_of(n, drawn)
-    search = None
+    search = new_search(rules, regions)
     if RESTORE:         # first give back what repair moved: the picture's straight runs, frame and symmetries
-        search = new_search(rules, regions)
-        regions = _relabel(n, regions, answer, rng, round(RESTORE * steps), search, deadline,
-                           lambda now, cell: drawn[cell])
+        _pictured.relabel(n, regions, answer, rng, round(RESTORE * steps), search, deadline, tuple(drawn), (), {},
+                          KEEP_CELLS, only_solution)
     if kind == "none":
         return regions
-    sigma = image(n, kind)
-    return _relabel(n, regions, answer, rng, steps, search or new_search(rules, regions), deadline,
-                    lambda now, cell: pairs.get(now[sigma[cell]], now[cell]))
-
-
-def _relabel(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random, steps: int, search,
-             deadline: float, wanted: Callable[[list[int], int], int]) -> list[int]:
-    """Give each cell but the answer's the label `wanted(regions, cell)` names, where it borders that
-    label's region, the region it leaves stays one piece and the answer stays the only one (at most
-    `steps` tries; two passes, as a moved cell can make its neighbour's move legal)."""
-    neighbours = orthogonal_neighbours(n)
-    stars = set(answer)
-    size = Counter(regions)
-    tries = 0
-    for _ in range(2):
-        cells = [cell for cell in range(n * n) if cell not in stars and regions[cell] != wanted(regions, cell)]
-        if not cells:
-            break
-        rng.shuffle(cells)
-        for cell in cells:
-            want, now = wanted(regions, cell), regions[cell]
-            if want == now or size[now] <= KEEP_CELLS or not any(regions[nb] == want for nb in neighbours[cell]) \
-                    or not one_piece_without(n, regions, cell, now):
-                continue
-            if tries >= steps:
-                return regions
-            tries += 1
-            regions[cell] = want
-            if only_solution(search, regions, answer, deadline=deadline):
-                size[now] -= 1
-                size[want] += 1
-            else:
-                regions[cell] = now
-    return regions
+    # each cell the label its image's region pairs with (compiled: _pictured.relabel)
+    return _pictured.relabel(n, regions, answer, rng, steps, search, deadline, None, image(n, kind), pairs,
+                             KEEP_CELLS, only_solution)
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
