@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -29,7 +30,7 @@ def cpu_model() -> str:
 def run_header() -> str:
     """The command as run (`.venv/bin/python bench/X.py ARGS`) and the machine line: CPU, cores,
     Python, the time in UTC and the load average, Markdown ready."""
-    command = f"`.venv/bin/python bench/{os.path.basename(sys.argv[0])} {' '.join(sys.argv[1:])}`".replace(" `", "`")
+    command = f"`{command_line()}`"
     return (f"{command}\n\n{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f} at the start\n")
 
@@ -75,7 +76,7 @@ def markdown_head(columns: list[str]) -> str:
 
 def command_line() -> str:
     """The command as a user types it from the repository's root."""
-    return " ".join([".venv/bin/python", f"bench/{os.path.basename(sys.argv[0])}", *sys.argv[1:]])
+    return shlex.join([".venv/bin/python", f"bench/{os.path.basename(sys.argv[0])}", *sys.argv[1:]])
 
 
 def current_commit() -> str:
