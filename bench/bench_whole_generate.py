@@ -1,7 +1,7 @@
 """Whole `generate` commands of two checkouts, side by side: seconds per stored board as a user times them.
 
     .venv/bin/python bench/bench_whole_generate.py --before ../before [--rules "queens 8:200" ...]
-        [--rounds 2] [--cpu 0] [--jobs 1 | --jobs 0 --cpu -1]
+        [--rounds 2] [--cpu 0] [--jobs 1 | --jobs 0 --cpu -1] [--write]
 
 Each checkout runs its own installed command (`CHECKOUT/.venv/bin/puzzlefleet generate --game G --size N
 [--stars K] --count C --seed 1`, one process, a fresh SQLite store in a temporary folder), alternating
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, markdown_head, markdown_row, write_result  # noqa: E402
 
 DEFAULT_RULES = ["queens 8:200", "starbattle 10 2:40", "starbattle 14 3:10"]
 
@@ -70,7 +70,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cpu", type=int, default=0, help="pin each command to this core (-1: no pinning)")
     parser.add_argument("--jobs", type=int, default=1, help="generate's --jobs, on both sides (0: none given)")
+    parser.add_argument("--write", action="store_true", help="also write bench/results/whole_generate.json")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     sides = {"this checkout": ROOT, "before": args.before.resolve()}
     pinned = f"commands pinned to CPU {args.cpu}" if args.cpu >= 0 else "commands not pinned"
     jobs = f"--jobs {args.jobs}" if args.jobs else "no --jobs (each checkout's default)"
@@ -78,9 +80,10 @@ def main() -> None:
           f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
     print(f"Load average {os.getloadavg()[0]:.1f} at the start.\n")
-    print("| rules | boards | " + " | ".join(f"{side}: per board (best, worst of {args.rounds})" for side in sides)
-          + " | ratio (best) | " + " | ".join(f"{side}: CPU per board" for side in sides) + " | CPU ratio |\n|---|---:|"
-          + "---:|" * (2 * len(sides) + 2))
+    columns = (["rules", "boards"] + [f"{side}: per board (best, worst of {args.rounds})" for side in sides]
+               + ["ratio (best)"] + [f"{side}: CPU per board" for side in sides] + ["CPU ratio"])
+    print(markdown_head(columns))
+    rows = []
     for item in args.rules:
         rules, count = item.rsplit(":", 1)
         walls: dict[str, list[float]] = {side: [] for side in sides}
@@ -92,9 +95,17 @@ def main() -> None:
                 cpus[side].append(cpu_seconds / int(count) * 1000)
         now, before = min(walls["this checkout"]), min(walls["before"])
         now_cpu, before_cpu = min(cpus["this checkout"]), min(cpus["before"])
-        print(f"| {rules} | {count} | {now:.1f}, {max(walls['this checkout']):.1f} ms | "
-              f"{before:.1f}, {max(walls['before']):.1f} ms | {now / before:.2f} | "
-              f"{now_cpu:.1f} ms | {before_cpu:.1f} ms | {now_cpu / before_cpu:.2f} |", flush=True)
+        rows.append([rules, int(count), f"{now:.1f}, {max(walls['this checkout']):.1f} ms",
+                     f"{before:.1f}, {max(walls['before']):.1f} ms", f"{now / before:.2f}", f"{now_cpu:.1f} ms",
+                     f"{before_cpu:.1f} ms", f"{now_cpu / before_cpu:.2f}"])
+        print(markdown_row(rows[-1]), flush=True)
+    if args.write:
+        before_commit = subprocess.run(["git", "-C", str(sides["before"]), "rev-parse", "--short", "HEAD"],
+                                       capture_output=True, text=True).stdout.strip() or "unknown"
+        write_result("whole_generate", [{"title": "Whole generate commands, per stored board", "columns": columns,
+                                         "rows": rows}],
+                     notes=[f"before: commit {before_commit}; {pinned}; {jobs}; {args.rounds} alternating rounds"],
+                     load_at_start=load)
 
 if __name__ == "__main__":
     main()

@@ -50,7 +50,7 @@ from engine.games.starbattle.styles.pictured_types import Params
 NAME = "pictured"
 CALIBRATION = "queens-linkedin-odd.jsonl"      # what PARAMS and LIKENESS are fitted on
 # bench/fit_likeness.py's arguments for LIKENESS (bench/bench_shape_classifier.py --honest refits with them)
-FIT = {"boards": 300, "rounds": 4, "quantile": 0.9, "strength": 1.0, "min_boards": 10, "pooled": True}
+FIT = {"boards": 300, "rounds": 4, "quantile": 0.85, "strength": 1.0, "min_boards": 10, "pooled": True}
 PLANTS = True              # draws its own answer: draw_planted, not draw
 TUNE_STEPS = 8              # symmetry mends tried per row after repair
 TRIES = 4                  # pictures tried inside one drawing before giving it up
