@@ -132,21 +132,29 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]
             break                                 # the last round only measures
         theirs_x = {size: np.array([features(size, regions, size, size, split) for regions in published[size]])[:, :width]
                     for size in sizes}
-        groups = [sizes] if pooled else [[size] for size in sizes]
-        for group in groups:
-            for size in group:
-                if size not in models:
-                    first[size] = judged[size]
-                    means, scales = first[size].mean(axis=0), first[size].std(axis=0)
-                    models[size] = [means, np.where(scales > 0, scales, 1.0), np.zeros(judged[size].shape[1]), 0.0]
-            step, intercepts = _ratio_step({n: theirs_x[n] for n in group}, {n: final[n] for n in group},
-                                           {n: judged[n] for n in group}, models, strength)
-            for size in group:
-                models[size][2] = models[size][2] + step
-                models[size][3] += intercepts[size]
-                tables[size] = _likeness(size, models[size], first[size], quantile, split, drawn)
+        _correct(models, first, theirs_x, final, judged, strength, pooled)
+        tables = {size: _likeness(size, models[size], first[size], quantile, split, drawn) for size in sizes}
     setattr(module, table, {stars: dict(tables)})
     return tables
+
+
+def _correct(models: dict[int, list], first: dict[int, np.ndarray], published: dict[int, np.ndarray],
+             final: dict[int, np.ndarray], judged: dict[int, np.ndarray], strength: float, pooled: bool) -> None:
+    """One round's correction of every size's fit (`models`: [means, scales, weights, intercept] on the
+    judged features, standardised on round one's judged maps, kept in `first`): one step shared by the
+    sizes when `pooled`, else one per size."""
+    sizes = sorted(final)
+    for group in ([sizes] if pooled else [[size] for size in sizes]):
+        for size in group:
+            if size not in models:
+                first[size] = judged[size]
+                means, scales = judged[size].mean(axis=0), judged[size].std(axis=0)
+                models[size] = [means, np.where(scales > 0, scales, 1.0), np.zeros(judged[size].shape[1]), 0.0]
+        step, intercepts = _ratio_step({n: published[n] for n in group}, {n: final[n] for n in group},
+                                       {n: judged[n] for n in group}, models, strength)
+        for size in group:
+            models[size][2] = models[size][2] + step
+            models[size][3] += intercepts[size]
 
 
 def _ratio_step(published: dict[int, np.ndarray], final: dict[int, np.ndarray], judged: dict[int, np.ndarray],
@@ -235,21 +243,12 @@ def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], b
         if round_ == rounds and rounds > 1:
             break
         theirs_x = {size: np.array([_pictured.texture(size, m) for m in published[size]]) for size in sizes}
-        for group in ([sizes] if pooled else [[size] for size in sizes]):
-            for size in group:
-                if size not in models:
-                    first[size] = final[size]
-                    means, scales = final[size].mean(axis=0), final[size].std(axis=0)
-                    models[size] = [means, np.where(scales > 0, scales, 1.0), np.zeros(final[size].shape[1]), 0.0]
-            step, intercepts = _ratio_step({n: theirs_x[n] for n in group}, {n: final[n] for n in group},
-                                           {n: final[n] for n in group}, models, strength)
-            for size in group:
-                models[size][2] = models[size][2] + step
-                models[size][3] += intercepts[size]
-                means, scales, coef, intercept = models[size]
-                log_cap = _cap(models[size], first[size], quantile, size, "the texture likeness")
-                tables[size] = Texture(tuple(map(float, means)), tuple(map(float, scales)), tuple(map(float, coef)),
-                                       intercept, log_cap)
+        _correct(models, first, theirs_x, final, final, strength, pooled)
+        for size in sizes:
+            means, scales, coef, intercept = models[size]
+            log_cap = _cap(models[size], first[size], quantile, size, "the texture likeness")
+            tables[size] = Texture(tuple(map(float, means)), tuple(map(float, scales)), tuple(map(float, coef)),
+                                   intercept, log_cap)
     module.TEXTURE = dict(tables)
     return tables
 
