@@ -243,3 +243,38 @@ def test_compiled_mends_are_the_python_loop(n: int) -> None:
                 assert ours.getrandbits(64) == theirs.getrandbits(64)
                 checked += compiled != list(regions)
     assert checked >= 10            # mends that moved cells were compared, not only empty ones
+
+
+def test_mends_never_leave_a_region_below_keep_cells() -> None:
+    """tune's mends take a cell from a region only while it keeps more than KEEP_CELLS: a region keeps
+    at least KEEP_CELLS cells, or all it had after repair when it had fewer (single cells come from
+    the picture or repair, not from the mends)."""
+    from engine.games.starbattle.count import new_search
+    from engine.games.starbattle.repair import repair
+    rules, mended = Rules(9), 0
+    for seed in range(40):
+        made = pictured.draw_planted(rules, random.Random(seed), spread=0.5)
+        if made is None:
+            continue
+        regions, answer = made
+        drawn = tuple(regions)
+        if not repair(9, new_search(rules, regions), regions, answer, random.Random(seed), max_rounds=40).unique:
+            continue
+        before = [regions.count(label) for label in range(9)]
+        after = pictured.tune(rules, list(regions), answer, random.Random(seed), 8 * 9, drawn)
+        assert count_solutions(rules, after, 2).solutions == (answer,)
+        for label in range(9):
+            assert after.count(label) >= min(before[label], pictured.KEEP_CELLS)
+        mended += after != regions
+    assert mended >= 10
+
+
+def test_compiled_mends_refuse_labels_outside_the_board() -> None:
+    from engine.games.starbattle.count import new_search, only_solution
+    from engine.games.starbattle.styles import _pictured
+    rules = Rules(5)
+    regions = [r for r in range(5) for _ in range(5)]
+    bad = regions[:-1] + [25]
+    with pytest.raises(ValueError, match="labels are 0"):
+        _pictured.relabel(5, bad, (0, 7, 14, 16, 23), random.Random(0), 10, new_search(rules, regions), 0.0,
+                          tuple(regions), (), {}, pictured.KEEP_CELLS, only_solution)

@@ -732,13 +732,13 @@ def texture(int n, object regions):
 
 def relabel(int n, list regions, tuple answer, object rng, int steps, object search, double deadline,
             object drawn, tuple sigma, dict pairs, int keep_cells, object only_solution):
-    """pictured._relabel, compiled: give each cell but the answer's its wanted label (the drawing's,
+    """The mends of pictured.tune: give each cell but the answer's its wanted label (the drawing's,
     `drawn`; else, with `drawn` None, the symmetry's: `pairs` of the label of its image under `sigma`),
     where it borders that label's region, the region it leaves keeps more than `keep_cells` cells and
     stays one piece, and the answer stays the only one (`only_solution` on `search`); at most `steps`
     tries, two passes. Takes the same draws of `rng` as the Python loop it replaces (one shuffle of the
     same list a pass). Changes `regions` in place and returns it."""
-    cdef int cells = n * n, cell, want, now, i, m, tries = 0, size_of
+    cdef int cells = n * n, cell, want, now, i, m, tries = 0
     cdef int nbs[4]
     cdef bint borders
     cdef int *lab = <int *> malloc(cells * 2 * sizeof(int) + cells)

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from engine.core.grid import orthogonal_neighbours
-from engine.core.regions import is_connected, one_piece_without
+from engine.core.regions import is_connected
 from engine.games.base import Gates
 from engine.games.starbattle import likeness
 from engine.games.starbattle.count import monotonic, new_search, only_solution
@@ -70,7 +70,7 @@ SYMMETRIES = ("lr", "ud", "half", "diag", "anti")
 RESTORE = 1.0              # tries at giving repair's moves back to the picture, per symmetry mend
 FRAMED = 0.8               # share of pictures drawn framed: the background along the board's edge
 FRAME = 20.0               # ... its growth weight for a cell on the edge (pieces start inside the frame)
-KEEP_CELLS = 2             # a mend leaves every region at least this many cells: single cells come from the picture
+KEEP_CELLS = 2             # a mend leaves every region at least this many cells: single cells come from the picture or repair
 
 
 def available(rules: Rules) -> bool:
