@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from machine import cpu_model, markdown_head, markdown_row, write_result  # noqa: E402
+from machine import cpu_model, current_commit, markdown_head, markdown_row, write_result  # noqa: E402
 
 DEFAULT_RULES = ["queens 8:200", "starbattle 10 2:40", "starbattle 14 3:10"]
 
@@ -79,7 +79,7 @@ def main() -> None:
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores ({pinned}), {jobs}, "
           f"Python "
           f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.\n")
-    print(f"Load average {os.getloadavg()[0]:.1f} at the start.\n")
+    print(f"Load average {load:.1f} at the start.\n")
     columns = (["rules", "boards"] + [f"{side}: per board (best, worst of {args.rounds})" for side in sides]
                + ["ratio (best)"] + [f"{side}: CPU per board" for side in sides] + ["CPU ratio"])
     print(markdown_head(columns))
@@ -100,11 +100,9 @@ def main() -> None:
                      f"{before_cpu:.1f} ms", f"{now_cpu / before_cpu:.2f}"])
         print(markdown_row(rows[-1]), flush=True)
     if args.write:
-        before_commit = subprocess.run(["git", "-C", str(sides["before"]), "rev-parse", "--short", "HEAD"],
-                                       capture_output=True, text=True).stdout.strip() or "unknown"
         write_result("whole_generate", [{"title": "Whole generate commands, per stored board", "columns": columns,
                                          "rows": rows}],
-                     notes=[f"before: commit {before_commit}; {pinned}; {jobs}; {args.rounds} alternating rounds"],
+                     notes=[f"before: commit {current_commit(sides['before'])}; {pinned}; {jobs}; {args.rounds} alternating rounds"],
                      load_at_start=load)
 
 if __name__ == "__main__":

@@ -79,9 +79,10 @@ def command_line() -> str:
     return shlex.join([".venv/bin/python", f"bench/{os.path.basename(sys.argv[0])}", *sys.argv[1:]])
 
 
-def current_commit() -> str:
-    """The short hash of HEAD, with "+" when the work tree has changes to tracked files."""
-    root = Path(__file__).resolve().parent.parent
+def current_commit(root: Path | None = None) -> str:
+    """The short hash of HEAD, with "+" when the work tree has changes to tracked files (of this
+    repository, or of the checkout at `root`)."""
+    root = root or Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()
