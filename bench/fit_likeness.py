@@ -111,6 +111,8 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]
     width = len(BASE) if pooled else None       # the features a pooled fit weighs
     models: dict[int, list] = {}                # size -> [means, scales, weights, intercept] on the judged features
     first: dict[int, np.ndarray] = {}
+    theirs_x = {size: np.array([features(size, regions, size, size, split) for regions in published[size]])[:, :width]
+                for size in sizes}
     for round_ in range(1, rounds + 1):
         # the workers fork from here, so they draw with the tables fitted so far
         setattr(module, table, {stars: dict(tables)})
@@ -130,8 +132,6 @@ def fit(style: str, stars: int, sizes: list[int], published: dict[int, list[Map]
                 final[size] = final[size][:, :width]
         if round_ == rounds and rounds > 1:
             break                                 # the last round only measures
-        theirs_x = {size: np.array([features(size, regions, size, size, split) for regions in published[size]])[:, :width]
-                    for size in sizes}
         _correct(models, first, theirs_x, final, judged, strength, pooled)
         tables = {size: _likeness(size, models[size], first[size], quantile, split, drawn) for size in sizes}
     setattr(module, table, {stars: dict(tables)})
@@ -227,6 +227,7 @@ def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], b
     tables: dict = {}
     models: dict[int, list] = {}
     first: dict[int, np.ndarray] = {}
+    theirs_x = {size: np.array([_pictured.texture(size, m) for m in published[size]]) for size in sizes}
     for round_ in range(1, rounds + 1):
         module.TEXTURE = dict(tables)             # the workers fork from here
         final = {}
@@ -234,15 +235,13 @@ def fit_texture(style: str, sizes: list[int], published: dict[int, list[Map]], b
             for size in sizes:
                 pairs = [pair for pair in pool.map(_board, [(size, 1, style, i, True) for i in range(boards)],
                                                    chunksize=4) if pair]
-                theirs = published[size]
                 final[size] = np.array([_pictured.texture(size, m) for _, m in pairs])
-                logistic, boosted = aucs([list(row) for row in final[size]] + [_pictured.texture(size, m) for m in theirs],
-                                         [1] * len(pairs) + [0] * len(theirs))
+                logistic, boosted = aucs([list(row) for row in final[size]] + [list(row) for row in theirs_x[size]],
+                                         [1] * len(pairs) + [0] * len(theirs_x[size]))
                 print(f"texture round {round_}, {size}x{size}: {len(pairs)} boards, texture AUC "
                       f"{logistic:.3f} / {boosted:.3f}", file=sys.stderr, flush=True)
         if round_ == rounds and rounds > 1:
             break
-        theirs_x = {size: np.array([_pictured.texture(size, m) for m in published[size]]) for size in sizes}
         _correct(models, first, theirs_x, final, final, strength, pooled)
         for size in sizes:
             means, scales, coef, intercept = models[size]
