@@ -138,14 +138,15 @@ UNIQUE, INCOMPLETE, STUCK, AMBIGUOUS = 0, 1, 2, 3
 
 
 def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int alternatives,
-                  double deadline, long long count_budget, int keep, int stall=0):
+                  double deadline, long long count_budget, int keep, int stall=0, bint roomy=False):
     """repair.repair's rounds (a count, then the best move while the answer is not alone), compiled:
     returns (how they ended: UNIQUE, INCOMPLETE (a count cut short), STUCK or AMBIGUOUS; the rounds
     taken). The draws are the Python loop's, in its order: one getrandbits(64) per count, then
     _best_move's. `regions` is edited in place and `search` kept in step with it; one map of the board
     (with its scratch space) serves every round, moved as `regions` is. A non-zero `stall` ends the
     rounds AMBIGUOUS when that many rounds have passed since a count last found fewer solutions than
-    every count before it (repair going round in circles); 0 waits for `max_rounds`."""
+    every count before it (repair going round in circles); 0 waits for `max_rounds`. `roomy`: see
+    _best_move."""
     cdef _Board board = _Board(n, regions, answer)
     cdef int k = len(answer) // n, rounds, cell, target, fewest = 1 << 30, since = 0
     for rounds in range(max_rounds + 1):
@@ -164,7 +165,7 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
             since += 1
             if stall and since >= stall:
                 return AMBIGUOUS, rounds
-        move = _best_move(board, k, keep, others, rng)
+        move = _best_move(board, k, keep, roomy, others, rng)
         if move is None:
             return STUCK, rounds
         path, target = move
@@ -178,14 +179,16 @@ def repair_rounds(int n, search, list regions, answer, rng, int max_rounds, int 
     return AMBIGUOUS, max_rounds
 
 
-cdef object _best_move(_Board board, int k, int keep, others, rng):
+cdef object _best_move(_Board board, int k, int keep, bint roomy, others, rng):
     """The move of one repair round on the mapped `board`, as (cells to hand over, region to receive
     them), or None when no impostor has a legal move. `others`: the alternatives found (each a sorted
     tuple of star cells); the impostors shared by the most of them are tried first (ties: a `random()`
     each), and the first legal move that leaves its region more than `keep` cells is taken, else the
-    first that leaves more than 2k - 1, else one that leaves a gift."""
+    first that leaves more than 2k - 1, else one that leaves a gift. `roomy`: a move leaving more than
+    `keep` cells is looked for among all the impostors before a tighter one is taken, and of the
+    equally shared impostors' moves of the same rank the one leaving the most cells wins."""
     cdef int n = board.n
-    cdef int ncells = n * n, cell, rank, left, best_rank = 3, best_shared = 0, met = 0, i, j, x
+    cdef int ncells = n * n, cell, rank, left, best_rank = 3, best_shared = 0, best_left = -1, met = 0, i, j, x
     cdef int *shared = <int *> calloc(3 * ncells, sizeof(int))   # per cell: alternatives holding it
     cdef double *tie = <double *> malloc(ncells * sizeof(double))
     if not shared or not tie:
@@ -214,16 +217,16 @@ cdef object _best_move(_Board board, int k, int keep, others, rng):
             ranked[j] = i
         for i in range(met):
             cell = first_met[ranked[i]]
-            if best_rank < 2 and shared[cell] < best_shared:
+            if shared[cell] < best_shared and (best_rank == 0 or best_rank == 1 and not roomy):
                 break
             move = board.move_out(cell, rng)
             if move is None:
                 continue
             left = board.sizes[board.regions[cell]] - len(move[0])
             rank = 0 if left > keep else 1 if left > 2 * k - 1 else 2
-            if rank < best_rank:
-                best, best_rank, best_shared = move, rank, shared[cell]
-                if rank == 0:
+            if rank < best_rank or roomy and rank == best_rank and shared[cell] == best_shared and left > best_left:
+                best, best_rank, best_shared, best_left = move, rank, shared[cell], left
+                if rank == 0 and not roomy:
                     break
         return best
     finally:

@@ -117,6 +117,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     tune_steps = drawing.TUNE_STEPS if settings.tune_steps is None else settings.tune_steps
     plants = getattr(drawing, "PLANTS", False)
     stall = drawing.repair_stall(rules) if hasattr(drawing, "repair_stall") else 0
+    roomy = drawing.repair_roomy(rules) if hasattr(drawing, "repair_roomy") else False
 
     def out_of_time(what: str) -> DeadlineExceeded:
         stats.seconds = time.perf_counter() - started
@@ -170,7 +171,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 outcome = repair(rules.size, search, regions, answer, rng, max_rounds=max_rounds,
                                  alternatives=settings.alternatives, deadline=deadline,
                                  count_budget=settings.count_budget, keep=drawing.repair_keep(rules),
-                                 stall=stall)
+                                 stall=stall, roomy=roomy)
                 stats.repair_rounds += outcome.rounds
                 if not outcome.unique:
                     stats.rejected[outcome.reason] += 1

@@ -8,7 +8,8 @@ the shortest path of non-answer cells that leads from it to another region, and 
 would cut off from the region's answer stars, into the smallest region beside it. The impostor chosen
 is one shared by the most alternatives found; among those, one whose move leaves its region more than
 2k cells (published boards have few tiny regions), and never one that leaves a gift (2k - 1 cells, its
-stars forced) while another legal move does not.
+stars forced) while another legal move does not. A style may ask for roomy moves: one that leaves its
+region that many cells is then looked for among all the impostors first.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class RepairOutcome:
 
 def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], rng: random.Random, *,
            max_rounds: int, alternatives: int = 8, deadline: float = 0.0,
-           count_budget: int = 0, keep: int | None = None, stall: int = 0) -> RepairOutcome:
+           count_budget: int = 0, keep: int | None = None, stall: int = 0, roomy: bool = False) -> RepairOutcome:
     """Edit `regions` in place until the answer is the only solution or the round cap is reached.
 
     `search` must already hold `regions`; it is kept in step with every move. A count that visits more
@@ -38,7 +39,10 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     seed gives the same board on any machine.) `keep`: a move ranks first when it leaves its region
     more than this many cells (default 2k; a style with compact pieces asks for more). A non-zero
     `stall` gives up ("ambiguous") once that many rounds have passed since a count last found fewer
-    solutions than every count before it: such a repair is going round in circles.
+    solutions than every count before it: such a repair is going round in circles. `roomy`: a move
+    that leaves its region more than `keep` cells is taken from any impostor before a tighter move of
+    the most shared ones, and the roomiest of the equally good moves is taken (fewer small regions,
+    for more rounds and more drawings given up).
     """
     k = len(answer) // n
     keep = 2 * k if keep is None else keep      # a move leaving its region more cells ranks first
@@ -48,7 +52,7 @@ def repair(n: int, search: Search, regions: list[int], answer: tuple[int, ...], 
     # that makes a gift only when every legal move does. The rounds (a count, then that move) run
     # compiled (_repair.pyx: repair_rounds, _best_move), one map of the board serving them all.
     ended, rounds = repair_rounds(n, search, regions, answer, rng, max_rounds, alternatives, deadline,
-                                  count_budget, keep, stall)
+                                  count_budget, keep, stall, roomy)
     if ended == UNIQUE:
         return RepairOutcome(True, rounds)
     if ended == INCOMPLETE:

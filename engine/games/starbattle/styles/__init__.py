@@ -19,7 +19,9 @@ Every style module exposes the same small interface:
   (engine/games/starbattle/likeness.py), so that the maps kept are distributed as the style's published boards
   are (a style with no fitted likeness keeps every one);
 - optional, repair_stall(rules) -> int: repair's `stall` (give a drawing up after that many rounds
-  without a count finding fewer solutions than every one before; 0, the default: the round cap alone).
+  without a count finding fewer solutions than every one before; 0, the default: the round cap alone);
+- optional, repair_roomy(rules) -> bool: repair's `roomy` (look among all the impostors for a move
+  that leaves its region more than repair_keep cells; False, the default: among the most shared).
 """
 
 from __future__ import annotations
