@@ -58,7 +58,10 @@ def test_a_task_longer_than_its_lease_stays_with_its_live_worker(tmp_path: Path,
     job_id, params = fleet.new_job(300, game="starbattle", size=10, stars=2)
     (task,) = send_raw(fleet.broker, ([job_id, 0, 300, params, 99], "starbattle"))
     status = fleet.wait_job(job_id, timeout=240)
-    took = float(re.search(rf"generate_slots\[{task}\] succeeded in ([\d.]+)s", worker.text()).group(1))
+    # the task records the job done before Celery logs that it returned: wait for that line
+    succeeded = f"generate_slots[{task}] succeeded in "
+    worker.wait_for_log(succeeded, timeout=30)
+    took = float(re.search(rf"{re.escape(succeeded)}([\d.]+)s", worker.text()).group(1))
     assert took > 6.0, f"the task ({took:.1f} s) should outlast its lease (2 s) three times"
     assert (status["state"], status["stored"]) == ("done", 300), status
     assert worker.text().count(f"generate_slots[{task}] received") == 1, worker.text()[-3000:]
