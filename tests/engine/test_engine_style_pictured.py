@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Iterator
 
 import pytest
 
@@ -212,23 +213,29 @@ def relabel_reference(n: int, regions: list[int], answer: tuple[int, ...], rng: 
     return regions
 
 
-@pytest.mark.parametrize("n", [7, 8, 9, 10])
-def test_compiled_mends_are_the_python_loop(n: int) -> None:
-    """Both of tune's passes, compiled, move the same cells as the plain loop, with the same draws of the
-    generator: a board repaired and then mended, each way, for seeds whose drawings are symmetric."""
-    from engine.games.starbattle.count import new_search, only_solution
+def repaired_drawings(rules: Rules, seeds: range) -> Iterator[tuple[int, tuple[int, ...], list[int], tuple[int, ...]]]:
+    """(seed, the picture as drawn, the map repair made unique, its answer) for each seed whose
+    drawing repair makes unique within 40 rounds: what tune is handed."""
+    from engine.games.starbattle.count import new_search
     from engine.games.starbattle.repair import repair
-    from engine.games.starbattle.styles import _pictured
-    rules, checked = Rules(n), 0
-    for seed in range(40):
+    for seed in seeds:
         made = pictured.draw_planted(rules, random.Random(seed), spread=0.5)
         if made is None:
             continue
         regions, answer = made
         drawn = tuple(regions)
-        outcome = repair(n, new_search(rules, regions), regions, answer, random.Random(seed), max_rounds=40)
-        if not outcome.unique:
-            continue
+        if repair(rules.size, new_search(rules, regions), regions, answer, random.Random(seed), max_rounds=40).unique:
+            yield seed, drawn, regions, answer
+
+
+@pytest.mark.parametrize("n", [7, 8, 9, 10])
+def test_compiled_mends_are_the_python_loop(n: int) -> None:
+    """Both of tune's passes, compiled, move the same cells as the plain loop, with the same draws of the
+    generator: a board repaired and then mended, each way, for seeds whose drawings are symmetric."""
+    from engine.games.starbattle.count import new_search, only_solution
+    from engine.games.starbattle.styles import _pictured
+    rules, checked = Rules(n), 0
+    for seed, drawn, regions, answer in repaired_drawings(rules, range(40)):
         kind, pairs = pictured.symmetry_of(n, drawn)
         sigma = pictured.image(n, "lr" if kind == "none" else kind)
         for wanted, args in (
@@ -249,17 +256,8 @@ def test_mends_never_leave_a_region_below_keep_cells() -> None:
     """tune's mends take a cell from a region only while it keeps more than KEEP_CELLS: a region keeps
     at least KEEP_CELLS cells, or all it had after repair when it had fewer (single cells come from
     the picture or repair, not from the mends)."""
-    from engine.games.starbattle.count import new_search
-    from engine.games.starbattle.repair import repair
     rules, mended = Rules(9), 0
-    for seed in range(40):
-        made = pictured.draw_planted(rules, random.Random(seed), spread=0.5)
-        if made is None:
-            continue
-        regions, answer = made
-        drawn = tuple(regions)
-        if not repair(9, new_search(rules, regions), regions, answer, random.Random(seed), max_rounds=40).unique:
-            continue
+    for seed, drawn, regions, answer in repaired_drawings(rules, range(40)):
         before = [regions.count(label) for label in range(9)]
         after = pictured.tune(rules, list(regions), answer, random.Random(seed), 8 * 9, drawn)
         assert count_solutions(rules, after, 2).solutions == (answer,)
