@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +206,7 @@ class WipeRun:
     """What broker_wipe_under_load saw: the jobs in flight at the wipe and when each finished (seconds
     after the wipe), the jobs fed meanwhile, and the sweep's log lines."""
     jobs: list[int]
+    stored_at_wipe: int             # boards of the first jobs already stored when Redis went
     finished_after: dict[int, float]
     fed: list[int]
     open_fed_at_end: int            # fed jobs not yet finished when the first jobs all were
@@ -226,9 +227,11 @@ def broker_wipe_under_load(fleet: Fleet, redis: OwnRedis, *, jobs: int = 6, boar
     fleet.beat()
     sending = [subprocess.Popen([str(BIN / "puzzlefleet"), "enqueue", "--game", "queens", "--size", str(size),
                                  "--count", str(boards), "--seed", str(100 + i), "--json"], env=fleet.env, cwd=fleet.tmp,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for i in range(jobs)]              # at once: all of them in flight together
-    first = sorted(json.loads(p.communicate(timeout=60)[0].splitlines()[0])["job"] for p in sending)
+    said = [p.communicate(timeout=60) for p in sending]
+    assert all(out for out, _ in said), [(p.returncode, err) for p, (_, err) in zip(sending, said)]
+    first = sorted(json.loads(out.splitlines()[0])["job"] for out, _ in said)
     stop, fed = threading.Event(), []
 
     def feed() -> None:                       # bounded: ends when the test is done with it
@@ -247,6 +250,7 @@ def broker_wipe_under_load(fleet: Fleet, redis: OwnRedis, *, jobs: int = 6, boar
         fleet.wait_stored(first[0], 1)
         redis_proc.kill()                     # SIGKILL, no persistence: every queue and unacked message gone
         wiped = time.monotonic()
+        stored_at_wipe = sum(fleet.job(job_id)["stored"] for job_id in first)
         time.sleep(1.0)
         redis.start()
         fleet.revive()
@@ -275,7 +279,7 @@ def broker_wipe_under_load(fleet: Fleet, redis: OwnRedis, *, jobs: int = 6, boar
         feeder.join(timeout=90)
     logs = "".join(p.text() for p in fleet.procs if p.name != "beat")
     resent = [line for line in logs.splitlines() if "slots sent again after" in line]
-    return WipeRun(first, finished, fed, open_fed, resent, logs)
+    return WipeRun(first, stored_at_wipe, finished, fed, open_fed, resent, logs)
 
 
 @pytest.mark.slow
@@ -287,14 +291,18 @@ def test_a_broker_wipe_under_load_is_recovered_in_seconds(tmp_path: Path, own_re
     45 s); bench/bench_broker_wipe.py runs it at full size (stall 20 s, sweep 10 s, 90 s)."""
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_redis.url,
                           PUZZLEFLEET_RESUME_INTERVAL="2", PUZZLEFLEET_STALL_SECONDS="6")
-    # sized for the default (composed) Queens 12x12 at a few milliseconds a board: jobs that are
-    # still running when Redis goes, and a feed the two workers cannot keep up with (fed jobs of 400
-    # boards were done within a second or two, before the six)
-    run = broker_wipe_under_load(fleet, own_redis, jobs=6, boards=120, feed_boards=3000, within=45.0)
+    # Sized for the default (composed) Queens 12x12 at a few milliseconds a board: 1,800 boards, several
+    # seconds of the two workers' time, so that most of them are still to make when Redis goes (120
+    # each were once all made by then, and the sweep had nothing to send); a feed the two workers
+    # cannot keep up with.
+    boards = 300
+    run = broker_wipe_under_load(fleet, own_redis, jobs=6, boards=boards, feed_boards=3000, within=45.0)
+    assert run.stored_at_wipe < 6 * boards // 2, run.stored_at_wipe       # the wipe came mid-work
     for job_id in run.jobs:
-        assert_exactly(fleet, job_id, 120, alone=False)
+        assert_exactly(fleet, job_id, boards, alone=False)
     # The load was real: new jobs were still waiting when the six were done.
-    assert run.open_fed_at_end > 0, (run.fed, run.finished_after)
+    assert run.open_fed_at_end > 0, ([(j, fleet.job(j)["state"], fleet.job(j)["stored"]) for j in run.fed],
+                                     run.finished_after)
     # The sweep said what it sent, job by job, and never blamed a missing worker.
     resent_jobs = {int(line.split("job ", 1)[1].split(":", 1)[0]) for line in run.resent}
     assert set(run.jobs) & resent_jobs, run.resent
