@@ -10,14 +10,16 @@ A job with no progress for PUZZLEFLEET_STALL_SECONDS is one of:
   unknown  the broker could not tell (it is away, or no worker answered): nothing is sent.
 
 On Redis the sweep reads it from the broker itself. Every slot task message carries two headers,
-puzzlefleet_job and puzzlefleet_sent (the unix time it was sent), and the hash SENT_KEY keeps, per job,
-when its last message was sent (written before the send). Held: a message of the job is in kombu's
-`unacked` hash (what workers hold, their leases renewed while they live: workers.lease). Waiting:
-some list of its queue holds, at its head (the next message a worker takes), a message sent no later
-than the job's last one (SKEW allowed between hosts' clocks): the lists are first in, first out, so
-the job's messages may still be behind it. Otherwise lost, when the job's queue lists are empty or
-their heads are younger than its last message (the job's messages would have been taken by now).
-After Redis loses its data the hash is gone too, and a job's last send is taken to be its creation.
+puzzlefleet_job and puzzlefleet_sent (the unix time it was sent), and the hash SENT_KEY keeps, per
+job, when its last message was sent (written before the send and again after it). Held: a message of
+the job is in kombu's `unacked` hash (what workers hold, their leases renewed while they live:
+workers.lease). Waiting: a message of the job is among those at the head of its queue's lists (the
+next ones workers take) that were sent no later than its last send (SKEW allowed between hosts'
+clocks). The lists are first in, first out, so each is read from its head only until a message sent
+after that: the job's messages cannot be behind it. Otherwise lost. A backlog of more than SCAN_LIMIT
+such messages is not read to its end: a job not seen in it may still be behind, and counts as
+waiting. After Redis loses its data the hash is gone too, and a job's last send is taken to be its
+creation.
 
 On RabbitMQ no message is lost by a restart (quorum queues, publisher confirms), and a queue's order
 cannot be read without taking messages, so a job is waiting while its queue, its .resent twin or a
@@ -27,6 +29,7 @@ of its tasks (a broadcast); lost otherwise."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
@@ -35,6 +38,8 @@ from typing import Any
 SENT_KEY = "puzzlefleet:sent"
 JOB_HEADER, SENT_HEADER = "puzzlefleet_job", "puzzlefleet_sent"
 SKEW = 5.0                  # seconds: clocks of the hosts that send may differ this much
+SCAN_LIMIT = 5000           # messages read from the head of one queue list per sweep
+SCAN_PAGE = 250
 UNACKED_KEY = "unacked"     # kombu's Redis transport: the messages workers hold (its default name)
 
 HELD, WAITING, LOST, UNKNOWN = "held", "waiting", "lost", "unknown"
@@ -90,29 +95,58 @@ def _timestamp(value: str) -> float:
     return datetime.fromisoformat(value).timestamp()
 
 
+def _sent_at(head: Mapping[str, Any]) -> float:
+    stamp = head.get(SENT_HEADER)
+    return float(stamp) if isinstance(stamp, (int, float)) else 0.0     # unknown: as old as can be
+
+
+def _jobs_at_head(client: Any, key: str, horizon: float) -> tuple[set[int], float]:
+    """The jobs of the messages at the head of list `key` sent no later than `horizon`, read from the
+    head (the right end: workers pop from the right) until one sent after it; and up to when the list
+    is known (infinity when read that far; else the latest send read, SCAN_LIMIT messages in). A
+    worker that pops between two pages makes the next page skip a message: a job judged lost for that
+    is sent again, which costs only time."""
+    seen: set[int] = set()
+    newest = 0.0
+    for start in range(0, SCAN_LIMIT, SCAN_PAGE):
+        page = client.lrange(key, -(start + SCAN_PAGE), -(start + 1))
+        for raw in reversed(page):
+            head = _headers_of(raw)
+            job = _job_of(head)
+            if job is not None:
+                seen.add(job)
+            newest = max(newest, _sent_at(head))
+            if newest > horizon:
+                return seen, math.inf
+        if len(page) < SCAN_PAGE:
+            return seen, math.inf
+    return seen, newest
+
+
 def redis_evidence(client: Any, jobs: Iterable[Mapping[str, Any]], lists_of: Mapping[int, list[str]]) -> dict[int, str]:
     """HELD, WAITING or LOST for each job (dicts with "job" and "created_at"), from Redis. `lists_of`:
     each job's queue lists (workers.celeryapp.queue_keys of its queue)."""
     jobs = list(jobs)
     held = {_job_of(_headers_of(raw)) for raw in client.hvals(UNACKED_KEY)}
     sent = {int(k): float(v) for k, v in client.hgetall(SENT_KEY).items()}
-    heads: dict[str, float | None] = {}           # a list's head's send time; absent: the list is empty
-    for keys in lists_of.values():
-        for key in keys:
-            if key in heads:
-                continue
-            raw = client.lindex(key, -1)          # workers pop from the right: this one is next
-            if raw is not None:
-                stamp = _headers_of(raw).get(SENT_HEADER)
-                heads[key] = float(stamp) if isinstance(stamp, (int, float)) else 0.0   # unknown: as old
+    horizon_of: dict[int, float] = {}             # a job's last send, clocks' skew allowed
+    horizon: dict[str, float] = {}                # each list read up to the latest of its jobs'
+    for job in jobs:
+        job_id = int(job["job"])
+        if job_id in held:
+            continue
+        horizon_of[job_id] = max(sent.get(job_id, 0.0), _timestamp(job["created_at"])) + SKEW
+        for key in lists_of[job_id]:
+            horizon[key] = max(horizon.get(key, 0.0), horizon_of[job_id])
+    read = {key: _jobs_at_head(client, key, until) for key, until in horizon.items()}
     out = {}
     for job in jobs:
         job_id = int(job["job"])
         if job_id in held:
             out[job_id] = HELD
             continue
-        last = max(sent.get(job_id, 0.0), _timestamp(job["created_at"]))
-        behind = any(key in heads and heads[key] <= last + SKEW for key in lists_of[job_id])
+        # seen among the messages before it, or further back than the list was read
+        behind = any(job_id in read[key][0] or read[key][1] <= horizon_of[job_id] for key in lists_of[job_id])
         out[job_id] = WAITING if behind else LOST
     return out
 

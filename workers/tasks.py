@@ -173,7 +173,8 @@ def _job_id_of(request: Any) -> int | None:
 
 
 def _mark_sent(job_ids: Iterable[int], producer: Any = None) -> None:
-    """Redis: note when messages of these jobs were last sent (workers.stall), before sending them."""
+    """Redis: note when messages of these jobs were last sent (workers.stall): before sending them, and
+    again after (each message's own time is later than the first note, by as long as the sending takes)."""
     if settings().broker_kind != "redis":
         return
     if producer is not None:
@@ -352,6 +353,8 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
                                        argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
                                        kwargsrepr="{}")
             sent += 1
+        if sent > 1:
+            _mark_sent([job_id], producer)
     return sent
 
 

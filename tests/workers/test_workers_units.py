@@ -643,14 +643,17 @@ def test_an_ack_on_a_closed_connection_is_one_line_not_a_dead_worker(monkeypatch
         Message(body=b"{}", delivery_tag="tag-5", channel=Buggy()).ack_log_error(Logger("x"), (ConnectionError,))
 
 
-def test_the_sweep_resends_a_job_only_when_the_broker_shows_its_messages_gone() -> None:
-    """workers.stall on Redis: a job with a message held by a worker is held; one whose queue list holds
-    at its head a message sent no later than the job's last send (clocks 5 s apart allowed) may still
-    have its messages behind it: waiting; otherwise lost (its lists empty, or their heads sent after its
-    last message). On RabbitMQ a job is waiting while its queue, twin or a delay queue holds messages,
+def test_the_sweep_resends_a_job_only_when_the_broker_shows_its_messages_gone(redis_url: str,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """workers.stall on Redis (the test's own database): a job with a message held by a worker is held;
+    one with a message among those at its lists' heads sent no later than its last send (clocks 5 s
+    apart allowed) is waiting, however deep in the backlog; otherwise lost, even behind older work (its
+    messages would be ahead of any sent after them). A backlog longer than the scan limit may hide a
+    job: waiting. On RabbitMQ a job is waiting while its queue, twin or a delay queue holds messages,
     held when a worker says so, unknown when none answered."""
     import json as json_
 
+    from tests.workers.conftest import redis_client
     from workers import stall
 
     def message(job: int | None, sent: float | None) -> bytes:
@@ -661,32 +664,48 @@ def test_the_sweep_resends_a_job_only_when_the_broker_shows_its_messages_gone() 
             head[stall.SENT_HEADER] = sent
         return json_.dumps({"body": "", "headers": head, "properties": {}}).encode()
 
-    class Client:
-        def __init__(self, lists: dict[str, list[bytes]], unacked: list[bytes], sent: dict[str, float]) -> None:
-            self.lists, self.unacked, self.sent = lists, unacked, sent
+    client = redis_client(redis_url)
+    client.flushdb()
 
-        def hvals(self, key: str) -> list[bytes]:
-            return [json_.dumps([json_.loads(raw), "", ""]).encode() for raw in self.unacked]
-
-        def hgetall(self, key: str) -> dict[bytes, bytes]:
-            return {k.encode(): str(v).encode() for k, v in self.sent.items()}
-
-        def lindex(self, key: str, index: int) -> bytes | None:
-            items = self.lists.get(key) or []
-            return items[index] if items else None
+    def queue(key: str, *messages: bytes) -> None:
+        """Messages in the order they were sent: pushed on the left, as kombu does; workers pop the right."""
+        client.delete(key)
+        if messages:
+            client.lpush(key, *messages)
 
     created = "2026-12-04T10:00:00+00:00"
     base = datetime_ts(created)
-    jobs = [{"job": n, "created_at": created} for n in (1, 2, 3, 4)]
+    jobs = [{"job": n, "created_at": created} for n in (1, 2, 3, 4, 5, 6)]
     lists = {job["job"]: ["queens", "queens\x06\x165"] for job in jobs}
-    client = Client({"queens\x06\x165": [message(9, base + 100), message(2, base + 30)]},   # head: the last
-                    unacked=[message(1, base + 50)],
-                    sent={"2": base + 30, "3": base + 20, "4": base + 120})
-    verdicts = stall.redis_evidence(client, jobs, lists)
-    # 1 held; 2's own message heads the list; 3 sent last at +20, the head at +30 (beyond 5 s): lost;
-    # 4 sent at +120, after the head: its messages may be behind it
-    assert verdicts == {1: stall.HELD, 2: stall.WAITING, 3: stall.LOST, 4: stall.WAITING}
-    assert stall.redis_evidence(Client({}, [], {}), jobs[:1], lists) == {1: stall.LOST}       # wiped
+    try:
+        # the order of sending: 9's messages long ago, then 2's, 5's (last sent at +40) and 8's
+        queue("queens\x06\x165", message(9, base + 10), message(9, base + 11), message(2, base + 30),
+              message(5, base + 40), message(8, base + 100))
+        client.hset(stall.UNACKED_KEY, "tag-1", json_.dumps([json_.loads(message(1, base + 50)), "", ""]))
+        client.hset(stall.SENT_KEY, mapping={"2": base + 30, "3": base + 20, "4": base + 120, "5": base + 40,
+                                            "6": base + 36})
+        verdicts = stall.redis_evidence(client, jobs, lists)
+        # 1 held; 2 and 5 are behind 9's old messages; 3 sent last at +20 and 6 at +36, but the lists
+        # were read past their last sends (+5 s) without a message of theirs: lost, though older
+        # messages wait; 4 sent at +120, after all that is there: nothing of it is left, lost
+        assert verdicts == {1: stall.HELD, 2: stall.WAITING, 3: stall.LOST, 4: stall.LOST, 5: stall.WAITING,
+                            6: stall.LOST}
+        # a message of 4 at the head, sent after its noted send (a slow send): still found
+        queue("queens", message(4, base + 126))
+        assert stall.redis_evidence(client, jobs[3:4], lists) == {4: stall.WAITING}
+        # a backlog longer than the scan limit, all sent before 6's last send: 6 may be behind it
+        monkeypatch.setattr(stall, "SCAN_LIMIT", 6)
+        monkeypatch.setattr(stall, "SCAN_PAGE", 4)
+        queue("queens", *(message(9, base + 1 + i) for i in range(9)), message(6, base + 36))
+        assert stall.redis_evidence(client, jobs[5:6], lists) == {6: stall.WAITING}      # two pages, not seen
+        queue("queens", *(message(9, base + 1 + i) for i in range(5)), message(6, base + 36))
+        assert stall.redis_evidence(client, jobs[5:6], lists) == {6: stall.WAITING}      # found in the 2nd page
+        queue("queens", *(message(9, base + 1 + i) for i in range(7)), message(7, base + 90))
+        assert stall.redis_evidence(client, jobs[2:3], lists) == {3: stall.LOST}         # read past +25
+        client.flushdb()
+        assert stall.redis_evidence(client, jobs[:1], lists) == {1: stall.LOST}          # wiped
+    finally:
+        client.flushdb()
     assert stall.amqp_evidence(jobs[:2], {1: 3, 2: 0}, 0, set()) == {1: stall.WAITING, 2: stall.LOST}
     assert stall.amqp_evidence(jobs[:2], {1: 0, 2: 0}, 2, set()) == {1: stall.WAITING, 2: stall.WAITING}
     assert stall.amqp_evidence(jobs[:2], {1: 0, 2: 0}, 0, {1}) == {1: stall.HELD, 2: stall.LOST}
