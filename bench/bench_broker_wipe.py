@@ -2,7 +2,7 @@
 that were in flight take to finish, while new jobs keep arriving faster than two workers serve them.
 
     .venv/bin/python bench/bench_broker_wipe.py [--stall 20] [--interval 10] [--within 90] [--jobs 6]
-                                                [--boards 20] [--size 12] [--feed-boards 60] [--repeat 1]
+                                                [--boards 300] [--size 12] [--feed-boards 3000] [--repeat 1]
 
 The same scenario as tests/workers/test_fleet_faults.py::test_a_broker_wipe_under_load_is_recovered_in_seconds
 (which runs it scaled down: stall 6 s, a sweep every 2 s): a redis-server of its own on a free port
@@ -34,9 +34,9 @@ def main() -> int:
     ap.add_argument("--interval", type=float, default=10.0)
     ap.add_argument("--within", type=float, default=90.0)
     ap.add_argument("--jobs", type=int, default=6)
-    ap.add_argument("--boards", type=int, default=20)
+    ap.add_argument("--boards", type=int, default=300)
     ap.add_argument("--size", type=int, default=12)
-    ap.add_argument("--feed-boards", type=int, default=60)
+    ap.add_argument("--feed-boards", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
