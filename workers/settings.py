@@ -18,8 +18,8 @@ PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (
 PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by the sweep (default 20),
                                 which sends its unfinished slots again, ahead of newer work, only when
                                 the broker shows that its messages are gone (workers.stall)
-PUZZLEFLEET_RESEND_SLOTS        at most this many stalled slots are sent again per sweep, oldest job first
-                                (default 1000), so a large backlog is never doubled in one sweep
+PUZZLEFLEET_RESEND_SLOTS        a sweep sends stalled jobs again whole, oldest first, up to this many
+                                slots (default 1000; the first job whatever its size), the rest next sweep
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
                                 untouched slots to a new task, for idle workers (default 2)
 PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)

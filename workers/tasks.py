@@ -462,13 +462,15 @@ def held_jobs(timeout: float = 1.0) -> set[int] | None:
     return held
 
 
-def resend_unfinished(db: Engine, job: dict[str, Any], *, limit: int | None = None,
-                      priority: int = NEW_PRIORITY) -> int:
-    """Send a job's unfinished slots again (the first `limit` of them) and mark it as just having
-    progressed, so that it is not sent again before it stalls again; returns how many slots."""
+def resend_unfinished(db: Engine, job: dict[str, Any], *, within: int | None = None,
+                      priority: int = NEW_PRIORITY) -> int | None:
+    """Send a job's unfinished slots again, all of them, and mark it as just having progressed, so that
+    it is not sent again before it stalls again; returns how many slots. With `within`, a job with
+    more unfinished slots than that is left as it is: None."""
     with session(db, read_only=True) as s:
         slots = unfinished_slots(session=s, job_id=job["job"])
-    slots = slots[:limit]
+    if within is not None and len(slots) > within:
+        return None
     if slots:
         send_ranges(job["job"], job["params"], job["seed"], slot_ranges(slots, slots_per_task(len(slots))),
                     priority=priority)
@@ -521,8 +523,10 @@ def resume_stalled() -> dict[str, Any]:
     unfinished slots sent again, at RESENT_PRIORITY (ahead of newer work): a broker restarted without
     its data, a worker killed between taking a message and the broker recording it, a task that failed
     for good. A job whose messages wait in its queue, behind older work, is not sent again: a backlog
-    is not a stall. At most PUZZLEFLEET_RESEND_SLOTS slots per sweep, oldest job first; the others wait
-    for the next sweep. Storing is idempotent per slot, so a slot sent twice never gives a second board.
+    is not a stall. Jobs go whole, oldest first, until the next would take the sweep past
+    PUZZLEFLEET_RESEND_SLOTS slots (the first goes whatever its size); that one and the rest wait for
+    the next sweep, still stalled: a job sent in part would wait for a stall of its own before its rest
+    went. Storing is idempotent per slot, so a slot sent twice never gives a second board.
 
     A job waiting in a queue no worker consumes is reported (a log line and puzzlefleet_jobs_waiting)."""
     conf = settings()
@@ -550,11 +554,12 @@ def resume_stalled() -> dict[str, Any]:
                     log.warning("job %d has made no progress for %.0f s: no worker consumes queue %s",
                                 job["job"], _idle_seconds(job), queue)
         for job in lost:
-            if budget <= 0:
+            idle = _idle_seconds(job)
+            sent = None if deferred else resend_unfinished(db, job, within=budget if resumed else None,
+                                                           priority=RESENT_PRIORITY)
+            if sent is None:
                 deferred.append(job["job"])
                 continue
-            idle = _idle_seconds(job)
-            sent = resend_unfinished(db, job, limit=budget, priority=RESENT_PRIORITY)
             budget -= sent
             resumed[str(job["job"])] = sent
             log.warning("job %d: %d slots sent again after %.0f s without progress: none of its messages waits "

@@ -56,9 +56,9 @@ def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory
 
 def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_factory, tmp_path: Path) -> None:
     """Two jobs whose messages are lost while no worker consumes their queue: the sweep sends their
-    slots again, on the queue's first-served list, at most PUZZLEFLEET_RESEND_SLOTS per sweep, oldest
-    job first, and says so. A worker that comes then finishes both jobs, exactly (what is still lost
-    is sent again as they stall)."""
+    slots again, on the queue's first-served list, and says so; whole jobs, oldest first: the first of
+    a sweep whatever its size, the next one only within PUZZLEFLEET_RESEND_SLOTS, else at the next
+    sweep. A worker that comes then finishes both jobs, exactly."""
     from tests.workers.conftest import redis_client
     from workers.celeryapp import queue_keys
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'lost.db'}", PUZZLEFLEET_STALL_SECONDS="2",
@@ -72,12 +72,13 @@ def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_
     assert client.llen(new_work) == 24 and client.llen(first_served) == 0     # new work waits on its own list
     client.delete(new_work)                                                    # the messages are lost
     fleet.beat()
-    wait_for(lambda: "job 1: 5 slots sent again after" in worker.text(), 40, "the sweep to send job 1 again")
-    time.sleep(3)                                                              # a few more sweeps
+    wait_for(lambda: "job 2: 12 slots sent again after" in worker.text(), 40, "the sweep to send job 2 again")
     text = worker.text()
-    for sweep in re.findall(r"'resumed': \{([^}]*)\}", text):
-        assert sum(int(n) for n in re.findall(r": (\d+)", sweep)) <= 5, sweep
-    assert client.llen(new_work) == 0 and 5 <= client.llen(first_served) <= 24
+    sweeps = [dict(re.findall(r"'(\d+)': (\d+)", sweep)) for sweep in re.findall(r"'resumed': \{([^}]*)\}", text)]
+    # job 1 whole (12 slots, past the bound of 5), job 2 left for the next sweep, then sent whole
+    assert [sweep for sweep in sweeps if sweep][:2] == [{"1": "12"}, {"2": "12"}], sweeps
+    assert "1 stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=5 reached): 2" in text
+    assert client.llen(new_work) == 0 and client.llen(first_served) == 24
     fleet.worker("queens", queues="queens,fleet")
     for job_id in (1, 2):
         status = fleet.wait_job(job_id, timeout=90)
