@@ -72,8 +72,10 @@ def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_
     assert client.llen(new_work) == 24 and client.llen(first_served) == 0     # new work waits on its own list
     client.delete(new_work)                                                    # the messages are lost
     fleet.beat()
-    wait_for(lambda: "job 2: 12 slots sent again after" in worker.text(), 40, "the sweep to send job 2 again")
+    # the sweep's returned summary, which the worker logs after the sweep's own lines
+    wait_for(lambda: "'resumed': {'2': 12}" in worker.text(), 40, "the sweep to send job 2 again")
     text = worker.text()
+    assert "job 2: 12 slots sent again after" in text
     sweeps = [dict(re.findall(r"'(\d+)': (\d+)", sweep)) for sweep in re.findall(r"'resumed': \{([^}]*)\}", text)]
     # job 1 whole (12 slots, past the bound of 5), job 2 left for the next sweep, then sent whole
     assert [sweep for sweep in sweeps if sweep][:2] == [{"1": "12"}, {"2": "12"}], sweeps
