@@ -88,6 +88,26 @@ def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_
     assert len(fleet.boards()) == 24
 
 
+def test_a_jobs_send_time_is_noted_again_once_its_messages_are_out(fleet_factory, tmp_path: Path) -> None:
+    """The sweep reads a Redis queue up to a job's noted send time (workers.stall): a job sent in many
+    messages has it noted again once they are all out, so that none of them is later than the note."""
+    import json
+
+    from tests.workers.conftest import redis_client
+    from workers import stall
+    from workers.celeryapp import queue_keys
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'sent.db'}")
+    job, params = fleet.new_job(400)
+    send = f"from workers.tasks import send_ranges; send_ranges({job}, {params!r}, 99, [(i, i + 1) for i in range(400)])"
+    sent = subprocess.run([sys.executable, "-c", send], env=fleet.env, capture_output=True, text=True, timeout=60)
+    assert sent.returncode == 0, sent.stderr
+    client = redis_client(fleet.broker)
+    noted = float(client.hget(stall.SENT_KEY, str(job)))
+    _, new_work = queue_keys("queens")
+    stamps = [json.loads(raw)["headers"][stall.SENT_HEADER] for raw in client.lrange(new_work, 0, -1)]
+    assert len(stamps) == 400 and max(stamps) <= noted, (min(stamps), max(stamps), noted)
+
+
 @pytest.mark.parametrize("broker", BROKERS, indirect=True)
 def test_slots_sent_again_are_served_ahead_of_the_backlog(broker: str, fleet_factory, tmp_path: Path) -> None:
     """40 tasks of new work wait in `queens`, then 4 slots of another job are sent again as the sweep
