@@ -15,10 +15,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "store.dailymodels": ("DailyEntry",),
     "store.db": ("init_db", "make_engine", "session"),
     "store.errors": ("StoreError", "StoreUnreachable"),
-    "store.jobmodels": ("Job", "JobSlot"),
+    "store.jobmodels": ("Job", "JobSlot", "JobTally"),
     "store.jobs": ("Attempt", "AttemptOutcome", "JobNotFound", "count_job_boards", "create_job", "get_job",
                    "job_by_key", "list_job_boards", "list_jobs", "open_job_ids", "pending_slots", "record_attempts",
-                   "set_job_state", "stalled_jobs", "touch_job", "unfinished_slots"),
+                   "set_job_state", "settle_job", "stalled_jobs", "touch_job", "unfinished_slots"),
     "store.models": ("Puzzle",),
     "store.progress": ("FINAL_STATES", "JOB_STATES", "database_url", "read_jobs"),
     "store.repo": ("board_ids_graded_by_other_versions", "board_summaries", "count_boards", "get_board",
@@ -47,10 +47,10 @@ if TYPE_CHECKING:    # the same names, for type checkers and editors
     from store.dailymodels import DailyEntry
     from store.db import init_db, make_engine, session
     from store.errors import StoreError, StoreUnreachable
-    from store.jobmodels import Job, JobSlot
+    from store.jobmodels import Job, JobSlot, JobTally
     from store.jobs import (Attempt, AttemptOutcome, JobNotFound, count_job_boards, create_job, get_job,
                             job_by_key, list_job_boards, list_jobs, open_job_ids, pending_slots, record_attempts,
-                            set_job_state, stalled_jobs, touch_job, unfinished_slots)
+                            set_job_state, settle_job, stalled_jobs, touch_job, unfinished_slots)
     from store.models import Puzzle
     from store.progress import FINAL_STATES, JOB_STATES, database_url, read_jobs
     from store.repo import (board_ids_graded_by_other_versions, board_summaries, count_boards, get_board,

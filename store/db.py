@@ -32,7 +32,7 @@ _MIGRATION_LOCK_KEY = 0x70757A7A6C65
 # The newest revision in store/migrations/versions (a test keeps the two equal). A store already at it
 # needs no migration, so init_db reads one row and leaves Alembic (about a quarter of a second of
 # imports) unloaded.
-SCHEMA_REVISION = "0007"
+SCHEMA_REVISION = "0008"
 
 
 def engine_url(url: str | None = None) -> URL:

@@ -52,3 +52,19 @@ class JobSlot(SQLModel, table=True):
                                                                  nullable=True, index=True))
     seed: int | None = Field(default=None, sa_type=BigInteger)      # the stored board's seed
     updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class JobTally(SQLModel, table=True):
+    """One writer's share of a job's counters. Each process that records attempts adds to its own row
+    (its `writer` key), so the workers of one job never wait on each other's row lock; a job's counts
+    are its row's (what was counted before tallies existed) plus the sum of its tallies."""
+    __tablename__ = "job_tally"
+
+    job_id: int = Field(sa_column=Column(Integer, ForeignKey("job.id", ondelete="CASCADE"), primary_key=True))
+    writer: str = Field(sa_column=Column(String(40), primary_key=True))
+    stored: int = 0
+    failed: int = 0
+    attempts: int = 0
+    rejected: str = Field(default="{}", sa_type=Text)               # reason -> count, JSON text
+    seconds: float = 0.0
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))

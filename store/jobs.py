@@ -1,9 +1,11 @@
 """Keyword-only repository functions over the job tables (see store/jobmodels.py).
 
 `record_attempts` is the one write a worker makes, once per batch of attempts: in a single transaction
-it locks the job row, stores the boards (those not already stored), claims their slots and updates the
-job's counters. Each (job, slot, attempt) is counted at most once, and each slot gets at most one board,
-however often a task is delivered."""
+it locks the batch's slot rows, stores the boards (those not already stored), claims their slots and adds
+to this process's tally of the job's counters. Each (job, slot, attempt) is counted at most once, and
+each slot gets at most one board, however often a task is delivered. Only two deliveries of the same
+slots wait on each other: the workers of one job share no row they lock, so a job's write rate grows
+with its workers. `settle_job`, after the commit, moves a finished job's row to done."""
 
 from __future__ import annotations
 
@@ -14,14 +16,19 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import os
+import socket
+from functools import cache
+from importlib import import_module
+
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
 from store.errors import StoreError
-from store.jobmodels import Job, JobSlot
+from store.jobmodels import Job, JobSlot, JobTally
 from store.models import Puzzle, utcnow
-from store.progress import FINAL_STATES, JOB_COLUMNS, JOB_STATES, job_dict
+from store.progress import FINAL_STATES, JOB_COLUMNS, JOB_STATES, TALLY_COLUMNS, job_dict
 from store.repo import save_board
 
 _INT32_MAX = 2**31 - 1
@@ -55,6 +62,31 @@ class Attempt:
 
 
 _JOB_SELECT = select(*(Job.__table__.c[name] for name in JOB_COLUMNS))  # type: ignore[attr-defined]
+_TALLY = JobTally.__table__  # type: ignore[attr-defined]
+_TALLY_SELECT = select(*(_TALLY.c[name] for name in TALLY_COLUMNS))
+
+
+def writer_key() -> str:
+    """This process's name for its tally rows: host and pid (a pid the host reuses takes over a dead
+    process's rows, which is harmless: a row is locked while it is added to)."""
+    return f"{socket.gethostname()[:30]}:{os.getpid()}"
+
+
+@cache
+def _insert_missing(dialect: str, table: Any) -> Any:
+    """INSERT ... ON CONFLICT DO NOTHING into `table` for this dialect: a row another transaction
+    is inserting is waited for, then left as that one made it."""
+    return import_module(f"sqlalchemy.dialects.{dialect}").insert(table).on_conflict_do_nothing()
+
+
+def _with_tallies(session: Session, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """Job rows as job dicts, each with its tallies (one query for all of them)."""
+    ids = [row["id"] for row in rows]
+    tallies: dict[int, list[Any]] = {job_id: [] for job_id in ids}
+    if ids:
+        for tally in session.execute(_TALLY_SELECT.where(_TALLY.c.job_id.in_(ids))).mappings():
+            tallies[tally["job_id"]].append(tally)
+    return [job_dict(row, tallies[row["id"]]) for row in rows]
 
 
 def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
@@ -89,14 +121,14 @@ def create_job(*, session: Session, game: str, rules: str, band: str | None, par
 def get_job(*, session: Session, job_id: int) -> dict[str, Any] | None:
     """A job's progress as a dict (requested, stored, failed, attempts, rejected by reason, seconds,
     state, elapsed ...), or None."""
-    row = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().first()
-    return None if row is None else job_dict(row)
+    rows = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().all()
+    return _with_tallies(session, rows)[0] if rows else None
 
 
 def job_by_key(*, session: Session, key: str) -> dict[str, Any] | None:
     """The job made with idempotency key `key` (enqueue --key), as get_job gives it, or None."""
-    row = session.execute(_JOB_SELECT.where(col(Job.idempotency_key) == key)).mappings().first()
-    return None if row is None else job_dict(row)
+    rows = session.execute(_JOB_SELECT.where(col(Job.idempotency_key) == key)).mappings().all()
+    return _with_tallies(session, rows)[0] if rows else None
 
 
 def list_jobs(*, session: Session, limit: int = 20, state: str | None = None) -> list[dict[str, Any]]:
@@ -104,7 +136,7 @@ def list_jobs(*, session: Session, limit: int = 20, state: str | None = None) ->
     stmt = _JOB_SELECT.order_by(col(Job.id).desc()).limit(limit)
     if state is not None:
         stmt = stmt.where(col(Job.state) == state)
-    return [job_dict(row) for row in session.execute(stmt).mappings()]
+    return _with_tallies(session, session.execute(stmt).mappings().all())
 
 
 def set_job_state(*, session: Session, job_id: int, state: str, error: str | None = None) -> None:
@@ -141,10 +173,12 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
     """Record attempts of a job's slots in order, storing their boards, all in the caller's transaction;
     returns one outcome per attempt.
 
-    The job row is locked first (SELECT ... FOR UPDATE on PostgreSQL; SQLite write transactions are
-    already exclusive), so the attempts of one job are recorded one batch at a time. An attempt whose
-    slot is finished, or which was already counted, changes nothing. Raises StoreError for an unknown
-    job or slot, or a bad board, before anything is kept (the caller's transaction rolls back)."""
+    The batch's slot rows are made if missing and locked (SELECT ... FOR UPDATE on PostgreSQL; SQLite
+    write transactions are already exclusive), so two deliveries of the same slots are recorded one
+    after the other, while the job's other slots are recorded alongside. The counts go to this
+    process's tally row of the job. An attempt whose slot is finished, or which was already counted,
+    changes nothing. Raises StoreError for an unknown job or slot, or a bad board, before anything is
+    kept (the caller's transaction rolls back). Call settle_job once the transaction is committed."""
     _whole(max_attempts, "max_attempts", 1)
     for item in attempts:
         _whole(item.slot, "slot")
@@ -153,36 +187,37 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
             raise StoreError("a board needs its fingerprint")
     if not attempts:
         return []
-    job = session.execute(select(Job).where(col(Job.id) == job_id).with_for_update()).scalar_one_or_none()
-    if job is None:
+    requested = session.scalar(select(col(Job.requested)).where(col(Job.id) == job_id))
+    if requested is None:
         raise JobNotFound(f"no job with id {job_id}")
-    wanted = {item.slot for item in attempts}
-    outside = sorted(slot for slot in wanted if slot >= job.requested)
-    if outside:
-        raise JobNotFound(f"job {job_id} has slots 0..{job.requested - 1}, not {outside[0]}")
-    # The slot rows are plain dicts, written with one executemany per batch at the end (new rows
-    # inserted, known ones updated): ORM objects cost more per attempt than storing its board.
+    wanted = sorted({item.slot for item in attempts})
+    if wanted[-1] >= requested:
+        raise JobNotFound(f"job {job_id} has slots 0..{requested - 1}, not {next(s for s in wanted if s >= requested)}")
+    connection = session.connection()
+    dialect = connection.dialect.name
+    # The slot rows are plain dicts, written with one executemany per batch at the end: ORM objects
+    # cost more per attempt than storing its board. Rows are locked in slot order, so two deliveries
+    # of overlapping ranges cannot deadlock.
     slots = JobSlot.__table__  # type: ignore[attr-defined]
-    rows: dict[int, dict[str, Any]] = {row.slot: dict(row._mapping) for row in session.execute(
+    connection.execute(_insert_missing(dialect, slots),
+                       [{"job_id": job_id, "slot": slot, "state": "pending", "attempts": 0, "updated_at": utcnow()}
+                        for slot in wanted])
+    rows: dict[int, dict[str, Any]] = {row.slot: dict(row._mapping) for row in connection.execute(
         select(slots.c.slot, slots.c.state, slots.c.attempts, slots.c.puzzle_id, slots.c.seed)
-        .where(slots.c.job_id == job_id, slots.c.slot.in_(wanted)))}
-    known = set(rows)
+        .where(slots.c.job_id == job_id, slots.c.slot.in_(wanted)).order_by(slots.c.slot).with_for_update())}
     written: set[int] = set()
-    total = Counter(json.loads(job.rejected))
-    # The job's counters, kept here and set on its row once.
-    stored, failed, counted, seconds, state = job.stored, job.failed, job.attempts, job.seconds, job.state
-    outcomes = []
+    added = {"stored": 0, "failed": 0, "attempts": 0, "seconds": 0.0}
+    reasons_added: Counter[str] = Counter()
+    counted: list[tuple[Attempt, str, dict[str, Any]]] = []
+    outcomes: list[tuple[str, str, int] | None] = []
     for item in attempts:
-        row = rows.get(item.slot)
-        if row is not None and row["state"] != "pending":
-            outcomes.append(AttemptOutcome("done", row["state"], row["attempts"], state))
+        row = rows[item.slot]
+        if row["state"] != "pending":
+            outcomes.append(("done", row["state"], row["attempts"]))
             continue
-        if row is not None and item.attempt < row["attempts"]:
-            outcomes.append(AttemptOutcome("stale", row["state"], row["attempts"], state))
+        if item.attempt < row["attempts"]:
+            outcomes.append(("stale", row["state"], row["attempts"]))
             continue
-        if row is None:
-            row = rows[item.slot] = {"slot": item.slot, "state": "pending", "attempts": 0, "puzzle_id": None,
-                                     "seed": None}
         reasons: Counter[str] = Counter({str(k): int(v) for k, v in item.rejected.items() if v})
         status = "rejected"
         if item.data is not None:
@@ -190,7 +225,7 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
             if save_board(session=session, data=item.data, fingerprint=item.fingerprint):
                 status = "stored"
                 row.update(state="stored", puzzle_id=item.data["id"], seed=item.seed)
-                stored += 1
+                added["stored"] += 1
             else:
                 status = "duplicate"
                 reasons["duplicate"] += 1
@@ -199,32 +234,65 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
         written.add(item.slot)
         if status != "stored" and row["attempts"] >= max_attempts:
             row["state"] = "failed"
-            failed += 1
-        total.update(reasons)
-        counted += 1
-        seconds += max(0.0, float(item.seconds))
-        if state not in FINAL_STATES or state == "failed":
-            if stored + failed >= job.requested:
-                state = "done" if failed == 0 else "incomplete"
-            elif state == "queued":
-                state = "running"
-        outcomes.append(AttemptOutcome(status, row["state"], row["attempts"], state))
-    connection = session.connection()
-    new = [{**rows[slot], "job_id": job_id} for slot in sorted(written - known)]
-    if new:
-        connection.execute(insert(slots), new)
+            added["failed"] += 1
+        reasons_added.update(reasons)
+        added["attempts"] += 1
+        added["seconds"] += max(0.0, float(item.seconds))
+        outcomes.append((status, row["state"], row["attempts"]))
     # (bound names may not repeat the column names an UPDATE sets)
     changed = [{"key_job": job_id, "key_slot": slot, **{f"new_{name}": rows[slot][name] for name in _SLOT_WRITTEN}}
-               for slot in sorted(written & known)]
+               for slot in sorted(written)]
     if changed:
         connection.execute(update(slots).where(slots.c.job_id == bindparam("key_job"),
                                                slots.c.slot == bindparam("key_slot"))
                            .values({name: bindparam(f"new_{name}") for name in _SLOT_WRITTEN}), changed)
-    job.stored, job.failed, job.attempts, job.seconds, job.state = stored, failed, counted, seconds, state
-    job.rejected = json.dumps(dict(sorted(total.items())), separators=(",", ":"))
-    job.updated_at = utcnow()
-    session.flush()
-    return outcomes
+    if added["attempts"]:
+        _add_to_tally(connection, job_id, added, reasons_added)
+    state = _counted_state(session, job_id)
+    return [AttemptOutcome(status, slot_state, next_attempt, state) for status, slot_state, next_attempt in outcomes]
+
+
+def _add_to_tally(connection: Any, job_id: int, added: Mapping[str, float], reasons: Counter[str]) -> None:
+    """Add counts to this process's tally row of the job (made on first use)."""
+    key = {"job_id": job_id, "writer": writer_key()}
+    where = (_TALLY.c.job_id == job_id, _TALLY.c.writer == key["writer"])
+    mine = connection.execute(select(_TALLY.c.stored, _TALLY.c.failed, _TALLY.c.attempts, _TALLY.c.seconds,
+                                     _TALLY.c.rejected).where(*where).with_for_update()).mappings().first()
+    if mine is None:
+        connection.execute(_insert_missing(connection.dialect.name, _TALLY),
+                           {**key, "stored": 0, "failed": 0, "attempts": 0, "seconds": 0.0, "rejected": "{}",
+                            "updated_at": utcnow()})
+        mine = connection.execute(select(_TALLY.c.stored, _TALLY.c.failed, _TALLY.c.attempts, _TALLY.c.seconds,
+                                         _TALLY.c.rejected).where(*where).with_for_update()).mappings().one()
+    total = Counter(json.loads(mine["rejected"]))
+    total.update(reasons)
+    connection.execute(update(_TALLY).where(*where).values(
+        stored=mine["stored"] + added["stored"], failed=mine["failed"] + added["failed"],
+        attempts=mine["attempts"] + added["attempts"], seconds=mine["seconds"] + added["seconds"],
+        rejected=json.dumps(dict(sorted(total.items())), separators=(",", ":")), updated_at=utcnow()))
+
+
+def _counted_state(session: Session, job_id: int) -> str:
+    """The job's state as its counts give it, from what this transaction sees."""
+    rows = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().all()
+    return _with_tallies(session, rows)[0]["state"]
+
+
+def settle_job(*, session: Session, job_id: int) -> str | None:
+    """Bring a job row's state up to its counts, after record_attempts' transaction is committed: running
+    once an attempt is counted, done or incomplete once every slot is finished. Writers that finish a
+    job's last slots at the same moment each settle after their own commit, so the last of them sees
+    every count. Takes the job row's lock only when its state changes (twice in a job's life); returns
+    the new state, or None when it stays."""
+    job = get_job(session=session, job_id=job_id)
+    if job is None:
+        raise JobNotFound(f"no job with id {job_id}")
+    rows = session.execute(select(col(Job.state)).where(col(Job.id) == job_id)).scalar_one()
+    if job["state"] == rows:
+        return None
+    changed = session.execute(update(Job).where(col(Job.id) == job_id, col(Job.state) == rows)
+                              .values(state=job["state"], updated_at=utcnow()))
+    return job["state"] if changed.rowcount == 1 else None
 
 
 def unfinished_slots(*, session: Session, job_id: int) -> list[int]:
@@ -240,14 +308,19 @@ def unfinished_slots(*, session: Session, job_id: int) -> list[int]:
 def stalled_jobs(*, session: Session, idle_seconds: float) -> list[dict[str, Any]]:
     """Unfinished jobs (queued or running) with no progress recorded for `idle_seconds`."""
     cutoff = utcnow() - timedelta(seconds=idle_seconds)
-    stmt = (_JOB_SELECT.where(col(Job.state).in_(("queued", "running")), col(Job.updated_at) < cutoff)
+    recent = select(_TALLY.c.job_id).where(_TALLY.c.updated_at >= cutoff)
+    stmt = (_JOB_SELECT.where(col(Job.state).in_(("queued", "running")), col(Job.updated_at) < cutoff,
+                              col(Job.id).not_in(recent))
             .order_by(col(Job.id)))
-    return [job_dict(row) for row in session.execute(stmt).mappings()]
+    jobs = _with_tallies(session, session.execute(stmt).mappings().all())
+    return [job for job in jobs if job["state"] in ("queued", "running")]
 
 
 def open_job_ids(*, session: Session) -> set[int]:
     """The ids of the jobs still open (queued or running)."""
-    return set(session.scalars(select(col(Job.id)).where(col(Job.state).in_(("queued", "running")))))
+    stmt = _JOB_SELECT.where(col(Job.state).in_(("queued", "running")))
+    return {job["job"] for job in _with_tallies(session, session.execute(stmt).mappings().all())
+            if job["state"] in ("queued", "running")}
 
 
 def touch_job(*, session: Session, job_id: int) -> None:

@@ -13,7 +13,8 @@ import os
 import re
 import sqlite3
 import urllib.parse
-from collections.abc import Mapping
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -29,6 +30,8 @@ FINAL_STATES = ("done", "incomplete", "failed")
 JOB_COLUMNS = ("id", "game", "rules", "band", "params", "seed", "requested", "stored", "failed", "attempts",
                "rejected", "seconds", "state", "error", "created_at", "updated_at")
 _SELECT = f"SELECT {', '.join(JOB_COLUMNS)} FROM job"
+TALLY_COLUMNS = ("job_id", "stored", "failed", "attempts", "rejected", "seconds", "updated_at")
+_TALLIES = f"SELECT {', '.join(TALLY_COLUMNS)} FROM job_tally WHERE job_id IN "
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"          # how SQLAlchemy writes a DateTime into SQLite
 
 
@@ -43,22 +46,43 @@ def _moment(value: datetime | str) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
-def job_dict(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A job row (its JOB_COLUMNS) as the dict `jobs` shows: requested, stored, failed, attempts,
-    rejected by reason, acceptance (the share of candidates stored), engine seconds, state, seconds
-    elapsed (until now, for an open job) and boards stored per elapsed second."""
-    created, updated = _moment(row["created_at"]), _moment(row["updated_at"])
-    end = updated if row["state"] in FINAL_STATES else max(datetime.now(timezone.utc), updated)
+def job_dict(row: Mapping[str, Any], tallies: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """A job row (its JOB_COLUMNS) and its tallies (TALLY_COLUMNS: each writer's share of the counts) as
+    the dict `jobs` shows: requested, stored, failed, attempts, rejected by reason, acceptance (the
+    share of candidates stored), engine seconds, state, seconds elapsed (until now, for an open job)
+    and boards stored per elapsed second.
+
+    The counts are the row's plus its tallies'. The state is the row's when that is final (done,
+    incomplete), else what the counts say: done or incomplete once every slot is finished (the row
+    catches up when the last writer settles it), running once an attempt is counted, else the row's."""
+    stored, failed, attempts, seconds = row["stored"], row["failed"], row["attempts"], row["seconds"]
+    rejected = Counter(json.loads(row["rejected"]))
+    updated = _moment(row["updated_at"])
+    for tally in tallies:
+        stored += tally["stored"]
+        failed += tally["failed"]
+        attempts += tally["attempts"]
+        seconds += tally["seconds"]
+        rejected.update(json.loads(tally["rejected"]))
+        updated = max(updated, _moment(tally["updated_at"]))
+    state = row["state"]
+    if state not in ("done", "incomplete"):
+        if stored + failed >= row["requested"]:
+            state = "done" if failed == 0 else "incomplete"
+        elif state == "queued" and attempts:
+            state = "running"
+    created = _moment(row["created_at"])
+    end = updated if state in FINAL_STATES else max(datetime.now(timezone.utc), updated)
     elapsed = (end - created).total_seconds()
-    rejected = json.loads(row["rejected"])
+    shown = dict(sorted(rejected.items()))
     return {
         "job": row["id"], "game": row["game"], "rules": row["rules"], "band": row["band"],
         "params": json.loads(row["params"]), "seed": row["seed"], "requested": row["requested"],
-        "stored": row["stored"], "failed": row["failed"], "attempts": row["attempts"],
-        "rejected": rejected, "acceptance": acceptance(row["stored"], rejected),
-        "seconds": round(row["seconds"], 3), "state": row["state"],
+        "stored": stored, "failed": failed, "attempts": attempts,
+        "rejected": shown, "acceptance": acceptance(stored, shown),
+        "seconds": round(seconds, 3), "state": state,
         "error": row["error"], "created_at": created.isoformat(), "updated_at": updated.isoformat(),
-        "elapsed": round(elapsed, 3), "boards_per_second": round(row["stored"] / max(elapsed, 1e-3), 3),
+        "elapsed": round(elapsed, 3), "boards_per_second": round(stored / max(elapsed, 1e-3), 3),
     }
 
 
@@ -116,13 +140,18 @@ def read_jobs(*, url: str | None = None, job_id: int | None = None, limit: int =
         # SQLite holds the naive UTC text SQLAlchemy writes, which compares as text in time order.
         since: Any = cutoff.strftime(_SQLITE_TIME) if backend == "sqlite" else cutoff
         open_states = ", ".join(f"'{state}'" for state in JOB_STATES if state not in FINAL_STATES)
-        where = f"WHERE state IN ({open_states}) OR updated_at >= %s ORDER BY id DESC LIMIT %s"
-        params = [since, limit]
+        where = (f"WHERE state IN ({open_states}) OR updated_at >= %s "
+                 f"OR id IN (SELECT job_id FROM job_tally WHERE updated_at >= %s) ORDER BY id DESC LIMIT %s")
+        params = [since, since, limit]
     else:
         where, params = "ORDER BY id DESC LIMIT %s", [limit]
     if backend == "sqlite":
-        return _read_sqlite(raw, rest, f"{_SELECT} {where.replace('%s', '?')}", params)
-    return _read_postgresql(raw, rest, f"{_SELECT} {where}", params)
+        jobs = _read_sqlite(raw, rest, f"{_SELECT} {where.replace('%s', '?')}", params)
+    else:
+        jobs = _read_postgresql(raw, rest, f"{_SELECT} {where}", params)
+    if active_within is not None:      # a row its last writer did not settle: its counts say finished
+        jobs = [job for job in jobs if job["state"] not in FINAL_STATES or _moment(job["updated_at"]) >= cutoff]
+    return jobs
 
 
 def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -135,16 +164,22 @@ def _read_sqlite(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[
     except sqlite3.Error as exc:
         raise StoreUnreachable(f"cannot open database {shown_url(raw)}: {one_line(exc)}") from None
     try:
-        rows = conn.execute(sql, params).fetchall()
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []              # a store no job was ever sent to
+            raise
+        # In the same read transaction as the jobs (autocommit reads would see two moments).
+        tallies = _tallies(lambda q, ids: conn.execute(q.replace("%s", "?"), ids).fetchall(), rows,
+                           lambda exc: isinstance(exc, sqlite3.OperationalError) and "no such table" in str(exc))
     except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
-            return []              # a store no job was ever sent to
         raise store_error(f"database error: {one_line(exc)}", exc) from None
     except sqlite3.Error as exc:
         raise StoreError(f"database error: {one_line(exc)}") from None
     finally:
         conn.close()
-    return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]
+    return [job_dict(dict(zip(JOB_COLUMNS, row)), tallies[row[0]]) for row in rows]
 
 
 def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -156,11 +191,28 @@ def _read_postgresql(raw: str, rest: str, sql: str, params: list[Any]) -> list[d
     conninfo = "postgresql://" + rest
     extra = {} if "connect_timeout=" in rest else {"connect_timeout": 10}
     try:
-        with psycopg.connect(conninfo, autocommit=True, **extra) as conn:
+        with psycopg.connect(conninfo, **extra) as conn:
             try:
                 rows = conn.execute(sql, params).fetchall()
             except psycopg.errors.UndefinedTable:
                 return []
+            tallies = _tallies(lambda q, ids: conn.execute(q, ids).fetchall(), rows,
+                               lambda exc: isinstance(exc, psycopg.errors.UndefinedTable))
     except psycopg.Error as exc:
         raise store_error(f"cannot read jobs from {shown_url(raw)}: {one_line(exc)}", exc) from None
-    return [job_dict(dict(zip(JOB_COLUMNS, row))) for row in rows]
+    return [job_dict(dict(zip(JOB_COLUMNS, row)), tallies[row[0]]) for row in rows]
+
+
+def _tallies(fetch: Any, rows: list[Any], missing: Any) -> dict[int, list[dict[str, Any]]]:
+    """The tallies of these job rows, by job id; none on a store made before tallies (not migrated:
+    this reader never migrates)."""
+    found: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    ids = [row[0] for row in rows]
+    if ids:
+        try:
+            for tally in fetch(_TALLIES + f"({', '.join(['%s'] * len(ids))})", ids):
+                found[tally[0]].append(dict(zip(TALLY_COLUMNS, tally)))
+        except Exception as exc:
+            if not missing(exc):
+                raise
+    return found

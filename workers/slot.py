@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from engine import DeadlineExceeded, derive_seed, game_named, parse_rules
-from store import Attempt, JobNotFound, pending_slots, record_attempts, session
+from store import Attempt, JobNotFound, pending_slots, record_attempts, session, settle_job
 from store.progress import acceptance_line
 from workers.params import BadTask, JobParams, check_ids
 
@@ -128,6 +128,10 @@ def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, se
                                                max_attempts=job.max_attempts)
             except JobNotFound as exc:
                 raise BadTask(str(exc)) from None
+            if any(outcome.status not in ("done", "stale") for outcome in outcomes):
+                # After the commit: a job's last writers each see the others' counts (settle_job).
+                with session(db) as s:
+                    settle_job(session=s, job_id=job_id)
             for item, outcome in zip(batch, outcomes):
                 reasons = Counter(item.rejected)
                 if outcome.status == "duplicate":

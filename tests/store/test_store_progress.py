@@ -14,7 +14,7 @@ from sqlalchemy import Engine, update
 from sqlmodel import col
 
 import store
-from store import Job, StoreError, read_jobs
+from store import Job, JobTally, StoreError, read_jobs
 
 
 def _job(engine: Engine, requested: int) -> int:
@@ -58,10 +58,14 @@ def test_active_within_keeps_open_jobs_and_those_finished_lately(db_url: str, en
             store.record_attempts(session=s, job_id=job_id, max_attempts=3, attempts=[
                 store.Attempt(slot=0, attempt=0, seed=1, data=board(key)[0], fingerprint=board(key)[1],
                               rejected={}, seconds=0.1)])
+        with store.session(engine) as s:
+            store.settle_job(session=s, job_id=job_id)
     two_hours_ago = datetime.now(timezone.utc) - timedelta(hours=2)
     with store.session(engine) as s:
         s.execute(update(Job).where(col(Job.id).in_([old_done, old_open])).values(
             created_at=two_hours_ago, updated_at=two_hours_ago))
+        s.execute(update(JobTally).where(col(JobTally.job_id).in_([old_done, old_open])).values(
+            updated_at=two_hours_ago))
     assert [j["job"] for j in read_jobs(url=db_url, active_within=3600)] == [new_done, old_open]
     assert [j["job"] for j in read_jobs(url=db_url, active_within=3 * 3600)] == [new_done, old_open, old_done]
     assert [j["job"] for j in read_jobs(url=db_url, active_within=3600, limit=1)] == [new_done]

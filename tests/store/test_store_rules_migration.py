@@ -15,6 +15,7 @@ import store
 from engine import game_named
 from store import get_board, list_boards, make_engine, unused_board_ids
 from store.db import alembic_config
+from store.progress import job_dict
 from workers.params import JobParams
 
 # A board of every game and rules the store held at 0006 (generated: the same seed, the same board).
@@ -87,8 +88,9 @@ def test_a_store_made_at_0006_upgrades_with_every_board_and_job(old_store: Engin
         job_ids = [store.create_job(session=s, game=params["game"], rules=str(JobParams.from_json(params).rules()),
                                     band=params["band"], params=params, seed=5, requested=2)
                    for params in OLD_PARAMS]
-    with store.session(old_store, read_only=True) as s:
-        jobs_before = [_row(store.get_job(session=s, job_id=job_id)) for job_id in job_ids]
+    with old_store.connect() as conn:          # the job rows as they were (no tallies before 0008)
+        jobs_before = [_row(job_dict(conn.execute(text("SELECT * FROM job WHERE id = :id"), {"id": job_id})
+                                     .mappings().one())) for job_id in job_ids]
 
     store.init_db(old_store)                  # what every command does: 0006 -> head
     assert store.db.schema_revision(old_store) == store.db.SCHEMA_REVISION

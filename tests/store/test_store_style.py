@@ -71,7 +71,7 @@ def test_migration_0005_backfills_the_style_from_the_json(engine: Engine, board:
                                   "diagonals": False, "band": "easy", "score": 1, "engine_version": "0.1.0",
                                   "seed": 1, "created_at": "2026-01-01 00:00:00", "data": json.dumps(data)})
     store.init_db(engine)                                   # what every command does: upgrade to the head
-    assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION == "0007"
+    assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION == "0008"
     ids = [data["id"] for data, _ in rows]
     assert _column(engine) == dict(zip(ids, ["organic", "composed", None, None]))
     with engine.begin() as conn:
