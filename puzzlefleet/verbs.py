@@ -14,16 +14,17 @@ import secrets
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import engine
 from engine import PuzzleError, all_games, board_from_json, game_of, recorded_option_specs
 from puzzlefleet import embedded, fleet, render
 from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
-from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db, list_boards,
+from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db,
                    make_engine, regrade_board, session)
 from store.progress import describe_store
-from store.repo import board_style, recorded_options
+from store.repo import Listing, board_style, iter_board_texts, recorded_options
 from workers.params import BadTask, JobParams
 
 
@@ -90,60 +91,81 @@ def cmd_export(args: argparse.Namespace) -> int:
                   and (args.style is None or board_style(b) == args.style)
                   and all(recorded_options(b.get("rules") or {})[name] == value
                           for name, value in args.game_options.items())]
-        boards = boards[:args.limit]
-    else:
-        db, ctx = _store_session()
-        with ctx as s:
-            boards = list_boards(session=s, game=args.game, size=args.size, band=args.band, style=args.style,
-                                 options=args.game_options, limit=args.limit)
-        db.dispose()
-    if args.format in ("svg", "png"):
-        _export_pictures(boards, args.format, args.out)
+        _export(iter(json.dumps(b, separators=(",", ":")) for b in boards[:args.limit]), args)
         return 0
+    db, ctx = _store_session()
+    try:
+        with ctx as s:
+            # Read by cursor while written: memory stays bounded whatever the store holds.
+            listing = Listing.of(game=args.game, size=args.size, band=args.band, style=args.style,
+                                 options=args.game_options)
+            _export(iter_board_texts(session=s, listing=listing, limit=args.limit), args)
+    finally:
+        db.dispose()
+    return 0
+
+
+def _export(texts: Iterator[str], args: argparse.Namespace) -> None:
+    """Write board JSON texts in the asked format, to --out or stdout, as they come."""
+    counted = [0]
+
+    def boards() -> Iterator[dict[str, Any]]:
+        for text in texts:
+            counted[0] += 1
+            yield json.loads(text)
+
+    if args.format in ("svg", "png"):
+        _export_pictures(boards(), args.format, args.out)
+        return
+    chunks: Iterable[str]
     if args.format == "json":
-        text = "".join(json.dumps(b, separators=(",", ":")) + "\n" for b in boards)
+        def lines() -> Iterator[str]:
+            for text in texts:           # as stored: no parse and re-dump
+                counted[0] += 1
+                yield text + "\n"
+        chunks = lines()
     elif args.format == "print":
         from store.render import print_page
-        text = print_page(boards, title=f"puzzlefleet: {len(boards)} board(s)")
+        every = list(boards())           # one page of every board: it is held whole
+        chunks = [print_page(every, title=f"puzzlefleet: {len(every)} board(s)")]
     elif args.format == "text":
-        text = "".join(_plain(b) + "\n\n" for b in boards)
+        chunks = (_plain(b) + "\n\n" for b in boards())
     else:
-        text = _urls(boards)
+        chunks = _urls(boards())
     if args.out:
         path = args.out
         if os.path.isdir(path) or path.endswith(os.sep):
             os.makedirs(path, exist_ok=True)
             path = os.path.join(path, EXPORT_FILE[args.format])
-        _write_atomically(path, text)
-        print(f"wrote {len(boards)} board(s) to {path}", file=sys.stderr)
+        _write_atomically(path, chunks)
+        print(f"wrote {counted[0]} board(s) to {path}", file=sys.stderr)
     else:
-        sys.stdout.write(text)
-    return 0
+        for chunk in chunks:
+            sys.stdout.write(chunk)
 
 
 # The file an export writes when --out names a folder.
 EXPORT_FILE = {"json": "boards.jsonl", "text": "boards.txt", "pzpr": "boards.pzpr.txt", "print": "boards.html"}
 
 
-def _urls(boards: list[dict[str, Any]]) -> str:
+def _urls(boards: Iterable[dict[str, Any]]) -> Iterator[str]:
     """puzz.link URLs, one per line, of the boards puzz.link states exactly; the others (a game it
     does not have, Queens with the diagonal rule) are counted on stderr, not an error: a store of
     several games exports what it can."""
-    lines, skipped = [], Counter()
+    skipped: Counter[str] = Counter()
     for data in boards:
         game = game_of(data)
         try:
-            lines.append(game.to_url(game.board_from_json(data)) + "\n")
+            yield game.to_url(game.board_from_json(data)) + "\n"
         except PuzzleError as exc:
             skipped[str(exc)] += 1
     if skipped:
         why = "; ".join(f"{n}: {reason}" for reason, n in sorted(skipped.items()))
         print(f"puzzlefleet: skipped {sum(skipped.values())} board(s) with no exact puzz.link form ({why})",
               file=sys.stderr)
-    return "".join(lines)
 
 
-def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> None:
+def _export_pictures(boards: Iterable[dict[str, Any]], fmt: str, folder: str) -> None:
     """ID-puzzle.FMT and ID-solution.FMT for every board, each written atomically into `folder`."""
     from store.render import RenderError, png as render_png, svg as render_svg
     if os.path.exists(folder) and not os.path.isdir(folder):
@@ -153,27 +175,31 @@ def _export_pictures(boards: list[dict[str, Any]], fmt: str, folder: str) -> Non
     except OSError as exc:
         raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
     draw = render_svg if fmt == "svg" else render_png
+    written = 0
     for board in boards:
         for part, solution in (("puzzle", False), ("solution", True)):
             try:
                 picture = draw(board, solution=solution)
             except RenderError as exc:
                 raise UsageError(f"board {board.get('id')}: cannot draw it: {exc}") from None
-            _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), picture)
-    print(f"wrote {2 * len(boards)} file(s) to {folder}", file=sys.stderr)
+            _write_atomically(os.path.join(folder, f"{board['id']}-{part}.{fmt}"), [picture])
+            written += 1
+    print(f"wrote {written} file(s) to {folder}", file=sys.stderr)
 
 
-def _write_atomically(path: str, text: str | bytes) -> None:
-    """Write a whole file or nothing: a temporary file in the same folder, renamed over `path`; the
-    file gets the permissions the user's umask gives a new file (not mkstemp's 0600)."""
+def _write_atomically(path: str, chunks: Iterable[str | bytes]) -> None:
+    """Write a whole file or nothing: the chunks into a temporary file in the same folder, renamed over
+    `path` once all are written; the file gets the permissions the user's umask gives a new file (not
+    mkstemp's 0600)."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".export-")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk if isinstance(chunk, bytes) else chunk.encode())
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except OSError as exc:
@@ -217,7 +243,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     _check_style_filter(args)
     db, ctx = _store_session()
     with ctx as s:
-        rows, total = board_summaries(session=s, game=args.game, size=args.size, band=args.band,
+        rows, total, more = board_summaries(session=s, game=args.game, size=args.size, band=args.band,
                                       style=args.style, options=args.game_options, job_id=args.job, limit=args.limit)
     db.dispose()
     if not rows:
@@ -233,8 +259,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     widths = [max(len(line[i]) for line in table) for i in range(len(table[0]))]
     for line in table:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
-    if total > len(rows):
-        print(f"newest {len(rows)} of {total}; --limit N for more")
+    if more:
+        print(f"newest {len(rows)} of more than {total:,}; --limit N for more")
+    elif total > len(rows):
+        print(f"newest {len(rows)} of {total:,}; --limit N for more")
     return 0
 
 

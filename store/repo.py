@@ -3,15 +3,18 @@ JSON dicts (engine.games.model); the caller's session owns the transaction (stor
 
 from __future__ import annotations
 
+import base64
+import heapq
 import json
 import re
-from functools import cache
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from functools import cache, lru_cache
 from importlib import import_module
 from typing import Any
 
-from collections.abc import Mapping
-
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, func, literal_column, or_, select, tuple_
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
@@ -140,7 +143,7 @@ def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:
 def option_filter(name: str, value: Any) -> ColumnElement[bool]:
     """Boards whose rules record the option `name` (one some game's boards record) at `value`; a board
     whose rules lack it has the option's `absent` value (no diagonal rule: diagonals false). Only the
-    games recording it can match otherwise, so the game's index narrows the scan."""
+    games that may record it at that value can match otherwise, so the game's index narrows the scan."""
     spec = next((spec for spec in recorded_option_specs() if spec.name == name), None)
     if spec is None:
         raise StoreError(f"no game's boards record {name!r}")
@@ -151,7 +154,7 @@ def option_filter(name: str, value: Any) -> ColumnElement[bool]:
     recorded = {bool: field.as_boolean, int: field.as_integer}.get(spec.kind, field.as_string)()
     if type(value) is type(spec.absent) and value == spec.absent:
         return or_(recorded == value, recorded.is_(None))
-    games_recording = [game.name for game in all_games() if any(own.name == name for own in game.recorded_options())]
+    games_recording = [game.name for game in all_games() if game.may_record(name, value)]
     return and_(col(Puzzle.game).in_(games_recording), recorded == value)
 
 
@@ -161,58 +164,223 @@ def recorded_options(rules: Mapping[str, Any]) -> dict[str, Any]:
     return {spec.name: rules.get(spec.name, spec.absent) for spec in recorded_option_specs()}
 
 
-def _filters(game: str | None, size: int | None, band: str | None, style: str | None = None,
-             options: Mapping[str, Any] | None = None) -> list[ColumnElement[bool]]:
-    where: list[ColumnElement[bool]] = []
-    if game is not None:
-        where.append(col(Puzzle.game) == game)
-    if size is not None:
-        where.append(col(Puzzle.size) == size)
-    if band is not None:
-        where.append(col(Puzzle.band) == band)
-    if style is not None:
-        where.append(col(Puzzle.style) == style)
-    where.extend(option_filter(name, value) for name, value in (options or {}).items() if value is not None)
-    return where
+# A listing's `total` is counted up to this many boards; past it the listing says "more than" (a
+# count of every match would grow with the store, and a page must not).
+TOTAL_CAP = 1000
+EXPORT_BATCH = 2000        # boards a streamed listing reads per query
+
+_SUMMARY_NAMES = ("id", "game", "size", "rules", "band", "score", "created_at", "style")
+_SUMMARY = tuple(col(getattr(Puzzle, name)) for name in _SUMMARY_NAMES)
+_STORED_BY_JOB = select(col(JobSlot.puzzle_id)).where(col(JobSlot.job_id) == bindparam("job"),
+                                                      col(JobSlot.state) == "stored")
+# Each filter as a bound condition: a listing's statement is built once for the set of filters given
+# and their values go in as parameters.
+_FILTERS: dict[str, Callable[[], ColumnElement[bool]]] = {
+    "game": lambda: col(Puzzle.game) == bindparam("game"),
+    "size": lambda: col(Puzzle.size) == bindparam("size"),
+    "band": lambda: col(Puzzle.band) == bindparam("band"),
+    "style": lambda: col(Puzzle.style) == bindparam("style"),
+    "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
+    "end": lambda: col(Puzzle.created_at) < bindparam("end"),
+    "job": lambda: col(Puzzle.id).in_(_STORED_BY_JOB),
+}
+
+
+def encode_cursor(created_at: datetime, board_id: str) -> str:
+    """The cursor of a listing that continues after this board: opaque to clients, URL-safe."""
+    moment = created_at if created_at.tzinfo else created_at.replace(tzinfo=timezone.utc)
+    text = f"{moment.astimezone(timezone.utc).isoformat()}|{board_id}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """(created_at, id) of the board a cursor continues after; StoreError for one no listing gave."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        moment, board_id = text.split("|")
+        created_at = datetime.fromisoformat(moment)
+    except (ValueError, UnicodeDecodeError):
+        raise StoreError(f"bad cursor {cursor[:40]!r}: use the `next` a listing gave") from None
+    if created_at.tzinfo is None or not _ID.fullmatch(board_id):
+        raise StoreError(f"bad cursor {cursor[:40]!r}: use the `next` a listing gave")
+    return created_at.astimezone(timezone.utc), board_id
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """Filters of a listing (`options`: the values of options their rules record, by name; `job`: the
+    boards that job stored; `start`/`end`: created in [start, end)), its direction and where it
+    continues from (`after`: a cursor)."""
+    game: str | None = None
+    size: int | None = None
+    band: str | None = None
+    style: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    job: int | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+    newest_first: bool = False
+    after: str | None = None
+
+    @classmethod
+    def of(cls, *, options: Mapping[str, Any] | None = None, **given: Any) -> Listing:
+        return cls(options=tuple(sorted((k, v) for k, v in (options or {}).items() if v is not None)), **given)
+
+    def params(self) -> dict[str, Any]:
+        """The statement's parameters: each filter given, and the cursor's board."""
+        params = {name: getattr(self, name) for name in _FILTERS if getattr(self, name) is not None}
+        if self.after is not None:
+            params["after_at"], params["after_id"] = decode_cursor(self.after)
+        return params
+
+
+@lru_cache(maxsize=256)
+def _statements(given: frozenset[str], options: tuple[tuple[str, Any], ...], newest_first: bool,
+                after: bool) -> tuple[Any, Any, Any]:
+    """The capped count, the summaries page and the board-text page for this shape of listing."""
+    where = [_FILTERS[name]() for name in sorted(given)]
+    where += [option_filter(name, value) for name, value in options]
+    key = tuple_(col(Puzzle.created_at), col(Puzzle.id))
+    if after:
+        mark = tuple_(bindparam("after_at", type_=Puzzle.__table__.c.created_at.type), bindparam("after_id"))
+        where.append(key < mark if newest_first else key > mark)
+    order = ((col(Puzzle.created_at).desc(), col(Puzzle.id).desc()) if newest_first
+             else (col(Puzzle.created_at), col(Puzzle.id)))
+    matching = select(literal_column("1")).select_from(Puzzle).where(*where[:len(where) - after])
+    count = (select(func.count()).select_from(matching.limit(bindparam("cap")).subquery()),
+             select(func.count()).select_from(matching.subquery()))
+    summaries = select(*_SUMMARY).where(*where).order_by(*order).limit(bindparam("limit"))
+    texts = (select(col(Puzzle.data), col(Puzzle.created_at), col(Puzzle.id)).where(*where).order_by(*order)
+             .limit(bindparam("limit")))
+    return count, summaries, texts
+
+
+def _prepared(listing: Listing) -> tuple[tuple[Any, Any, Any], dict[str, Any]]:
+    params = listing.params()
+    for name, value in listing.options:
+        option_filter(name, value)           # a bad option is StoreError before any SQL
+    given = frozenset(name for name in params if name in _FILTERS)
+    return _statements(given, listing.options, listing.newest_first, listing.after is not None), params
+
+
+def _parts(listing: Listing) -> list[Listing]:
+    """The listing as one listing per game that may hold its options' values (no part: none can), so
+    that each part walks its game's index in listing order and the parts are merged; one listing of
+    `game IN (...)` would sort every match first, and a game that cannot match would be read through."""
+    games: set[str] | None = None if listing.game is None else {listing.game}
+    for name, value in listing.options:
+        spec = next(spec for spec in recorded_option_specs() if spec.name == name)
+        if type(value) is type(spec.absent) and value == spec.absent:
+            continue                   # boards of every game may match
+        holding = {game.name for game in all_games() if game.may_record(name, value)}
+        games = holding if games is None else games & holding
+    if games is None or listing.game is not None and games == {listing.game}:
+        return [listing]
+    return [replace(listing, game=game) for game in sorted(games)]
+
+
+def _merged(listing: Listing, rows: list[Any], at: int, board_id: int) -> list[Any]:
+    return sorted(rows, key=lambda row: (_naive_utc(row[at]), row[board_id]), reverse=listing.newest_first)
+
+
+def board_page(*, session: Session, listing: Listing, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of board summaries (id, game, size, rules: the rules JSON, band, score, created_at,
+    style) in the listing's order, and the cursor of the next page (None on the last). A page reads
+    about `limit` matching rows, wherever it starts: the filters lead an index in listing order."""
+    if limit < 1:
+        raise StoreError("limit must be at least 1")
+    rows: list[Any] = []
+    parts = _parts(listing)
+    for part in parts:
+        (_, summaries, _), params = _prepared(part)
+        rows += session.connection().execute(summaries, {**params, "limit": limit + 1}).all()
+    if len(parts) > 1:
+        rows = _merged(listing, rows, 6, 0)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    page = [dict(zip(_SUMMARY_NAMES, row)) for row in rows]
+    return page, encode_cursor(rows[-1][6], rows[-1][0]) if more and rows else None
+
+
+def count_listing(*, session: Session, listing: Listing, cap: int | None = TOTAL_CAP) -> tuple[int, bool]:
+    """How many boards the listing's filters match (the cursor aside), counted up to `cap`, and whether
+    more match than that (None: count them all, which grows with the store)."""
+    n = 0
+    for part in _parts(replace(listing, after=None)):
+        (count, _, _), params = _prepared(part)
+        capped, every = count
+        if cap is None:
+            n += int(session.connection().execute(every, params).scalar() or 0)
+        else:
+            n += int(session.connection().execute(capped, {**params, "cap": cap + 1 - n}).scalar() or 0)
+            if n > cap:
+                return cap, True
+    return n, False
+
+
+def _texts(session: Session, listing: Listing, batch: int) -> Iterator[tuple[Any, str, str]]:
+    """(created_at, id, board JSON text) of one part of a listing, read `batch` at a time by cursor."""
+    (_, _, texts), params = _prepared(listing)
+    while True:
+        rows = session.connection().execute(texts, {**params, "limit": batch}).all()
+        for text, created_at, board_id in rows:
+            yield created_at, board_id, text
+        if len(rows) < batch:
+            return
+        if "after_at" not in params:
+            (_, _, texts), _ = _prepared(replace(listing, after=encode_cursor(rows[-1][1], rows[-1][2])))
+        params["after_at"], params["after_id"] = decode_cursor(encode_cursor(rows[-1][1], rows[-1][2]))
+
+
+def iter_board_texts(*, session: Session, listing: Listing, limit: int | None = None,
+                     batch: int = EXPORT_BATCH) -> Iterator[str]:
+    """The board JSON texts of a listing, as stored, read `batch` at a time by cursor: memory stays
+    bounded and each read costs the same, however many boards there are."""
+    parts = [_texts(session, part, batch if limit is None else min(batch, limit + 1)) for part in _parts(listing)]
+    if not parts:
+        return
+    merged = parts[0] if len(parts) == 1 else heapq.merge(*parts, key=lambda row: (_naive_utc(row[0]), row[1]),
+                                                         reverse=listing.newest_first)
+    for n, (_, _, text) in enumerate(merged):
+        if limit is not None and n >= limit:
+            return
+        yield text
+
+
+def _naive_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is None else moment.astimezone(timezone.utc).replace(tzinfo=None)
 
 
 def list_boards(*, session: Session, game: str | None = None, size: int | None = None,
                 band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None,
-                limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+                limit: int | None = None, after: str | None = None) -> list[dict[str, Any]]:
     """Boards matching every given filter (`options`: the values of options their rules record, by
-    name), oldest first (ties by id), as JSON dicts."""
-    if (limit is not None and limit < 0) or offset < 0:
-        raise StoreError("limit and offset must not be negative")
-    stmt = (select(col(Puzzle.data)).where(*_filters(game, size, band, style, options))
-            .order_by(col(Puzzle.created_at), col(Puzzle.id)).offset(offset).limit(limit))
-    return [json.loads(text) for text in session.scalars(stmt)]
+    name), oldest first (ties by id), from after the cursor `after`, as JSON dicts."""
+    if limit is not None and limit < 0:
+        raise StoreError("limit must not be negative")
+    listing = Listing.of(game=game, size=size, band=band, style=style, options=options, after=after)
+    return [json.loads(text) for text in iter_board_texts(session=session, listing=listing, limit=limit)]
 
 
 def board_summaries(*, session: Session, game: str | None = None, size: int | None = None,
                     band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None,
-                    job_id: int | None = None, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """The newest boards matching every given filter (`job_id`: those that job stored) as summaries
-    (id, game, size, rules: the rules JSON, band, score, created_at, style), and how many match in all."""
-    if limit is not None and limit < 0:
+                    job_id: int | None = None, limit: int = 20) -> tuple[list[dict[str, Any]], int, bool]:
+    """The newest `limit` boards matching every given filter (`job_id`: those that job stored) as
+    summaries (board_page's), how many match (counted up to TOTAL_CAP) and whether more do."""
+    if limit < 0:
         raise StoreError("limit must not be negative")
-    where = _filters(game, size, band, style, options)
-    if job_id is not None:
-        where.append(col(Puzzle.id).in_(select(col(JobSlot.puzzle_id)).where(
-            col(JobSlot.job_id) == job_id, col(JobSlot.state) == "stored")))
-    columns = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.rules), col(Puzzle.band),
-               col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
-    rows = session.execute(select(*columns).where(*where)
-                           .order_by(col(Puzzle.created_at).desc(), col(Puzzle.id).desc()).limit(limit))
-    names = ("id", "game", "size", "rules", "band", "score", "created_at", "style")
-    total = int(session.scalar(select(func.count()).select_from(Puzzle).where(*where)) or 0)
-    return [dict(zip(names, row)) for row in rows], total
+    listing = Listing.of(game=game, size=size, band=band, style=style, options=options, job=job_id,
+                         newest_first=True)
+    rows = board_page(session=session, listing=listing, limit=limit)[0] if limit else []
+    total, more = count_listing(session=session, listing=listing)
+    return rows, total, more
 
 
 def count_boards(*, session: Session, game: str | None = None, size: int | None = None,
                  band: str | None = None, style: str | None = None, options: Mapping[str, Any] | None = None) -> int:
-    """How many boards match every given filter."""
-    stmt = select(func.count()).select_from(Puzzle).where(*_filters(game, size, band, style, options))
-    return int(session.scalar(stmt) or 0)
+    """How many boards match every given filter: all of them counted (it grows with the store)."""
+    listing = Listing.of(game=game, size=size, band=band, style=style, options=options)
+    return count_listing(session=session, listing=listing, cap=None)[0]
 
 
 def has_fingerprint(*, session: Session, fingerprint: str) -> bool:

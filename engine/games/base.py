@@ -308,6 +308,13 @@ class Game(ABC):
         recorded = getattr(rules_model, "model_fields", {})
         return tuple(spec for spec in self.option_specs() if spec.name in recorded)
 
+    def may_record(self, name: str, value: Any) -> bool:
+        """Whether a board of this game can record option `name` at `value` (a listing filtered on it
+        then looks at this game's boards): by default, whether it records the option and takes that
+        value; a game whose rules send some values to another game says so."""
+        spec = next((spec for spec in self.recorded_options() if spec.name == name), None)
+        return spec is not None and spec.check(value) is None
+
     def read_options(self, values: Mapping[str, Any]) -> GameOptions:
         """This game's options from values by name (the flags given, a task's JSON keys): None leaves an
         option at its default, and another game's option given at the value games without it have (its

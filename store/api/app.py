@@ -12,7 +12,6 @@ import inspect
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from pathlib import Path
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any, Literal
@@ -21,7 +20,9 @@ from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field, create_model
-from sqlalchemy import Engine, bindparam, func, select
+from urllib.parse import urlencode
+
+from sqlalchemy import Engine, bindparam, select
 from sqlmodel import col
 
 import store
@@ -33,7 +34,8 @@ from store.api.player import add_player_routes
 from store.db import make_engine, session
 from store.errors import StoreError
 from store.models import Puzzle
-from store.repo import option_filter, recorded_options
+from store.errors import StoreUnreachable
+from store.repo import TOTAL_CAP, Listing, board_page, count_listing, recorded_options
 from store.render import RenderError, png, print_page, svg
 
 MAX_LIMIT = 200
@@ -52,7 +54,15 @@ def _page_model() -> type[BaseModel]:
     summary = create_model("BoardSummary", id=(str, ...), game=(str, ...), size=(int, ...), **recorded,
                            band=(str | None, ...), score=(int | None, ...), created_at=(datetime, ...), url=(str, ...),
                            style=(str | None, Field(None, description="the drawing style, where the board records one")))
-    return create_model("BoardPage", total=(int, ...), limit=(int, ...), offset=(int, ...), boards=(list[summary], ...))
+    return create_model(
+        "BoardPage",
+        total=(int, Field(description=f"how many boards match the filters, counted up to {TOTAL_CAP:,}")),
+        total_capped=(bool, Field(description=f"true when more than {TOTAL_CAP:,} match (total is then "
+                                              f"{TOTAL_CAP:,})")),
+        limit=(int, ...),
+        next=(str | None, Field(description="the next page's URL (this listing from after its last board), "
+                                            "or null on the last page")),
+        boards=(list[summary], ...))
 
 
 def _option_filters() -> Any:
@@ -126,29 +136,7 @@ def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cac
     return Response(content=body, media_type=media_type, headers=headers)
 
 
-_COLUMNS = (col(Puzzle.id), col(Puzzle.game), col(Puzzle.size), col(Puzzle.rules), col(Puzzle.band),
-            col(Puzzle.score), col(Puzzle.created_at), col(Puzzle.style))
-_FILTERS = {"game": lambda: col(Puzzle.game) == bindparam("game"),
-            "size": lambda: col(Puzzle.size) == bindparam("size"),
-            "band": lambda: col(Puzzle.band) == bindparam("band"),
-            "style": lambda: col(Puzzle.style) == bindparam("style"),
-            "start": lambda: col(Puzzle.created_at) >= bindparam("start"),
-            "end": lambda: col(Puzzle.created_at) < bindparam("end")}
-
-
 _BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
-
-
-@lru_cache(maxsize=64)
-def _listing(given: frozenset[str], options: tuple[tuple[str, Any], ...]) -> tuple[Any, Any]:
-    """The count and page statements for this set of filters, built once (values go in as parameters;
-    an option's value is part of its filter's shape, see option_filter)."""
-    where = [_FILTERS[name]() for name in sorted(given) if name in _FILTERS]
-    where += [option_filter(name, value) for name, value in options]
-    count = select(func.count()).select_from(Puzzle).where(*where)
-    rows = (select(*_COLUMNS).where(*where).order_by(col(Puzzle.created_at), col(Puzzle.id))
-            .limit(bindparam("limit")).offset(bindparam("offset")))
-    return count, rows
 
 
 def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAPI:
@@ -237,30 +225,46 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                                            "(422 when no board of the other filters can have it)")] = None,
         day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
-        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+        cursor: Annotated[str | None, Query(max_length=200, description="where the listing continues: "
+                                            "take it from a page's `next`")] = None,
+        offset: Annotated[int, Query(ge=0, le=10_000_000, deprecated=True, description="only 0: pages go "
+                                     "by their `next` link")] = 0,
     ) -> Response:
+        if offset:
+            # Skipping `offset` rows costs as many reads as it skips; a cursor costs one page's.
+            raise HTTPException(422, "offset is no longer taken: follow each page's `next` link "
+                                     "(/boards?...&cursor=...) from the first page")
         if style is not None:
             try:
                 check_style_filter(style, game=game, size=size, **options)
             except PuzzleError as exc:
                 raise HTTPException(422, str(exc)) from None
-        params: dict[str, Any] = {"game": game, "size": size, "band": band, "style": style, "limit": limit,
-                                  "offset": offset}
+        start = end = None
         if day is not None:
-            params["start"] = datetime.combine(day, time(), timezone.utc)
+            start = datetime.combine(day, time(), timezone.utc)
             if day < date.max:                # the last day there is has no day after it
-                params["end"] = params["start"] + timedelta(days=1)
-        count_stmt, rows_stmt = _listing(frozenset(k for k, v in params.items() if v is not None),
-                                         tuple(sorted(options.items())))
-        with session(engine_(), read_only=True) as s:
-            conn = s.connection()     # Core rows: no ORM bookkeeping for a plain listing
-            total = int(conn.execute(count_stmt, params).scalar() or 0)
-            rows = conn.execute(rows_stmt, params).all()
-        boards = [{"id": r[0], "game": r[1], "size": r[2], **recorded_options(r[3]), "band": r[4], "score": r[5],
-                   "created_at": (r[6] if r[6].tzinfo else r[6].replace(tzinfo=timezone.utc)).isoformat(),
-                   "url": f"/boards/{r[0]}", "style": r[7]} for r in rows]
-        body = json.dumps({"total": total, "limit": limit, "offset": offset, "boards": boards},
-                          separators=(",", ":"))
+                end = start + timedelta(days=1)
+        try:
+            listing = Listing.of(game=game, size=size, band=band, style=style, options=options, start=start,
+                                 end=end, after=cursor)
+            with session(engine_(), read_only=True) as s:
+                rows, after = board_page(session=s, listing=listing, limit=limit)
+                total, capped = count_listing(session=s, listing=listing)
+        except StoreError as exc:
+            if not isinstance(exc, StoreUnreachable) and exc.__cause__ is None:
+                raise HTTPException(422, str(exc)) from None      # a bad cursor or option value
+            raise
+        boards = [{"id": r["id"], "game": r["game"], "size": r["size"], **recorded_options(r["rules"]),
+                   "band": r["band"], "score": r["score"],
+                   "created_at": (r["created_at"] if r["created_at"].tzinfo
+                                  else r["created_at"].replace(tzinfo=timezone.utc)).isoformat(),
+                   "url": f"/boards/{r['id']}", "style": r["style"]} for r in rows]
+        follow = None
+        if after is not None:
+            query = [(k, v) for k, v in request.query_params.multi_items() if k not in ("cursor", "offset")]
+            follow = f"/boards?{urlencode([*query, ('cursor', after)])}"
+        body = json.dumps({"total": total, "total_capped": capped, "limit": limit, "next": follow,
+                           "boards": boards}, separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
     # The picture routes come before /boards/{board_id}: that pattern would swallow "ID.svg".

@@ -34,7 +34,8 @@ def test_list_filters_and_pagination(client, boards):
     r = client.get("/boards")
     assert r.status_code == 200
     page = r.json()
-    assert page["total"] == len(boards) == 5 and page["limit"] == 50 and page["offset"] == 0
+    assert page["total"] == len(boards) == 5 and page["limit"] == 50 and page["next"] is None
+    assert page["total_capped"] is False
     assert [b["id"] for b in page["boards"]] == [b["id"] for b in boards]
     assert "etag" in r.headers and "max-age" in r.headers["cache-control"]
     queens = client.get("/boards", params={"game": "queens"}).json()
@@ -49,10 +50,27 @@ def test_list_filters_and_pagination(client, boards):
     assert client.get("/boards", params={"date": today.isoformat()}).json()["total"] == 5
     assert client.get("/boards", params={"date": "2001-01-01"}).json()["total"] == 0
     first = client.get("/boards", params={"limit": 2}).json()
-    second = client.get("/boards", params={"limit": 2, "offset": 2}).json()
-    assert first["total"] == second["total"] == 5
-    assert [b["id"] for b in first["boards"] + second["boards"]] == [b["id"] for b in boards[:4]]
-    assert client.get("/boards", params={"offset": 99}).json()["boards"] == []
+    second = client.get(first["next"]).json()
+    third = client.get(second["next"]).json()
+    assert first["total"] == second["total"] == third["total"] == 5
+    assert [b["id"] for b in first["boards"] + second["boards"] + third["boards"]] == [b["id"] for b in boards]
+    assert third["next"] is None and len(third["boards"]) == 1
+    # the filters ride along in the next link
+    queens_first = client.get("/boards", params={"game": "queens", "limit": 1}).json()
+    assert queens_first["next"].startswith("/boards?game=queens&limit=1&cursor=")
+    assert [b["game"] for b in client.get(queens_first["next"]).json()["boards"]] == ["queens"]
+
+
+def test_offset_paging_is_refused_naming_the_next_link(client):
+    assert client.get("/boards", params={"offset": 0}).status_code == 200
+    r = client.get("/boards", params={"offset": 2})
+    assert r.status_code == 422 and "`next`" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("cursor", ["zzz", "", "bm90IGEgY3Vyc29y", "MjAyNi0xMi0wN1QwNzoxNDo0N3wwMTIz"])
+def test_a_cursor_no_listing_gave_is_422(client, cursor):
+    r = client.get("/boards", params={"cursor": cursor})
+    assert r.status_code == 422 and "cursor" in r.json()["detail"], r.json()
 
 
 @pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 201}, {"offset": -1}, {"size": "x"},

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from datetime import datetime, timezone
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +20,7 @@ import store
 import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata, whichever tests run)
 import store.jobmodels  # noqa: F401
 from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
+from store.repo import Listing, board_page, count_listing, decode_cursor, encode_cursor, iter_board_texts
 
 
 def test_round_trip(engine: Engine, board: Any) -> None:
@@ -37,13 +40,62 @@ def test_round_trip(engine: Engine, board: Any) -> None:
         assert list_boards(session=s) == [data for data, _ in boards]
         assert list_boards(session=s, game="queens", band="hard") == [boards[1][0], boards[2][0]]
         assert list_boards(session=s, size=10) == [boards[2][0]]
-        assert list_boards(session=s, limit=2, offset=1) == [boards[1][0], boards[2][0]]
+        page, after = board_page(session=s, listing=Listing.of(), limit=1)
+        assert [row["id"] for row in page] == [boards[0][0]["id"]] and after is not None
+        assert list_boards(session=s, limit=2, after=after) == [boards[1][0], boards[2][0]]
         assert list_boards(session=s, game="starbattle") == []
 
         assert count_boards(session=s) == 4
         assert count_boards(session=s, game="queens") == 3
         assert count_boards(session=s, band="hard") == 2
         assert count_boards(session=s, game="queens", size=8, band="easy") == 1
+
+
+def test_keyset_pages_walk_every_listing_once_in_order_both_ways(engine: Engine, board: Any) -> None:
+    """Pages by cursor, oldest or newest first, with every shape of filter (an option held by two
+    games is two walks merged): together they are the whole listing in order, each board once; the
+    count stops at its cap."""
+    made = []
+    for i in range(23):
+        game, size = [("queens", 8), ("starbattle", 10), ("sudoku", 9)][i % 3]
+        data, fp = board(f"k{i}", game=game, size=size, band=("easy", "hard")[i % 2])
+        if game == "starbattle":
+            data["rules"]["stars"] = 2
+        with store.session(engine) as s:
+            assert save_board(session=s, data=data, fingerprint=fp)
+        made.append(data)
+    shapes = [{}, {"game": "queens"}, {"band": "hard"}, {"game": "sudoku", "band": "easy"}, {"size": 10},
+              {"options": {"stars": 2}}, {"options": {"stars": 1}}, {"options": {"diagonals": False}},
+              {"game": "queens", "options": {"stars": 2}}]
+    with store.session(engine, read_only=True) as s:
+        for shape in shapes:
+            everything = list_boards(session=s, **shape)
+            for newest_first in (False, True):
+                listing = Listing.of(newest_first=newest_first, **shape)
+                seen, after = [], None
+                while True:
+                    page, after = board_page(session=s, listing=Listing.of(newest_first=newest_first, after=after,
+                                                                           **shape), limit=4)
+                    seen += [row["id"] for row in page]
+                    if after is None:
+                        break
+                expected = [b["id"] for b in everything]
+                assert seen == (expected[::-1] if newest_first else expected), shape
+                texts = list(iter_board_texts(session=s, listing=listing, batch=3))
+                assert [json.loads(t)["id"] for t in texts] == seen
+                assert count_listing(session=s, listing=listing) == (len(seen), False)
+                if len(seen) > 2:
+                    assert count_listing(session=s, listing=listing, cap=2) == (2, True)
+        assert list_boards(session=s, game="queens", options={"stars": 2}) == []
+        assert {b["game"] for b in list_boards(session=s, options={"stars": 2})} == {"starbattle"}
+
+
+def test_a_cursor_is_the_board_it_continues_after_and_nothing_else() -> None:
+    moment = datetime(2026, 12, 7, 8, 30, 1, 123456, tzinfo=timezone.utc)
+    assert decode_cursor(encode_cursor(moment, "0123456789abcdef")) == (moment, "0123456789abcdef")
+    for bad in ("", "zzz", "not|base64", encode_cursor(moment, "0123")[:-3] + "abc"):
+        with pytest.raises(StoreError, match="bad cursor"):
+            decode_cursor(bad)
 
 
 def test_duplicate_fingerprint_refused(engine: Engine, board: Any) -> None:

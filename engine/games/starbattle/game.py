@@ -58,6 +58,12 @@ class StarFamily(Game):
 
     # --- rules ------------------------------------------------------------------------------------
 
+    def may_record(self, name: str, value: Any) -> bool:
+        # One star per unit is Queens' and more are Star Battle's (Rules.game), whatever the spec allows.
+        if name == "stars" and isinstance(value, int) and (value == 1) != (self.default_stars == 1):
+            return False
+        return super().may_record(name, value)
+
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> Rules:
         chosen = self.read_options(options).model_dump()
         if self.default_stars == 1 and chosen["stars"] != 1:
