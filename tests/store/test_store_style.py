@@ -42,7 +42,7 @@ def test_the_write_path_fills_the_column_and_listings_filter_on_it(engine: Engin
     with store.session(engine, read_only=True) as s:
         assert list_boards(session=s, style="composed") == [boards[1][0], boards[3][0]]
         assert count_boards(session=s, style="organic") == 1
-        rows, total = board_summaries(session=s, style="composed", game="queens")
+        rows, total, _ = board_summaries(session=s, style="composed", game="queens")
         assert ([row["id"] for row in rows], total) == ([ids[3], ids[1]], 2)       # newest first
         assert {row["style"] for row in rows} == {"composed"}
     # A re-grade keeps the board's style (its JSON says it).
