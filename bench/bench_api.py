@@ -62,6 +62,17 @@ def fill(url: str, count: int) -> list[str]:
     return ids
 
 
+def pages(base: str, first: str) -> list[str]:
+    """The listing's every page, by its `next` links from `first`."""
+    import json
+    found, path = [], first
+    while path:
+        found.append(path)
+        with urllib.request.urlopen(base + path) as answer:
+            path = json.load(answer)["next"]
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -258,7 +269,7 @@ def main() -> int:
                 time.sleep(0.05)
         routes = [
             ("GET /boards?limit=20 (listing, filters rotated)",
-             [f"/boards?limit=20&offset={o}" for o in range(0, args.boards, 20)]
+             pages(base, "/boards?limit=20")
              + ["/boards?game=queens&limit=20", "/boards?game=starbattle&stars=2&limit=20",
                 "/boards?size=9&limit=20"]),
             ("GET /boards/{id} (random ids)", [f"/boards/{i}" for i in ids]),

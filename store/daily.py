@@ -57,18 +57,28 @@ def daily_sets_between(*, session: Session, first: date, last: date) -> dict[dat
 
 
 def unused_board_ids(*, session: Session, rules_text: str, band: str | None, style: str | None = None,
-                     unstyled: bool = False) -> list[str]:
+                     unstyled: bool = False, after: str | None = None, through: str | None = None,
+                     limit: int | None = None) -> list[str]:
     """Ids (sorted) of the stored boards of these rules (their canonical text, as the store keeps it:
     "queens 8") and band that no day's set holds. With a `style`, only boards of that style and, with
     `unstyled`, boards whose style is not recorded too (NULL: made before styles were recorded, or of
-    a game without styles)."""
+    a game without styles). `after`/`through`: only ids above / up to these; `limit`: the first so
+    many in id order, read along the (rules_text, band, id) index: a cost that does not grow with the
+    store."""
     used = exists().where(col(DailyEntry.board_id) == col(Puzzle.id))
     where = [col(Puzzle.rules_text) == rules_text,
              col(Puzzle.band).is_(None) if band is None else col(Puzzle.band) == band, ~used]
     if style is not None:
         where.append(or_(col(Puzzle.style) == style, col(Puzzle.style).is_(None)) if unstyled
                      else col(Puzzle.style) == style)
+    if after is not None:
+        where.append(col(Puzzle.id) > after)
+    if through is not None:
+        where.append(col(Puzzle.id) <= through)
     stmt = select(col(Puzzle.id)).where(*where)
+    if limit is not None:
+        stmt = stmt.order_by(col(Puzzle.id)).limit(limit)
+        return list(session.scalars(stmt))
     # Sorted here, not by the database: collations differ, and the order feeds a seeded shuffle.
     return sorted(session.scalars(stmt))
 

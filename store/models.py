@@ -27,6 +27,8 @@ class Puzzle(SQLModel, table=True):
         Index("ix_puzzle_game_band_created", "game", "band", "created_at", "id"),
         Index("ix_puzzle_band_created", "band", "created_at", "id"),
         Index("ix_puzzle_style_created", "style", "created_at", "id"),
+        # the daily set's picks: unused boards of some rules and band, in id order from a seeded point
+        Index("ix_puzzle_rules_band_id", "rules_text", "band", "id"),
     )
 
     id: str = Field(primary_key=True, max_length=16)             # 16 hex chars, chosen by the caller
@@ -36,7 +38,7 @@ class Puzzle(SQLModel, table=True):
     # the board's rules as its game states them (Game.board_rules): JSON, for filters on an option, and
     # the canonical text ("queens 10 diagonals"), for the exact rules; Alembic 0007
     rules: dict[str, Any] = Field(sa_type=JSON)
-    rules_text: str = Field(index=True)
+    rules_text: str
     band: str | None = None
     style: str | None = None                                       # the drawing style; Alembic 0005
     score: int | None = None

@@ -254,23 +254,27 @@ def _neighbours(db: Engine, day: date) -> list[dict[str, Any]]:
 
 def _pick_stored(db: Engine, entry: PlanEntry, seed: int, avoid: Sequence[dict[str, Any]],
                  taken: set[str]) -> dict[str, Any] | None:
-    """A stored, unused board of the entry's rules, band and style, in seeded random order, not too
-    close to `avoid`."""
+    """A stored, unused board of the entry's rules, band and style, not too close to `avoid`: the first
+    in id order from a seeded point, round the ring of ids once. Ids are digests, so id order is a
+    random order of the boards (stored order is not: neighbours there are neighbours in the search
+    space), and each look reads one chunk along an index, however many boards are stored."""
     game = game_named(entry.rules.game)
     stored_as = str(game.board_rules(entry.rules.to_json()))     # the rules text its boards are stored under
-    with session(db, read_only=True) as s:
-        ids = unused_board_ids(session=s, rules_text=stored_as, band=entry.band,
-                               style=game.check_style(entry.rules, entry.style), unstyled=entry.style is None)
-    ids = [board_id for board_id in ids if board_id not in taken]
-    random.Random(seed).shuffle(ids)
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start:start + _CHUNK]
-        with session(db, read_only=True) as s:
-            boards = get_boards(session=s, board_ids=chunk)
-        for board_id in chunk:
-            board = boards.get(board_id)
-            if board is not None and not too_close(board, avoid):
-                return board
+    style = game.check_style(entry.rules, entry.style)
+    start = f"{random.Random(seed).getrandbits(64):016x}"
+    for after, through in ((start, None), (None, start)):
+        while True:
+            with session(db, read_only=True) as s:
+                ids = unused_board_ids(session=s, rules_text=stored_as, band=entry.band, style=style,
+                                       unstyled=entry.style is None, after=after, through=through, limit=_CHUNK)
+                boards = get_boards(session=s, board_ids=[board_id for board_id in ids if board_id not in taken])
+            for board_id in ids:
+                board = boards.get(board_id)
+                if board is not None and not too_close(board, avoid):
+                    return board
+            if len(ids) < _CHUNK:
+                break
+            after = ids[-1]
     return None
 
 

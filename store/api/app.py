@@ -225,6 +225,8 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                                            "(422 when no board of the other filters can have it)")] = None,
         day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
+        order: Annotated[Literal["oldest", "newest"], Query(description="oldest first (the default: new "
+                                                            "boards join the end) or newest first")] = "oldest",
         cursor: Annotated[str | None, Query(max_length=200, description="where the listing continues: "
                                             "take it from a page's `next`")] = None,
         offset: Annotated[int, Query(ge=0, le=10_000_000, deprecated=True, description="only 0: pages go "
@@ -246,7 +248,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                 end = start + timedelta(days=1)
         try:
             listing = Listing.of(game=game, size=size, band=band, style=style, options=options, start=start,
-                                 end=end, after=cursor)
+                                 end=end, after=cursor, newest_first=order == "newest")
             with session(engine_(), read_only=True) as s:
                 rows, after = board_page(session=s, listing=listing, limit=limit)
                 total, capped = count_listing(session=s, listing=listing)

@@ -59,6 +59,9 @@ def test_list_filters_and_pagination(client, boards):
     queens_first = client.get("/boards", params={"game": "queens", "limit": 1}).json()
     assert queens_first["next"].startswith("/boards?game=queens&limit=1&cursor=")
     assert [b["game"] for b in client.get(queens_first["next"]).json()["boards"]] == ["queens"]
+    newest = client.get("/boards", params={"order": "newest", "limit": 3}).json()
+    rest = client.get(newest["next"]).json()
+    assert [b["id"] for b in newest["boards"] + rest["boards"]] == [b["id"] for b in boards][::-1]
 
 
 def test_offset_paging_is_refused_naming_the_next_link(client):
@@ -75,7 +78,7 @@ def test_a_cursor_no_listing_gave_is_422(client, cursor):
 
 @pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 201}, {"offset": -1}, {"size": "x"},
                                     {"size": 0}, {"date": "2026-13-01"}, {"game": "Queens!"},
-                                    {"band": ""}, {"stars": 99}])
+                                    {"band": ""}, {"stars": 99}, {"order": "up"}])
 def test_bad_filters_are_422(client, params):
     assert client.get("/boards", params=params).status_code == 422
 

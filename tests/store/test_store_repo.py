@@ -266,7 +266,7 @@ def test_init_db_loads_alembic_only_when_a_migration_is_due(db_url: str) -> None
             cfg.attributes["connection"] = conn
             command.downgrade(cfg, "0004")
         assert _init_db_in_a_fresh_interpreter(db_url) == "True"
-        assert {"ix_puzzle_style_created", "ix_puzzle_rules_text"} <= {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
+        assert {"ix_puzzle_style_created", "ix_puzzle_rules_band_id"} <= {ix["name"] for ix in inspect(engine).get_indexes("puzzle")}
         assert "ix_job_idempotency_key" in {ix["name"] for ix in inspect(engine).get_indexes("job")}
         assert store.db.schema_revision(engine) == store.db.SCHEMA_REVISION
     finally:

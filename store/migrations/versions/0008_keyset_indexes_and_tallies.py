@@ -3,8 +3,11 @@
 Each filter the read API and `list` offer (game; game and size; game and band; band; style) now leads
 an index that continues in listing order (created_at, id), so a page reads about as many rows as it
 shows, however many boards the store holds; the single-column indexes on game, band and style they
-replace are dropped. job_tally holds each writer's share of a job's counters (store.jobs), so that the
-workers of one job no longer lock its row in turn; a job's own counters keep what was counted before.
+replace are dropped. The daily set reads unused boards of some rules and band in id order from a
+seeded point: (rules_text, band, id), which also serves what the rules_text index did.
+
+job_tally holds each writer's share of a job's counters (store.jobs), so that the workers of one job
+no longer lock its row in turn; a job's own counters keep what was counted before.
 
 Each index is one pass over the table (at 1,000,000 boards: BENCHMARKS.md, "The store at scale").
 
@@ -28,8 +31,10 @@ _LISTING = {"ix_puzzle_game_created": ["game", "created_at", "id"],
             "ix_puzzle_game_size_created": ["game", "size", "created_at", "id"],
             "ix_puzzle_game_band_created": ["game", "band", "created_at", "id"],
             "ix_puzzle_band_created": ["band", "created_at", "id"],
-            "ix_puzzle_style_created": ["style", "created_at", "id"]}
-_REPLACED = {"ix_puzzle_game": ["game"], "ix_puzzle_band": ["band"], "ix_puzzle_style": ["style"]}
+            "ix_puzzle_style_created": ["style", "created_at", "id"],
+            "ix_puzzle_rules_band_id": ["rules_text", "band", "id"]}
+_REPLACED = {"ix_puzzle_game": ["game"], "ix_puzzle_band": ["band"], "ix_puzzle_style": ["style"],
+             "ix_puzzle_rules_text": ["rules_text"]}
 
 
 def upgrade() -> None:
