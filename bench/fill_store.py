@@ -88,18 +88,20 @@ def fill(url: str, boards: int, jobs: int) -> None:
 
 def copy(source: str, target: str, batch: int = 5000) -> None:
     """Every puzzle row of `source` into `target`, as stored (ids, fingerprints and times kept)."""
-    from sqlalchemy import insert, select
+    from sqlalchemy import insert, select, tuple_
 
     from store import init_db, make_engine, session
     from store.models import Puzzle
     src, dst = make_engine(source), make_engine(target)
     init_db(dst)
     table = Puzzle.__table__   # type: ignore[attr-defined]
-    done, last = 0, ("", "")
+    done, last = 0, None
     with src.connect() as conn:
         while True:
-            rows = conn.execute(select(table).where((table.c.created_at, table.c.id) > last)  # type: ignore[arg-type]
-                                .order_by(table.c.created_at, table.c.id).limit(batch)).mappings().all()
+            page = select(table).order_by(table.c.created_at, table.c.id).limit(batch)
+            if last is not None:
+                page = page.where(tuple_(table.c.created_at, table.c.id) > tuple_(*last))
+            rows = conn.execute(page).mappings().all()
             if not rows:
                 break
             with session(dst) as s:
