@@ -287,7 +287,13 @@ def build_parser(*, own_game_flags: bool = False) -> argparse.ArgumentParser:
     solve.add_argument("--no-grade", dest="grade", action="store_false",
                        help="only prove each board unique and give its solution: no grade, solve path or gates")
 
-    verbs.add_parser("regrade", help="re-grade every board graded by another engine version")
+    regrade = verbs.add_parser("regrade", help="re-grade every board graded by another engine version "
+                                               "(in this process, or with --fleet by the workers)")
+    regrade.add_argument("--fleet", action="store_true",
+                         help="send the work to the fleet's workers and wait, showing progress; run it again "
+                              "to resume: boards already regraded are not done twice")
+    regrade.add_argument("--patience", type=_positive(86_400), default=120, metavar="SECONDS",
+                         help="with --fleet: give up after this long without a board regraded (default 120)")
 
     serve = verbs.add_parser("serve", help="the read API and the player page (uvicorn, one process)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

@@ -299,3 +299,35 @@ def as_json(status: dict[str, Any]) -> str:
 
 __all__ = ["BrokerUnreachable", "FleetError", "NoWorker", "StoreError", "as_json", "consumers", "describe", "enqueue", "follow", "job", "job_boards",
            "latest", "table"]
+
+
+def regrade(db: Any, stale: int, progress: Callable[[int], None], *, patience: float,
+            poll: float = 1.0) -> tuple[int, int]:
+    """Send the fleet a regrade task per range of board ids (workers.regrade.RANGES) and wait until no
+    board is graded by another engine, or until `patience` seconds pass without one regraded; returns
+    (boards regraded meanwhile, boards left). `progress(done)` as the count falls. Raises
+    BrokerUnreachable when the tasks cannot be sent."""
+    from engine import ENGINE_VERSION
+    from store import count_stale_boards, session
+    from workers.regrade import RANGES
+    from workers.tasks import send_regrade
+    if stale == 0:
+        return 0, 0
+    try:
+        send_regrade(RANGES)
+    except Exception as exc:
+        from kombu.utils.url import maybe_sanitize_url
+
+        from workers.settings import settings
+        raise BrokerUnreachable(f"cannot send the regrade to the broker {maybe_sanitize_url(settings().broker)}: "
+                                f"{one_line(exc, 200)}") from exc
+    left, last_change = stale, time.monotonic()
+    while left and time.monotonic() - last_change < patience:
+        time.sleep(poll)
+        with session(db, read_only=True) as s:
+            now = count_stale_boards(session=s, version=ENGINE_VERSION)
+        if now < left:
+            last_change = time.monotonic()
+        left = now
+        progress(stale - left)
+    return stale - left, left

@@ -11,17 +11,20 @@ class Progress:
     """Boards stored out of `total`, with the rejections so far and the rate; drawn only when `enabled`
     (the caller passes whether stderr is a terminal)."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, total: int, enabled: bool, unit: str = " boards") -> None:
         self._bar: Any = None
+        self.done = 0
         if enabled:
             from tqdm import tqdm       # tens of milliseconds of imports, paid only when a bar is drawn
             columns, lines = _terminal_size()
-            self._bar = tqdm(total=total, unit=" boards", file=sys.stderr, ncols=columns, nrows=lines)
+            self._bar = tqdm(total=total, unit=unit, file=sys.stderr, ncols=columns, nrows=lines)
 
-    def update(self, done: int, rejected: int) -> None:
+    def update(self, done: int, rejected: int | None = None) -> None:
+        self.done = done
         if self._bar is None:
             return
-        self._bar.set_postfix_str(f"rejected {rejected}", refresh=False)
+        if rejected is not None:
+            self._bar.set_postfix_str(f"rejected {rejected}", refresh=False)
         self._bar.update(done - self._bar.n)        # tqdm takes steps; it redraws at most ten times a second
 
     def close(self) -> None:

@@ -20,9 +20,10 @@ from typing import Any, NamedTuple
 import engine
 from engine import PuzzleError, all_games, board_from_json, game_of, recorded_option_specs
 from puzzlefleet import embedded, fleet, render
-from puzzlefleet.errors import EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, UsageError
-from store import (board_ids_graded_by_other_versions, board_summaries, get_board, init_db,
-                   make_engine, regrade_board, session)
+from puzzlefleet.progress import Progress
+from puzzlefleet.errors import (EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXIT_SEVERAL, EXIT_UNREACHABLE,
+                                UsageError)
+from store import board_summaries, count_stale_boards, get_board, init_db, make_engine, session
 from store.progress import describe_store
 from store.repo import Listing, board_style, iter_board_texts, recorded_options
 from workers.params import BadTask, JobParams
@@ -365,17 +366,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_regrade(args: argparse.Namespace) -> int:
     db = make_engine(None)
     init_db(db)
-    with session(db, read_only=True) as s:
-        stale = board_ids_graded_by_other_versions(session=s, version=engine.ENGINE_VERSION)
-    for board_id in stale:
-        with session(db) as s:          # one board per transaction: an interruption loses no work
-            data = get_board(session=s, board_id=board_id)
-            if data is not None:
-                game = game_of(data)
-                regrade_board(session=s, board_id=board_id,
-                              data={**data, **game.describe(game.board_from_json(data))})
-    db.dispose()
-    print(f"regraded {len(stale)} board(s) to engine {engine.ENGINE_VERSION}")
+    try:
+        with session(db, read_only=True) as s:
+            stale = count_stale_boards(session=s, version=engine.ENGINE_VERSION)
+        bar = Progress(stale, sys.stderr.isatty(), unit=" boards")
+        if args.fleet:
+            try:
+                done, left = fleet.regrade(db, stale, bar.update, patience=args.patience)
+            except fleet.BrokerUnreachable as exc:
+                bar.close()
+                print(f"puzzlefleet: error: {exc}", file=sys.stderr)
+                return EXIT_UNREACHABLE
+        else:
+            from workers.regrade import regrade_range
+            done, left = regrade_range(db=db, progress=lambda n: bar.update(bar.done + n)), 0
+        bar.close()
+    finally:
+        db.dispose()
+    print(f"regraded {done} board(s) to engine {engine.ENGINE_VERSION}")
+    if left:
+        print(f"puzzlefleet: {left} board(s) still graded by another engine after {args.patience} s without "
+              f"progress: is a worker consuming the fleet queue? `regrade --fleet` again resumes", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -395,6 +395,27 @@ def board_ids_graded_by_other_versions(*, session: Session, version: str) -> lis
                                 .order_by(col(Puzzle.id))))
 
 
+def count_stale_boards(*, session: Session, version: str) -> int:
+    """How many boards were graded by another engine version than `version` (one pass over the table)."""
+    stmt = select(func.count()).select_from(Puzzle).where(col(Puzzle.engine_version) != version)
+    return int(session.scalar(stmt) or 0)
+
+
+def stale_boards(*, session: Session, version: str, after: str | None = None, through: str | None = None,
+                 limit: int = 100) -> list[dict[str, Any]]:
+    """The next `limit` boards graded by another engine version than `version`, in id order, with ids
+    above `after` and up to `through`, as JSON dicts; their rows are locked for this transaction (on
+    PostgreSQL a row another transaction holds is skipped: that regrade has it), so that no board is
+    regraded twice at once."""
+    stmt = select(col(Puzzle.data)).where(col(Puzzle.engine_version) != version)
+    if after is not None:
+        stmt = stmt.where(col(Puzzle.id) > after)
+    if through is not None:
+        stmt = stmt.where(col(Puzzle.id) <= through)
+    stmt = stmt.order_by(col(Puzzle.id)).limit(limit).with_for_update(skip_locked=True)
+    return [json.loads(text) for text in session.scalars(stmt)]
+
+
 def regrade_board(*, session: Session, board_id: str, data: dict[str, Any]) -> None:
     """Replace a board's grade, solve path and engine version (its regions and answer stay as stored,
     so its id and fingerprint do too). Checked like save_board before any SQL runs."""

@@ -21,6 +21,7 @@ from celery.exceptions import Reject, Retry, SoftTimeLimitExceeded
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from engine import ENGINE_VERSION
 from store import init_db, make_engine, open_job_ids, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import StoreError, one_line
 from workers import metrics, stall
@@ -30,6 +31,7 @@ from workers.daily import OutOfBudget, make_daily, today
 from workers.faults import Retryable, is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
+from workers.regrade import regrade_range
 from workers.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 30
@@ -596,3 +598,33 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
             raise
         raise retry_for(exc) from exc
     return {"day": when.isoformat(), "boards": [board["id"] for board in boards]}
+
+
+REGRADE_TASK = "puzzlefleet.regrade"
+
+
+@app.task(name=REGRADE_TASK, base=FleetTask, bind=True, throws=(BadTask,), **RETRY)
+def regrade(self: Any, after: str | None, through: str | None, version: str) -> dict[str, Any]:
+    """Regrade the boards with ids above `after` and up to `through` that another engine version
+    graded (workers.regrade); `version` is the engine the sender asked for, which must be this one.
+    A redelivered or duplicated task finds the boards already done: none is regraded twice."""
+    if version != ENGINE_VERSION:
+        raise BadTask(f"regrade to engine {version} asked of a worker running engine {ENGINE_VERSION}")
+    try:
+        done = regrade_range(db=store_engine(), after=after, through=through)
+    except Exception as exc:
+        if not _retryable(exc):
+            raise
+        raise retry_for(exc) from exc
+    return {"result": f"regraded {done} board(s)", "regraded": done, "ids": [after, through]}
+
+
+def send_regrade(ranges: Iterable[tuple[str | None, str | None]]) -> int:
+    """Send a regrade task per id range to the fleet queue over one connection; returns how many."""
+    where = destination(FLEET_QUEUE, NEW_PRIORITY, settings().broker_kind)
+    sent = 0
+    with app.producer_or_acquire() as producer:
+        for after, through in ranges:
+            regrade.apply_async((after, through, ENGINE_VERSION), producer=producer, **where)
+            sent += 1
+    return sent
