@@ -10,7 +10,8 @@ boards over the time from its first recorded attempt to its last (the store's ow
 worker's start-up and the enqueue are not counted). Meanwhile pg_stat_activity is sampled every 10 ms:
 the lock-wait share is the samples of the bench database's backends waiting on a lock (wait_event_type
 Lock) over the samples of them inside a transaction (active or idle in transaction): the share of a
-write's time spent waiting for another's lock.
+write's time spent waiting for another's lock. The server's CPU a board is what the postgres processes
+spent during the run (from /proc) over the boards stored.
 """
 
 from __future__ import annotations
@@ -50,6 +51,26 @@ def sample_locks(admin_url: str, database: str, stop: threading.Event, counts: d
             time.sleep(0.01)
 
 
+def cpu_of(command: str) -> float:
+    """CPU seconds (user + system) spent so far by the live processes of this command name and their
+    reaped children (so a PostgreSQL backend that exits is still counted, in the postmaster's share)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)
+            name = fields[0].split("(", 1)[1]
+            rest = fields[1].split()
+        except (OSError, IndexError):
+            continue
+        if name == command:
+            total += (int(rest[11]) + int(rest[12]) + int(rest[13]) + int(rest[14])) / ticks
+    return total
+
+
 def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -> dict[str, float]:
     import psycopg
     database = f"bench_writes_{uuid.uuid4().hex[:8]}"
@@ -74,6 +95,7 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
                 raise SystemExit(f"the worker did not start:\n{logfile.read_text()}")
             time.sleep(0.1)
         sampler.start()
+        server_cpu = cpu_of("postgres")
         out = subprocess.run([str(BIN / "puzzlefleet"), "enqueue", "--game", "tango", "--size", "6", "--count",
                               str(boards), "--seed", "11", "--wait", "--json"], env=env, cwd=tmp,
                              capture_output=True, text=True, timeout=900)
@@ -81,6 +103,7 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
             raise SystemExit(f"enqueue failed ({out.returncode}): {out.stderr.strip()}")
         stop.set()
         sampler.join()
+        server_cpu = cpu_of("postgres") - server_cpu
         with psycopg.connect(url, autocommit=True) as conn:
             first, last, stored = conn.execute(
                 "SELECT min(s.updated_at), max(s.updated_at), count(*) FILTER (WHERE s.state = 'stored') "
@@ -88,6 +111,7 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
             tallies = conn.execute("SELECT count(*) FROM job_tally").fetchone()[0]
         seconds = (last - first).total_seconds()
         return {"boards_per_second": stored / seconds, "seconds": seconds, "stored": stored,
+                "server_ms_per_board": 1000 * server_cpu / stored,
                 "lock_share": counts["lock"] / max(1, counts["in_transaction"]),
                 "samples": counts["in_transaction"], "tallies": tallies}
     finally:
@@ -129,16 +153,19 @@ def main() -> int:
         shares = [r["lock_share"] for r in results[n]]
         rate = statistics.median(rates)
         rows.append([str(n), f"{rate:,.0f}", " / ".join(f"{x:,.0f}" for x in rates), f"{rate / one:.2f}×",
-                     f"{max(shares):.1%}", str(results[n][0]["tallies"]),
+                     f"{max(shares):.1%}",
+                     f"{statistics.median(r['server_ms_per_board'] for r in results[n]):.2f} ms",
+                     str(results[n][0]["tallies"]),
                      f"{sum(r['samples'] for r in results[n]):,}"])
-    print("| processes | boards/s (median) | runs | vs 1 | lock-wait share (worst run) | tally rows | samples |")
-    print("|---|---|---|---|---|---|---|")
+    print("| processes | boards/s (median) | runs | vs 1 | lock-wait share (worst run) | server CPU a board | tally rows | samples |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     from machine import write_result
     write_result("fleet_writes", [{"title": f"one job of {args.boards:,} Tango 6x6 boards on PostgreSQL",
                                    "columns": ["worker processes", "boards/s (median)", "runs", "vs 1",
-                                               "lock-wait share (worst run)", "tally rows", "samples in a transaction"],
+                                               "lock-wait share (worst run)", "PostgreSQL CPU a board",
+                                               "tally rows", "samples in a transaction"],
                                    "rows": rows}], load_at_start=load_at_start)
     return 0
 

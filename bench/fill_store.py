@@ -32,13 +32,15 @@ sys.path.insert(0, str(ROOT))
 MIX: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.22, ("--game", "tango", "--size", "6")),
     (0.20, ("--game", "tango", "--size", "8")),
+    (0.024, ("--game", "tango", "--size", "10")),
     (0.20, ("--game", "sudoku", "--size", "9")),
+    (0.08, ("--game", "queens", "--size", "7")),
     (0.16, ("--game", "queens", "--size", "8")),
-    (0.08, ("--game", "queens", "--size", "9")),
-    (0.06, ("--game", "queens", "--size", "10")),
-    (0.03, ("--game", "queens", "--size", "9", "--diagonals")),
+    (0.04, ("--game", "queens", "--size", "9")),
+    (0.02, ("--game", "queens", "--size", "10")),
+    (0.01, ("--game", "queens", "--size", "9", "--diagonals")),
     (0.04, ("--game", "killer", "--size", "9")),
-    (0.01, ("--game", "starbattle", "--size", "10", "--stars", "2")),
+    (0.006, ("--game", "starbattle", "--size", "10", "--stars", "2")),
 )
 ROUND = 20_000
 

@@ -256,14 +256,14 @@ def _add_to_tally(connection: Any, job_id: int, added: Mapping[str, float], reas
     """Add counts to this process's tally row of the job (made on first use)."""
     key = {"job_id": job_id, "writer": writer_key()}
     where = (_TALLY.c.job_id == job_id, _TALLY.c.writer == key["writer"])
-    mine = connection.execute(select(_TALLY.c.stored, _TALLY.c.failed, _TALLY.c.attempts, _TALLY.c.seconds,
-                                     _TALLY.c.rejected).where(*where).with_for_update()).mappings().first()
+    locked = select(_TALLY.c.stored, _TALLY.c.failed, _TALLY.c.attempts, _TALLY.c.seconds,
+                    _TALLY.c.rejected).where(*where).with_for_update()
+    mine = connection.execute(locked).mappings().first()
     if mine is None:
         connection.execute(_insert_missing(connection.dialect.name, _TALLY),
                            {**key, "stored": 0, "failed": 0, "attempts": 0, "seconds": 0.0, "rejected": "{}",
                             "updated_at": utcnow()})
-        mine = connection.execute(select(_TALLY.c.stored, _TALLY.c.failed, _TALLY.c.attempts, _TALLY.c.seconds,
-                                         _TALLY.c.rejected).where(*where).with_for_update()).mappings().one()
+        mine = connection.execute(locked).mappings().one()
     total = Counter(json.loads(mine["rejected"]))
     total.update(reasons)
     connection.execute(update(_TALLY).where(*where).values(
