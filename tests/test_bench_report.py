@@ -43,6 +43,18 @@ def test_a_placeholder_expands_to_its_table_and_command(tmp_path: Path) -> None:
     assert "only in the whole file" not in text        # a title picks one table
 
 
+def test_a_row_limit_shows_the_first_rows_and_says_how_many_the_file_holds(tmp_path: Path) -> None:
+    write_result(tmp_path / "results", "grade", "bench/bench_grade.py")
+    skeleton = tmp_path / "skeleton.md"
+    skeleton.write_text("{{table:grade:speed|1}}\n")
+    out = tmp_path / "out.md"
+    done = run_report("--skeleton", skeleton, "--results", tmp_path / "results", "--out", out)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "| queens 9 | 60 | 0.17 ms |" in text and "starbattle 10 2" not in text
+    assert "the first 1 of 2 rows: bench/results/grade.json holds them all" in text
+
+
 def test_a_missing_result_file_fails_with_one_line(tmp_path: Path) -> None:
     skeleton = tmp_path / "skeleton.md"
     skeleton.write_text("# Bench\n\n{{table:peers}}\n")
