@@ -108,7 +108,10 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
             first, last, stored = conn.execute(
                 "SELECT min(s.updated_at), max(s.updated_at), count(*) FILTER (WHERE s.state = 'stored') "
                 "FROM job_slot s").fetchone()
-            tallies = conn.execute("SELECT count(*) FROM job_tally").fetchone()[0]
+            try:
+                tallies = conn.execute("SELECT count(*) FROM job_tally").fetchone()[0]
+            except psycopg.errors.UndefinedTable:         # a checkout from before tallies (PYTHONPATH)
+                tallies = 0
         seconds = (last - first).total_seconds()
         return {"boards_per_second": stored / seconds, "seconds": seconds, "stored": stored,
                 "server_ms_per_board": 1000 * server_cpu / stored,
@@ -133,6 +136,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--broker", default="redis://127.0.0.1:6379/6")
     ap.add_argument("--pg-admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    ap.add_argument("--name", default="fleet_writes", help="the result file's name (another, for a run of "
+                                                            "another checkout put first on PYTHONPATH)")
     args = ap.parse_args()
     load_at_start = os.getloadavg()[0]
     tmp = Path(tempfile.mkdtemp(prefix="bench-writes-"))
@@ -162,7 +167,10 @@ def main() -> int:
     for row in rows:
         print("| " + " | ".join(row) + " |")
     from machine import write_result
-    write_result("fleet_writes", [{"title": f"one job of {args.boards:,} Tango 6x6 boards on PostgreSQL",
+    checkout = os.environ.get("PYTHONPATH", "").split(os.pathsep)[0]
+    from machine import current_commit
+    code = f" (the code of {current_commit(Path(checkout))})" if checkout else ""
+    write_result(args.name, [{"title": f"one job of {args.boards:,} Tango 6x6 boards on PostgreSQL{code}",
                                    "columns": ["worker processes", "boards/s (median)", "runs", "vs 1",
                                                "lock-wait share (worst run)", "PostgreSQL CPU a board",
                                                "tally rows", "samples in a transaction"],

@@ -17,7 +17,8 @@ commands; `puzzlefleet serve` loaded by wrk with 8 connections):
   - `generate --count 20` (Queens 8x8) into the store beside an empty one, five runs each;
   - `export` of every board as JSON: boards/s and the command's peak memory;
   - `jobs` and `jobs ID` with 100,000 jobs recorded (added once, as finished jobs with a tally each);
-  - the duplicate check (has_fingerprint) in process, for stored and new fingerprints.
+  - the duplicate check (has_fingerprint) in process, for stored and new fingerprints;
+  - with --migrate, first: Alembic's upgrade 0007 -> 0008 (the store taken back to 0007 before).
 
 Each store is changed by it: the generated boards, the past daily sets and the jobs stay.
 """
@@ -225,6 +226,25 @@ def export_all(env: dict[str, str], tmp: Path, boards: int) -> str:
     return f"{lines / seconds:,.0f} boards/s ({lines:,} in {seconds:.1f} s), peak {usage.ru_maxrss / 1024:,.0f} MB"
 
 
+def migrate(url: str) -> str:
+    """Seconds of Alembic's upgrade 0007 -> 0008 on this store (taken back to 0007 first)."""
+    from alembic import command
+
+    import store
+    from store.db import alembic_config
+    db = store.make_engine(url)
+    cfg = alembic_config()
+    timings = []
+    for step, revision in ((command.downgrade, "0007"), (command.upgrade, "0008")):
+        started = time.perf_counter()
+        with db.begin() as conn:
+            cfg.attributes["connection"] = conn
+            step(cfg, revision)
+        timings.append(time.perf_counter() - started)
+    db.dispose()
+    return f"{timings[1]:.1f} s (back to 0007 first: {timings[0]:.1f} s)"
+
+
 def count(url: str) -> int:
     import store
     db = store.make_engine(url)
@@ -244,6 +264,9 @@ def measure(label: str, url: str, args: argparse.Namespace, tmp: Path) -> tuple[
     empty_env = {**env, "PUZZLEFLEET_DB": empty}
     rows: list[list[str]] = []
     try:
+        if args.migrate:
+            log("  migration")
+            rows.append(["Alembic 0007 -> 0008 (six indexes, job_tally)", migrate(url)])
         subprocess.run([str(BIN / "puzzlefleet"), "list"], env=empty_env, check=True, stdout=subprocess.DEVNULL)
         log("  reads")
         rows += reads(env, boards, args)
@@ -290,6 +313,8 @@ def main() -> int:
     ap.add_argument("--daily-days", type=int, default=1095)
     ap.add_argument("--round", type=int, default=0, help="a later run's number: new days and seeds")
     ap.add_argument("--name", default="scale", help="the result file's name")
+    ap.add_argument("--migrate", action="store_true", help="first take each store back to Alembic 0007 and "
+                                                           "time the upgrade to 0008")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("bench_scale needs wrk (Debian: apt-get install wrk)")
