@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_scale.py --store 1M=postgresql://postgres@127.0.0.1/scale \\
         --store 1M=sqlite:///scale.db --store 10k=postgresql://postgres@127.0.0.1/scale10k \\
-        --store 10k=sqlite:///scale10k.db [--seconds 10] [--connections 8] [--daily-days 1095]
+        --store 10k=sqlite:///scale10k.db --daily-days 10k=25 [--seconds 10] [--connections 8] [--migrate]
 
 The stores are filled beforehand by bench/fill_store.py (real boards made by `generate`; the SQLite ones
 copied from the PostgreSQL ones). For each store, with everything run as a user runs it (whole
@@ -12,8 +12,9 @@ commands; `puzzlefleet serve` loaded by wrk with 8 connections):
     page 200,000 boards deep (or the last, on a smaller store) reached by following `next` links:
     median and p99 latency, requests/s;
   - `list` and `list --game tango` beside the same commands on an empty store of the same kind;
-  - `daily` for a new day, with --daily-days of past sets made first (the plan below, the near-duplicate
-    rule in force), whole commands for three new days;
+  - `daily` for a new day, with --daily-days of past sets made first (three years by default; a store
+    of 10,000 boards has too few boards for the plan below's positions to fill three years), the plan
+    below, the near-duplicate rule in force, whole commands for three new days;
   - `generate --count 20` (Queens 8x8) into the store beside an empty one, five runs each;
   - `export` of every board as JSON: boards/s and the command's peak memory;
   - `jobs` and `jobs ID` with 100,000 jobs recorded (added once, as finished jobs with a tally each);
@@ -255,7 +256,7 @@ def count(url: str) -> int:
     return n
 
 
-def measure(label: str, url: str, args: argparse.Namespace, tmp: Path) -> tuple[str, list[list[str]]]:
+def measure(label: str, url: str, args: argparse.Namespace, tmp: Path, daily_days: int) -> tuple[str, list[list[str]]]:
     kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
     boards = count(url)
     log(f"{label} {kind}: {boards:,} boards")
@@ -278,10 +279,11 @@ def measure(label: str, url: str, args: argparse.Namespace, tmp: Path) -> tuple[
                          f"{ms(full)} ({statistics.median(full) * 1000 - statistics.median(none) * 1000:+,.0f} ms "
                          f"beside an empty store's {ms(none)})"])
         log("  daily")
-        past_dailies(url, args.daily_days)
+        past_dailies(url, daily_days)
         new_days = [FIRST_NEW_DAY + timedelta(days=offset + args.round * 3) for offset in range(3)]
         times = [whole([str(BIN / "puzzlefleet"), "daily", "--date", day.isoformat()], env, 1)[0] for day in new_days]
-        rows.append([f"`daily` for a new day ({args.daily_days:,} past sets)", f"{ms(times)} (worst {max(times) * 1000:,.0f} ms)"])
+        rows.append(["`daily` for a new day",
+                     f"{ms(times)} (worst {max(times) * 1000:,.0f} ms; {daily_days:,} past sets)"])
         log("  generate")
         seeds = iter(range(900_000 + args.round * 100, 900_000 + args.round * 100 + 100))
         gen = [whole([str(BIN / "puzzlefleet"), "generate", "--game", "queens", "--size", "8", "--count", "20",
@@ -310,7 +312,8 @@ def main() -> int:
     ap.add_argument("--store", action="append", required=True, help="LABEL=URL, measured in the order given")
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--connections", type=int, default=8)
-    ap.add_argument("--daily-days", type=int, default=1095)
+    ap.add_argument("--daily-days", action="append", default=[], metavar="LABEL=N",
+                    help="past daily sets made first on the stores of this label (default 1,095: three years)")
     ap.add_argument("--round", type=int, default=0, help="a later run's number: new days and seeds")
     ap.add_argument("--name", default="scale", help="the result file's name")
     ap.add_argument("--migrate", action="store_true", help="first take each store back to Alembic 0007 and "
@@ -326,7 +329,8 @@ def main() -> int:
     try:
         for spec in args.store:
             label, _, url = spec.partition("=")
-            title, rows = measure(label, url, args, tmp)
+            days = dict(item.split("=", 1) for item in args.daily_days)
+            title, rows = measure(label, url, args, tmp, int(days.get(label, 1095)))
             columns.append(title)
             for what, figure in rows:
                 key = re.sub(r"^GET /boards: [\d,]+ boards deep", "GET /boards: deep", what)
