@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Index, Text
+from sqlalchemy import JSON, BigInteger, DateTime, Index, Text, text
 from sqlmodel import Field, SQLModel
 
 
@@ -21,7 +21,9 @@ class Puzzle(SQLModel, table=True):
     # each filter the API offers leads an index that then runs in that order, so a page reads about
     # `limit` matching rows whatever the store holds (Alembic 0004 and 0008 make them).
     __table_args__ = (
-        Index("ix_puzzle_created_at", "created_at", "id"),
+        # unfiltered listings only: they state its condition (store.repo.UNFILTERED), filtered ones cannot
+        Index("ix_puzzle_created_at", "created_at", "id", sqlite_where=text("engine_version <> ''"),
+              postgresql_where=text("engine_version <> ''")),
         Index("ix_puzzle_game_created", "game", "created_at", "id"),
         Index("ix_puzzle_game_size_created", "game", "size", "created_at", "id"),
         Index("ix_puzzle_game_band_created", "game", "band", "created_at", "id"),

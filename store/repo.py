@@ -167,7 +167,7 @@ def recorded_options(rules: Mapping[str, Any]) -> dict[str, Any]:
 # A listing's `total` is counted up to this many boards; past it the listing says "more than" (a
 # count of every match would grow with the store, and a page must not).
 TOTAL_CAP = 1000
-EXPORT_BATCH = 2000        # boards a streamed listing reads per query
+EXPORT_BATCH = 500        # boards a streamed listing reads per query
 
 _SUMMARY_NAMES = ("id", "game", "size", "rules", "band", "score", "created_at", "style")
 _SUMMARY = tuple(col(getattr(Puzzle, name)) for name in _SUMMARY_NAMES)
@@ -240,6 +240,8 @@ def _statements(given: frozenset[str], options: tuple[tuple[str, Any], ...], new
     """The capped count, the summaries page and the board-text page for this shape of listing."""
     where = [_FILTERS[name]() for name in sorted(given)]
     where += [option_filter(name, value) for name, value in options]
+    if not _leading(given):
+        where.append(UNFILTERED)
     key = tuple_(col(Puzzle.created_at), col(Puzzle.id))
     if after:
         mark = tuple_(bindparam("after_at", type_=Puzzle.__table__.c.created_at.type), bindparam("after_id"))
@@ -253,6 +255,21 @@ def _statements(given: frozenset[str], options: tuple[tuple[str, Any], ...], new
     texts = (select(col(Puzzle.data), col(Puzzle.created_at), col(Puzzle.id)).where(*where).order_by(*order)
              .limit(bindparam("limit")))
     return count, summaries, texts
+
+
+# What a listing with no filter that leads an index states, so that it may walk ix_puzzle_created_at, a
+# partial index on this (true of every board: the engine version is required). A filtered listing
+# cannot: it walks its filter's index. Left to choose, PostgreSQL would walk (created_at, id) and
+# filter, which reads the whole store when the matching boards all lie at its far end (a game added
+# late, or one no longer made).
+UNFILTERED = col(Puzzle.engine_version) != ""
+
+
+def _leading(given: frozenset[str]) -> tuple[str, ...]:
+    """The filtered columns that lead the index a listing with these filters walks (Puzzle's indexes)."""
+    if "game" in given:
+        return ("game", "size") if "size" in given else ("game", "band") if "band" in given else ("game",)
+    return ("band",) if "band" in given else ("style",) if "style" in given else ()
 
 
 def _prepared(listing: Listing) -> tuple[tuple[Any, Any, Any], dict[str, Any]]:

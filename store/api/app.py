@@ -8,6 +8,8 @@ it to a thread measured 40% fewer requests per second (BENCHMARKS.md)."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
+from time import monotonic
 import inspect
 import json
 from collections.abc import AsyncIterator
@@ -44,6 +46,10 @@ BOARD_CACHE = "public, max-age=300"      # a board changes only when re-graded; 
 # leaves it as it is, so browsers and CDNs may serve repeats for a day without asking.
 PICTURE_CACHE = "public, max-age=86400"
 LIST_CACHE = "public, max-age=30"
+# A listing's total is counted once per filter set in this long (a listing's own max-age), so that a
+# page costs its one index read; a board stored meanwhile shows in the pages at once, in `total` after.
+COUNT_SECONDS = 30.0
+COUNTS_KEPT = 1024
 _NAME = r"^[a-z][a-z0-9-]{0,31}$"
 
 
@@ -143,6 +149,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     """The app; it opens its engine (PUZZLEFLEET_DB when db_url is None) at start-up, or uses `db`."""
     state: dict[str, Engine] = {}
     pictures = Drawn()                       # drawings of this app's boards, by ETag
+    counts: dict[Listing, tuple[float, tuple[int, bool]]] = {}     # filters -> (when counted, total)
     picture_files = pictures_dir()
 
     def picture_file(board_id: str, kind: str, solution: bool) -> Path | None:
@@ -249,9 +256,15 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         try:
             listing = Listing.of(game=game, size=size, band=band, style=style, options=options, start=start,
                                  end=end, after=cursor, newest_first=order == "newest")
+            filters = replace(listing, after=None)
+            known = counts.get(filters)
             with session(engine_(), read_only=True) as s:
                 rows, after = board_page(session=s, listing=listing, limit=limit)
-                total, capped = count_listing(session=s, listing=listing)
+                if known is None or monotonic() - known[0] > COUNT_SECONDS:
+                    known = counts[filters] = (monotonic(), count_listing(session=s, listing=filters))
+                    if len(counts) > COUNTS_KEPT:
+                        del counts[next(iter(counts))]      # the oldest counted
+            total, capped = known[1]
         except StoreError as exc:
             if not isinstance(exc, StoreUnreachable) and exc.__cause__ is None:
                 raise HTTPException(422, str(exc)) from None      # a bad cursor or option value

@@ -64,6 +64,32 @@ def test_list_filters_and_pagination(client, boards):
     assert [b["id"] for b in newest["boards"] + rest["boards"]] == [b["id"] for b in boards][::-1]
 
 
+def test_a_total_is_counted_once_in_its_window_while_pages_show_new_boards(tmp_path):
+    from fastapi.testclient import TestClient
+
+    import store
+    from engine.games.starbattle import Rules, generate
+    from store.api import create_app
+    url = f"sqlite:///{tmp_path / 'counted.db'}"
+    db = store.make_engine(url)
+    store.init_db(db)
+
+    def add(seed: int) -> None:
+        board, _ = generate(Rules(6, 1, False), seed)
+        with store.session(db) as s:
+            assert store.save_board(session=s, data=board.to_json(), fingerprint=board.fingerprint)
+    add(1)
+    with TestClient(create_app(url)) as client:
+        first = client.get("/boards", params={"game": "queens"}).json()
+        add(2)
+        again = client.get("/boards", params={"game": "queens"}).json()
+        other = client.get("/boards", params={"game": "queens", "size": 6}).json()
+    assert first["total"] == again["total"] == 1                  # counted within the window
+    assert len(again["boards"]) == 2                              # the page reads the store as it is
+    assert other["total"] == 2                                     # other filters, counted afresh
+    db.dispose()
+
+
 def test_offset_paging_is_refused_naming_the_next_link(client):
     assert client.get("/boards", params={"offset": 0}).status_code == 200
     r = client.get("/boards", params={"offset": 2})

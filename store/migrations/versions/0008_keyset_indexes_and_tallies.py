@@ -2,7 +2,8 @@
 
 Each filter the read API and `list` offer (game; game and size; game and band; band; style) now leads
 an index that continues in listing order (created_at, id), so a page reads about as many rows as it
-shows, however many boards the store holds; the single-column indexes on game, band and style they
+shows, however many boards the store holds; (created_at, id) itself becomes a partial index that only
+unfiltered listings can use; the single-column indexes on game, band and style they
 replace are dropped. The daily set reads unused boards of some rules and band in id order from a
 seeded point: (rules_text, band, id), which also serves what the rules_text index did.
 
@@ -37,7 +38,15 @@ _REPLACED = {"ix_puzzle_game": ["game"], "ix_puzzle_band": ["band"], "ix_puzzle_
              "ix_puzzle_rules_text": ["rules_text"]}
 
 
+_UNFILTERED = sa.text("engine_version <> ''")
+
+
 def upgrade() -> None:
+    # Unfiltered listings' index becomes partial, on a condition only they state (store.repo.UNFILTERED),
+    # so that a filtered listing walks its own filter's index.
+    op.drop_index("ix_puzzle_created_at", table_name="puzzle")
+    op.create_index("ix_puzzle_created_at", "puzzle", ["created_at", "id"], sqlite_where=_UNFILTERED,
+                    postgresql_where=_UNFILTERED)
     for name, columns in _LISTING.items():
         op.create_index(name, "puzzle", columns)
     for name in _REPLACED:
@@ -90,3 +99,5 @@ def downgrade() -> None:
         op.create_index(name, "puzzle", columns)
     for name in _LISTING:
         op.drop_index(name, table_name="puzzle")
+    op.drop_index("ix_puzzle_created_at", table_name="puzzle")
+    op.create_index("ix_puzzle_created_at", "puzzle", ["created_at", "id"])
