@@ -11,7 +11,8 @@ worker's start-up and the enqueue are not counted). Meanwhile pg_stat_activity i
 the lock-wait share is the samples of the bench database's backends waiting on a lock (wait_event_type
 Lock) over the samples of them inside a transaction (active or idle in transaction): the share of a
 write's time spent waiting for another's lock. The server's CPU a board is what the postgres processes
-spent during the run (from /proc) over the boards stored.
+spent during the run (from /proc) over the boards stored, and the WAL a board the write-ahead log the
+server wrote meanwhile (pg_current_wal_lsn) over the same.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
             time.sleep(0.1)
         sampler.start()
         server_cpu = cpu_of("postgres")
+        with psycopg.connect(args.pg_admin, autocommit=True) as conn:
+            wal_start = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
         out = subprocess.run([str(BIN / "puzzlefleet"), "enqueue", "--game", "tango", "--size", "6", "--count",
                               str(boards), "--seed", "11", "--wait", "--json"], env=env, cwd=tmp,
                              capture_output=True, text=True, timeout=900)
@@ -104,6 +107,8 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
         stop.set()
         sampler.join()
         server_cpu = cpu_of("postgres") - server_cpu
+        with psycopg.connect(args.pg_admin, autocommit=True) as conn:
+            wal = conn.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s)", (wal_start,)).fetchone()[0]
         with psycopg.connect(url, autocommit=True) as conn:
             first, last, stored = conn.execute(
                 "SELECT min(s.updated_at), max(s.updated_at), count(*) FILTER (WHERE s.state = 'stored') "
@@ -114,7 +119,7 @@ def run_once(processes: int, boards: int, args: argparse.Namespace, tmp: Path) -
                 tallies = 0
         seconds = (last - first).total_seconds()
         return {"boards_per_second": stored / seconds, "seconds": seconds, "stored": stored,
-                "server_ms_per_board": 1000 * server_cpu / stored,
+                "server_ms_per_board": 1000 * server_cpu / stored, "wal_kb_per_board": float(wal) / 1024 / stored,
                 "lock_share": counts["lock"] / max(1, counts["in_transaction"]),
                 "samples": counts["in_transaction"], "tallies": tallies}
     finally:
@@ -160,10 +165,12 @@ def main() -> int:
         rows.append([str(n), f"{rate:,.0f}", " / ".join(f"{x:,.0f}" for x in rates), f"{rate / one:.2f}×",
                      f"{max(shares):.1%}",
                      f"{statistics.median(r['server_ms_per_board'] for r in results[n]):.2f} ms",
+                     f"{statistics.median(r['wal_kb_per_board'] for r in results[n]):.1f} kB",
                      str(results[n][0]["tallies"]),
                      f"{sum(r['samples'] for r in results[n]):,}"])
-    print("| processes | boards/s (median) | runs | vs 1 | lock-wait share (worst run) | server CPU a board | tally rows | samples |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| processes | boards/s (median) | runs | vs 1 | lock-wait share (worst run) | server CPU a board | WAL a board "
+          "| tally rows | samples |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     from machine import write_result
@@ -172,7 +179,7 @@ def main() -> int:
     code = f" (the code of {current_commit(Path(checkout))})" if checkout else ""
     write_result(args.name, [{"title": f"one job of {args.boards:,} Tango 6x6 boards on PostgreSQL{code}",
                                    "columns": ["worker processes", "boards/s (median)", "runs", "vs 1",
-                                               "lock-wait share (worst run)", "PostgreSQL CPU a board",
+                                               "lock-wait share (worst run)", "PostgreSQL CPU a board", "WAL a board",
                                                "tally rows", "samples in a transaction"],
                                    "rows": rows}], load_at_start=load_at_start)
     return 0

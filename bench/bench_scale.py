@@ -186,6 +186,8 @@ def add_jobs(url: str) -> int:
         have += batch
     with store.session(db) as s:
         newest = s.scalar(select(func.max(Job.id)))
+        if url.startswith("postgresql"):          # the ids were given: the next job's comes after them
+            s.connection().exec_driver_sql(f"SELECT setval(pg_get_serial_sequence('job', 'id'), {int(newest)})")
     if url.startswith("postgresql"):
         with db.connect() as conn:
             conn.exec_driver_sql("ANALYZE")
