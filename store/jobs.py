@@ -248,7 +248,7 @@ def record_attempts(*, session: Session, job_id: int, attempts: Sequence[Attempt
                            .values({name: bindparam(f"new_{name}") for name in _SLOT_WRITTEN}), changed)
     if added["attempts"]:
         _add_to_tally(connection, job_id, added, reasons_added)
-    state = _counted_state(session, job_id)
+    state = _states(session, job_id)[1]
     return [AttemptOutcome(status, slot_state, next_attempt, state) for status, slot_state, next_attempt in outcomes]
 
 
@@ -272,10 +272,13 @@ def _add_to_tally(connection: Any, job_id: int, added: Mapping[str, float], reas
         rejected=json.dumps(dict(sorted(total.items())), separators=(",", ":")), updated_at=utcnow()))
 
 
-def _counted_state(session: Session, job_id: int) -> str:
-    """The job's state as its counts give it, from what this transaction sees."""
+def _states(session: Session, job_id: int) -> tuple[str, str]:
+    """The job row's state and the state its counts give, from what this transaction sees (one read of
+    the row, one of its tallies); JobNotFound for an unknown job."""
     rows = session.execute(_JOB_SELECT.where(col(Job.id) == job_id)).mappings().all()
-    return _with_tallies(session, rows)[0]["state"]
+    if not rows:
+        raise JobNotFound(f"no job with id {job_id}")
+    return rows[0]["state"], _with_tallies(session, rows)[0]["state"]
 
 
 def settle_job(*, session: Session, job_id: int) -> str | None:
@@ -284,15 +287,12 @@ def settle_job(*, session: Session, job_id: int) -> str | None:
     job's last slots at the same moment each settle after their own commit, so the last of them sees
     every count. Takes the job row's lock only when its state changes (twice in a job's life); returns
     the new state, or None when it stays."""
-    job = get_job(session=session, job_id=job_id)
-    if job is None:
-        raise JobNotFound(f"no job with id {job_id}")
-    rows = session.execute(select(col(Job.state)).where(col(Job.id) == job_id)).scalar_one()
-    if job["state"] == rows:
+    recorded, counted = _states(session, job_id)
+    if counted == recorded:
         return None
-    changed = session.execute(update(Job).where(col(Job.id) == job_id, col(Job.state) == rows)
-                              .values(state=job["state"], updated_at=utcnow()))
-    return job["state"] if changed.rowcount == 1 else None
+    changed = session.execute(update(Job).where(col(Job.id) == job_id, col(Job.state) == recorded)
+                              .values(state=counted, updated_at=utcnow()))
+    return counted if changed.rowcount == 1 else None
 
 
 def unfinished_slots(*, session: Session, job_id: int) -> list[int]:

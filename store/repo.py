@@ -346,7 +346,7 @@ def _texts(session: Session, listing: Listing, batch: int) -> Iterator[tuple[Any
             return
         if "after_at" not in params:
             (_, _, texts), _ = _prepared(replace(listing, after=encode_cursor(rows[-1][1], rows[-1][2])))
-        params["after_at"], params["after_id"] = decode_cursor(encode_cursor(rows[-1][1], rows[-1][2]))
+        params["after_at"], params["after_id"] = _naive_utc(rows[-1][1]).replace(tzinfo=timezone.utc), rows[-1][2]
 
 
 def iter_board_texts(*, session: Session, listing: Listing, limit: int | None = None,
@@ -404,12 +404,6 @@ def has_fingerprint(*, session: Session, fingerprint: str) -> bool:
     """Whether a board with this canonical fingerprint is already stored."""
     stmt = select(col(Puzzle.id)).where(col(Puzzle.fingerprint) == fingerprint).limit(1)
     return session.scalar(stmt) is not None
-
-
-def board_ids_graded_by_other_versions(*, session: Session, version: str) -> list[str]:
-    """Ids of boards whose engine_version is not `version` (graded by an older ladder)."""
-    return list(session.scalars(select(col(Puzzle.id)).where(col(Puzzle.engine_version) != version)
-                                .order_by(col(Puzzle.id))))
 
 
 def count_stale_boards(*, session: Session, version: str) -> int:
