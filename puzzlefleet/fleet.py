@@ -306,28 +306,45 @@ def regrade(db: Any, stale: int, progress: Callable[[int], None], *, patience: f
     """Send the fleet a regrade task per range of board ids (workers.regrade.RANGES) and wait until no
     board is graded by another engine, or until `patience` seconds pass without one regraded; returns
     (boards regraded meanwhile, boards left). `progress(done)` as the count falls. Raises
-    BrokerUnreachable when the tasks cannot be sent."""
+    BrokerUnreachable when the tasks cannot be sent.
+
+    A quiet spell longer than the broker's redelivery (the visibility timeout) means a task was lost
+    (a worker killed between taking a message and noting it held), so the ranges still holding stale
+    boards are sent again: a range done twice finds its boards done, none is regraded twice."""
     from engine import ENGINE_VERSION
     from store import count_stale_boards, session
-    from workers.regrade import RANGES
-    from workers.tasks import send_regrade
+    from workers.regrade import RANGES, ranges_left
+    from workers.settings import settings
     if stale == 0:
         return 0, 0
-    try:
-        send_regrade(RANGES)
-    except Exception as exc:
-        from kombu.utils.url import maybe_sanitize_url
-
-        from workers.settings import settings
-        raise BrokerUnreachable(f"cannot send the regrade to the broker {maybe_sanitize_url(settings().broker)}: "
-                                f"{one_line(exc, 200)}") from exc
+    _send_regrade(RANGES)
+    resend_after = settings().visibility_timeout + RESEND_MARGIN
     left, last_change = stale, time.monotonic()
+    last_sent = last_change
     while left and time.monotonic() - last_change < patience:
         time.sleep(poll)
         with session(db, read_only=True) as s:
             now = count_stale_boards(session=s, version=ENGINE_VERSION)
         if now < left:
             last_change = time.monotonic()
+        elif now and time.monotonic() - max(last_change, last_sent) >= resend_after:
+            _send_regrade(ranges_left(db))
+            last_sent = time.monotonic()
         left = now
         progress(stale - left)
     return stale - left, left
+
+
+RESEND_MARGIN = 15.0        # seconds past the visibility timeout before a quiet regrade is sent again
+
+
+def _send_regrade(ranges: list[tuple[str | None, str | None]]) -> None:
+    from workers.tasks import send_regrade
+    try:
+        send_regrade(ranges)
+    except Exception as exc:
+        from kombu.utils.url import maybe_sanitize_url
+
+        from workers.settings import settings
+        raise BrokerUnreachable(f"cannot send the regrade to the broker {maybe_sanitize_url(settings().broker)}: "
+                                f"{one_line(exc, 200)}") from exc

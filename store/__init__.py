@@ -21,7 +21,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                    "set_job_state", "settle_job", "stalled_jobs", "touch_job", "unfinished_slots"),
     "store.models": ("Puzzle",),
     "store.progress": ("FINAL_STATES", "JOB_STATES", "database_url", "read_jobs"),
-    "store.repo": ("board_summaries", "count_boards", "count_stale_boards",
+    "store.repo": ("board_summaries", "count_boards", "count_stale_boards", "first_stale_id",
                    "get_board", "stale_boards",
                    "has_fingerprint", "list_boards", "regrade_board", "save_board"),
 }
@@ -54,6 +54,6 @@ if TYPE_CHECKING:    # the same names, for type checkers and editors
                             set_job_state, settle_job, stalled_jobs, touch_job, unfinished_slots)
     from store.models import Puzzle
     from store.progress import FINAL_STATES, JOB_STATES, database_url, read_jobs
-    from store.repo import (board_summaries, count_boards, count_stale_boards,
+    from store.repo import (board_summaries, count_boards, count_stale_boards, first_stale_id,
                             get_board, stale_boards,
                             has_fingerprint, list_boards, regrade_board, save_board)

@@ -427,6 +427,15 @@ def stale_boards(*, session: Session, version: str, after: str | None = None, th
     return [json.loads(text) for text in session.scalars(stmt)]
 
 
+def first_stale_id(*, session: Session, version: str, after: str | None = None) -> str | None:
+    """The lowest id above `after` of a board graded by another engine version than `version`, or None
+    (no lock taken: the regrade tasks lock what they regrade)."""
+    stmt = select(col(Puzzle.id)).where(col(Puzzle.engine_version) != version)
+    if after is not None:
+        stmt = stmt.where(col(Puzzle.id) > after)
+    return session.scalar(stmt.order_by(col(Puzzle.id)).limit(1))
+
+
 def regrade_board(*, session: Session, board_id: str, data: dict[str, Any]) -> None:
     """Replace a board's grade, solve path and engine version (its regions and answer stay as stored,
     so its id and fingerprint do too). Checked like save_board before any SQL runs."""

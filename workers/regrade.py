@@ -13,7 +13,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine
 
 from engine import ENGINE_VERSION, game_of
-from store import regrade_board, session, stale_boards
+from store import first_stale_id, regrade_board, session, stale_boards
 
 BATCH = 50                  # boards a transaction regrades
 # The fleet's regrade tasks each take the ids with one first hex digit pair: 256 ranges, a few
@@ -40,3 +40,18 @@ def regrade_range(*, db: Engine, after: str | None = None, through: str | None =
         if progress is not None:
             progress(len(boards))
     return done
+
+
+def ranges_left(db: Engine) -> list[tuple[str | None, str | None]]:
+    """The RANGES that still hold a board graded by another engine version (a query per such range,
+    and one more)."""
+    left: list[tuple[str | None, str | None]] = []
+    after: str | None = None
+    with session(db, read_only=True) as s:
+        while (found := first_stale_id(session=s, version=ENGINE_VERSION, after=after)) is not None:
+            index = int(found[:2], 16)
+            left.append(RANGES[index])
+            after = RANGES[index][1]
+            if after is None:
+                break
+    return left

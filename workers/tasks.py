@@ -200,6 +200,9 @@ def store_engine() -> Engine:
     return _db
 
 
+_OVERRUN = (SoftTimeLimitExceeded, OutOfBudget)
+
+
 def _retryable(exc: BaseException) -> bool:
     """A transient fault, the daily set's work budget spent, or the soft time limit reached where the
     work could not hand itself over first (a store call or a hand-over still in flight, one board
@@ -207,13 +210,18 @@ def _retryable(exc: BaseException) -> bool:
     the pool's ping of a PostgreSQL connection leaves psycopg's "can't change 'autocommit' now"): a
     retry takes up what is left. Acked as a failure instead, a range's slots would wait for beat's
     sweep."""
-    return _caused_by(exc, (SoftTimeLimitExceeded, OutOfBudget)) or is_transient(exc)
+    return _cause_of(exc, _OVERRUN) is not None or is_transient(exc)
 
 
 def retry_for(exc: BaseException) -> Retryable:
-    """The Retryable a task raises for `exc`; a store that does not answer is said once per worker, at
-    WARNING, when the outage begins (store_outage_ended says when it ends)."""
-    if is_transient(exc) and _caused_by(exc, (StoreError, SQLAlchemyError)):
+    """The Retryable a task raises for `exc`, named after the time limit or budget that set it off if
+    one did (the driver's error from a query cut short says nothing of why, and the store did answer);
+    a store that does not answer is said once per worker, at WARNING, when the outage begins
+    (store_outage_ended says when it ends)."""
+    overrun = _cause_of(exc, _OVERRUN)
+    if overrun is not None:
+        return Retryable.of(overrun)
+    if is_transient(exc) and _cause_of(exc, (StoreError, SQLAlchemyError)) is not None:
         path = STORE_DOWN_MARKER.format(pid=os.getppid())
         try:
             marker = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -241,16 +249,16 @@ def store_outage_ended(**_: Any) -> None:
     log.warning("the store answers again, after %.0f s", time.time() - began)
 
 
-def _caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
-    """Whether `exc` or an exception it was raised from or while handling is one of `kinds`."""
+def _cause_of(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:
+    """`exc` or the first exception it was raised from or while handling that is one of `kinds`."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         if isinstance(current, kinds):
-            return True
+            return current
         seen.add(id(current))
         current = current.__cause__ or current.__context__
-    return False
+    return None
 
 
 def _game(params: Any) -> str:

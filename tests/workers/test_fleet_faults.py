@@ -63,12 +63,12 @@ def test_a_worker_killed_mid_job_still_lands_exactly_n_boards(kind: str, tmp_pat
 @pytest.mark.postgres
 def test_a_soft_limit_that_cuts_a_store_call_short_costs_one_retry(tmp_path: Path, request: pytest.FixtureRequest,
                                                                    fleet_factory: Callable[..., Fleet]) -> None:
-    """The test holds the job's row lock, so the task's next store call waits on it when the task's soft
-    limit comes, and the limit is raised in the middle of that query. The connection it cut short is
-    closed, never pooled again: the task is retried once the lock is let go, and the job ends whole.
-    Pooled again, the connection still had its command in flight and its transaction open on the server,
-    holding the job's row: every later store call on it failed ("another command is already in
-    progress"), every other process waited on the lock until its own soft limit, and the job stalled."""
+    """The test locks the slot table against writes, so the task's next store call waits on it when the
+    task's soft limit comes, and the limit is raised in the middle of that query. The connection it cut
+    short is closed, never pooled again: the task is retried once the lock is let go, and the job ends
+    whole. Pooled again, the connection would still have its command in flight and its transaction open
+    on the server, holding its slots' rows: every later store call on it would fail ("another command is
+    already in progress") and every delivery of those slots would wait on them until its own soft limit."""
     url = make_db_url("postgresql", tmp_path, request)
     fleet = fleet_factory(url, PUZZLEFLEET_SOFT_TIME_LIMIT="3", PUZZLEFLEET_TIME_LIMIT="20",
                           PUZZLEFLEET_VISIBILITY_TIMEOUT="30")
@@ -80,7 +80,7 @@ def test_a_soft_limit_that_cuts_a_store_call_short_costs_one_retry(tmp_path: Pat
     db = store.make_engine(url)
     try:
         with db.begin() as conn:
-            conn.exec_driver_sql(f"SELECT id FROM job WHERE id = {job_id} FOR UPDATE")
+            conn.exec_driver_sql("LOCK TABLE job_slot IN EXCLUSIVE MODE")
             wait_for(lambda: re.search(r" retry: .*SoftTimeLimitExceeded", worker.text()), 30,
                      "a task's soft limit during its store call")
     finally:

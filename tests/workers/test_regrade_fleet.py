@@ -15,7 +15,7 @@ from sqlalchemy import text
 
 import store
 from engine import ENGINE_VERSION
-from tests.workers.conftest import BIN, Fleet, make_db_url, wait_for
+from tests.workers.conftest import BIN, Fleet, make_db_url, wait_for, waiting_messages
 
 pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("faults")]
 
@@ -97,3 +97,33 @@ def test_with_no_worker_it_gives_up_in_one_line_and_a_second_run_resumes(tmp_pat
     assert done.returncode == 0, done.stderr
     counts = regraded()
     assert len(counts) == n and set(counts.values()) == {1}
+
+
+@pytest.mark.slow
+def test_a_regrade_task_lost_in_the_broker_is_sent_again_after_a_quiet_spell(tmp_path: Path,
+                                                                              request: pytest.FixtureRequest,
+                                                                              fleet_factory: Callable[..., Fleet]) -> None:
+    """The fleet queue is purged under a running `regrade --fleet`, as a worker killed between taking a
+    message and noting it held loses it: with no board regraded for the visibility timeout and a
+    margin, the command sends the ranges still holding stale boards again and ends whole."""
+    db_url = make_db_url("sqlite", tmp_path, request)
+    fleet = fleet_factory(db_url, PUZZLEFLEET_VISIBILITY_TIMEOUT="5")
+    n = 60
+    regraded = _stale_store(db_url, n, fleet.env)
+    command = _regrade(fleet.env, "--patience", "60")
+    try:
+        wait_for(lambda: waiting_messages(fleet.broker, ('fleet',)), 30, "the regrade tasks in the fleet queue")
+        purged = subprocess.run([str(BIN / "celery"), "-A", "workers", "purge", "-f", "-Q", "fleet"], env=fleet.env,
+                                capture_output=True, text=True, timeout=60)
+        assert purged.returncode == 0, purged.stderr
+        assert not waiting_messages(fleet.broker, ('fleet',))
+        fleet.worker("w1", queues="fleet")
+        out, err = command.communicate(timeout=120)
+    finally:
+        if command.poll() is None:
+            command.kill()
+    assert command.returncode == 0, err
+    assert f"regraded {n} board(s) to engine {ENGINE_VERSION}" in out
+    counts = regraded()
+    assert len(counts) == n and set(counts.values()) == {1}
+
