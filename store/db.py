@@ -10,8 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import (Column, Connection, Engine, MetaData, PrimaryKeyConstraint, String, Table, create_engine, event,
-                        inspect)
+from sqlalchemy import Connection, Engine, MetaData, create_engine, event, inspect
 from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlmodel import Session
@@ -149,9 +148,10 @@ def schema_revision(engine: Engine) -> str | None:
 def init_db(engine: Engine) -> None:
     """Bring the schema to the latest revision; safe to call again, and from several processes.
 
-    A store already at SCHEMA_REVISION costs one read. A new database (no tables) gets the models'
-    tables, which a test keeps equal to what the migrations make, stamped at SCHEMA_REVISION: Alembic
-    and its migrations (about 0.35 s of a command's start) are loaded only for a store to upgrade."""
+    A store already at SCHEMA_REVISION costs one read: Alembic and its migrations (about 0.35 s of a
+    command's start) are loaded only for a store to make or upgrade. A new database (no tables) gets
+    the models' tables, which a test keeps equal to what the migrations make, stamped by Alembic at
+    SCHEMA_REVISION."""
     if schema_revision(engine) == SCHEMA_REVISION:
         return
     where = shown(engine)
@@ -180,13 +180,14 @@ def schema_metadata() -> MetaData:
 
 
 def _create_newest(conn: Connection) -> None:
-    """The models' tables in an empty database, and Alembic's version row saying they are the newest."""
+    """The models' tables in an empty database, stamped by Alembic as the newest revision, so that a
+    later upgrade starts from there."""
+    from alembic import command
+
     schema_metadata().create_all(conn)
-    # As Alembic makes its own table, so that a later upgrade reads and moves the revision as usual.
-    version = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
-                    PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
-    version.create(conn)
-    conn.execute(version.insert().values(version_num=SCHEMA_REVISION))
+    cfg = alembic_config()
+    cfg.attributes["connection"] = conn
+    command.stamp(cfg, SCHEMA_REVISION)
 
 
 def _upgrade(conn: Connection, shown: str) -> None:
