@@ -230,7 +230,7 @@ def _count_malformed(reason: str) -> None:
     metrics.MALFORMED.labels(reason).inc()
 
 
-tolerant.install(_count_malformed)     # a malformed message is dropped, not the worker
+tolerant.install(_count_malformed, app.connection_for_write)     # a malformed message is dropped, not the worker
 
 
 @signals.after_setup_logger.connect
@@ -272,7 +272,7 @@ def _worker_init(sender: Any = None, **_: Any) -> None:
     # The worker's main process, before its pool starts: a clean metrics directory, then the server,
     # whose per-job gauges cover the queues this worker consumes (-Q; all of them without it).
     from workers import metrics
-    from workers.tasks import STORE_DOWN_MARKER
+    from workers.faults import STORE_DOWN_MARKER
     try:
         os.unlink(STORE_DOWN_MARKER.format(pid=os.getpid()))      # one left by an earlier worker of this pid
     except OSError:

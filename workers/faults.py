@@ -10,6 +10,8 @@ must stay loud."""
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 
 import amqp.exceptions
 import kombu.exceptions
@@ -19,6 +21,11 @@ import redis.exceptions
 from sqlalchemy import exc as sa_exc
 
 from store.errors import is_unreachable, one_line
+
+# A marker per worker (its main process's pid), made by the first of its pool processes that finds the
+# store away and removed by the first task that succeeds after: one WARNING when a store outage begins
+# and one when it ends, per worker, the retries between them at INFO.
+STORE_DOWN_MARKER = os.path.join(tempfile.gettempdir(), "puzzlefleet-store-down-{pid}")
 
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
               kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,

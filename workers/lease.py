@@ -12,11 +12,7 @@ meanwhile is not added back), so only the messages of a worker that stopped (kil
 its main process hung) age past the timeout.
 
 The messages a worker holds: those its channel has delivered and not settled (running, prefetched, or
-a retry waiting out its countdown), and those of the tasks it still runs from before a reconnection.
-
-settle_elsewhere acknowledges or requeues a message whose channel is gone (the worker reconnected
-while its task ran) on a channel of the worker's current connection: the hash is the broker's, not the
-channel's, so the message is settled once and not handed out again after its lease."""
+a retry waiting out its countdown), and those of the tasks it still runs from before a reconnection."""
 
 from __future__ import annotations
 
@@ -85,20 +81,3 @@ class Leases(bootsteps.StartStopStep):
             self.entry = None
 
     shutdown = stop
-
-
-def settle_elsewhere(tag: Any, requeue: bool | None) -> bool:
-    """Redis: acknowledge (requeue None or False: drop; True: back to the head of its queue) the
-    message `tag` on a channel of a new connection; False when the broker does not answer."""
-    from workers.celeryapp import app
-    try:
-        with app.connection_for_write() as conn:
-            qos = conn.default_channel.qos
-            if requeue:
-                qos.restore_by_tag(tag, leftmost=False)
-            else:
-                qos._remove_from_indices(tag).execute()
-    except Exception as exc:          # the broker away: the message's lease runs out, it comes back
-        log.debug("could not settle message %s: %s", tag, exc)
-        return False
-    return True

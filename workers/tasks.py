@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -28,7 +27,7 @@ from workers import metrics, stall
 from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, queue_keys,
                                waiting)
 from workers.daily import OutOfBudget, make_daily, today
-from workers.faults import Retryable, is_transient
+from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
 from workers.regrade import regrade_range
@@ -42,10 +41,6 @@ MAX_RETRIES = 30
 RETRY = {"autoretry_for": (Retryable,), "retry_backoff": True, "retry_jitter": True,
          "retry_backoff_max": settings().retry_backoff_max, "max_retries": MAX_RETRIES}
 PATIENCE_MARGIN = 2.0      # seconds before the soft limit by which a task stops waiting for the broker
-# A marker per worker (its main process's pid), made by the first of its pool processes that finds the
-# store away and removed by the first task that succeeds after: one WARNING when a store outage begins
-# and one when it ends, per worker, the retries between them at INFO.
-STORE_DOWN_MARKER = os.path.join(tempfile.gettempdir(), "puzzlefleet-store-down-{pid}")
 log = logging.getLogger(__name__)
 _started = [time.monotonic()]         # when this process's current task started (task_prerun)
 

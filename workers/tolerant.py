@@ -13,7 +13,7 @@ after the worker has reconnected, Celery acknowledges its message on the channel
 connection. kombu's Redis transport raised AttributeError ("'NoneType' object has no attribute
 'client'" or "... 'hostname'") out of the event loop: "Unrecoverable error", and the worker stopped.
 Such an acknowledgement (or rejection) is made on a channel of a new connection instead
-(workers.lease.settle_elsewhere: Redis keeps what workers hold in one hash, whatever the channel). One
+(settle_elsewhere: Redis keeps what workers hold in one hash, whatever the channel). One
 that cannot be made (the broker away; on RabbitMQ a channel that closed, whose messages RabbitMQ has
 already taken back) is one INFO line, not kombu's CRITICAL with a traceback: the message comes back to
 a worker (on Redis once its lease runs out), and its slots are idempotent.
@@ -33,6 +33,7 @@ log = logging.getLogger("puzzlefleet.malformed")
 
 
 _count: list[Callable[[str], None]] = []        # what install() was given: counts a dropped message
+_connect: list[Callable[[], Any]] = []          # and: opens a new broker connection (a context manager)
 
 
 def drop(reason: str, detail: str, body: Any) -> None:
@@ -85,7 +86,6 @@ def settles_on_closed_channels(method: Callable[..., Any], verb: str) -> Callabl
         except AttributeError as exc:
             if not _closed(self):
                 raise
-            from workers.lease import settle_elsewhere
             if settle_elsewhere(self.delivery_tag, requeue):
                 done = "requeued" if requeue else ("acknowledged" if requeue is None else "rejected")
                 logger.info("%s message %s on a new connection: its own was lost while its task ran",
@@ -119,12 +119,30 @@ def _reject_to_the_head(reject: Callable[..., Any]) -> Callable[..., Any]:
     return reject_here
 
 
-def install(dropped: Callable[[str], None]) -> None:
-    """Wrap the Redis transport's decoder, requeue and kombu's acknowledgement (once per process)."""
+def settle_elsewhere(tag: Any, requeue: bool | None) -> bool:
+    """Redis: acknowledge (requeue None or False: drop; True: back to the head of its queue) the
+    message `tag` on a channel of a new connection; False when the broker does not answer."""
+    try:
+        with _connect[0]() as conn:
+            qos = conn.default_channel.qos
+            if requeue:
+                qos.restore_by_tag(tag, leftmost=False)
+            else:
+                qos._remove_from_indices(tag).execute()
+    except Exception as exc:          # the broker away: the message's lease runs out, it comes back
+        log.debug("could not settle message %s: %s", tag, exc)
+        return False
+    return True
+
+
+def install(dropped: Callable[[str], None], connect: Callable[[], Any]) -> None:
+    """Wrap the Redis transport's decoder, requeue and kombu's acknowledgement (once per process);
+    `dropped(reason)` counts a dropped message, `connect()` opens a broker connection to settle on."""
     from kombu.message import Message
     from kombu.transport import redis as transport
     if not _count:
         _count.append(dropped)
+        _connect.append(connect)
     if not hasattr(transport.loads, "__wrapped__"):
         transport.loads = tolerant(transport.loads, dropped)
     if not hasattr(Message.ack_log_error, "__wrapped__"):

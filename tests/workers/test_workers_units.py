@@ -597,11 +597,11 @@ def test_an_ack_on_a_closed_connection_is_one_line_not_a_dead_worker(monkeypatch
     from kombu.message import Message
 
     import workers.celeryapp  # noqa: F401  (installs the wrappers)
-    from workers import lease
+    from workers import tolerant
 
     settled: list[tuple[Any, Any]] = []
     answers = [True]
-    monkeypatch.setattr(lease, "settle_elsewhere", lambda tag, requeue: settled.append((tag, requeue)) or answers[0])
+    monkeypatch.setattr(tolerant, "settle_elsewhere", lambda tag, requeue: settled.append((tag, requeue)) or answers[0])
 
     class Channel:
         connection = None
