@@ -141,7 +141,7 @@ def _redis_options(conf: Settings) -> dict[str, Any]:
         "socket_timeout": 30,
         "health_check_interval": 10,
         "priority_steps": PRIORITY_STEPS,
-        # A worker with several queues (a game's and `fleet`) takes them in turn, as before.
+        # A worker with several queues (a game's and `fleet`) takes them in turn: neither starves the other.
         "queue_order_strategy": "round_robin",
     }
 

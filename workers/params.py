@@ -107,7 +107,7 @@ class JobParams:
         out = {"game": self.game, "size": self.size, **self.options, "band": self.band, "timeout": self.timeout,
                "max_attempts": self.max_attempts}
         if self.style is not None:
-            out["style"] = self.style   # a job in the default style reads as before (workers not yet upgraded)
+            out["style"] = self.style   # none for the default style: a worker of an older version reads the job too
         return out
 
 
