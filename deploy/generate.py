@@ -47,8 +47,8 @@ spec:
         prometheus.io/port: "9100"
         prometheus.io/path: /metrics
     spec:
-      # Above the hard time limit (660 s): on scale-down Celery's warm shutdown finishes running tasks.
-      terminationGracePeriodSeconds: 720
+      # Above the hard time limit (30 s): on scale-down Celery's warm shutdown finishes running tasks.
+      terminationGracePeriodSeconds: 60
       securityContext: {{runAsNonRoot: true, runAsUser: 10001}}
       containers:
         - name: worker
@@ -140,8 +140,8 @@ COMPOSE_WORKER = """\
               "--without-gossip", "--without-mingle"]
     environment:
       <<: *worker-env
-    # Above the hard time limit (660 s): a stopping worker finishes its running tasks first.
-    stop_grace_period: 720s
+    # Above the hard time limit (30 s): a stopping worker finishes its running tasks first.
+    stop_grace_period: 60s
 """
 
 REDIS_EXPORTER_KEYS = '      REDIS_EXPORTER_CHECK_SINGLE_KEYS: "{keys}"\n'

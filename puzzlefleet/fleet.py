@@ -335,7 +335,7 @@ def regrade(db: Any, stale: int, progress: Callable[[int], None], *, patience: f
     return stale - left, left
 
 
-RESEND_MARGIN = 15.0        # seconds past the visibility timeout before a quiet regrade is sent again
+RESEND_MARGIN = 10.0        # seconds past the visibility timeout before a quiet regrade is sent again
 
 
 def _send_regrade(ranges: list[tuple[str | None, str | None]]) -> None:

@@ -379,7 +379,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
                 return EXIT_UNREACHABLE
         else:
             from workers.regrade import regrade_range
-            done, left = regrade_range(db=db, progress=lambda n: bar.update(bar.done + n)), 0
+            done, left = regrade_range(db=db, progress=lambda n: bar.update(bar.done + n))[0], 0
         bar.close()
     finally:
         db.dispose()

@@ -18,7 +18,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "store.jobmodels": ("Job", "JobSlot", "JobTally"),
     "store.jobs": ("Attempt", "AttemptOutcome", "JobNotFound", "count_job_boards", "create_job", "get_job",
                    "job_by_key", "list_job_boards", "list_jobs", "open_job_ids", "pending_slots", "record_attempts",
-                   "set_job_state", "settle_job", "stalled_jobs", "touch_job", "unfinished_slots"),
+                   "set_job_state", "settle_job", "stalled_jobs", "started_jobs", "touch_job", "unfinished_slots"),
     "store.models": ("Puzzle",),
     "store.progress": ("FINAL_STATES", "JOB_STATES", "database_url", "read_jobs"),
     "store.repo": ("board_summaries", "count_boards", "count_stale_boards", "first_stale_id",
@@ -51,7 +51,7 @@ if TYPE_CHECKING:    # the same names, for type checkers and editors
     from store.jobmodels import Job, JobSlot, JobTally
     from store.jobs import (Attempt, AttemptOutcome, JobNotFound, count_job_boards, create_job, get_job,
                             job_by_key, list_job_boards, list_jobs, open_job_ids, pending_slots, record_attempts,
-                            set_job_state, settle_job, stalled_jobs, touch_job, unfinished_slots)
+                            set_job_state, settle_job, stalled_jobs, started_jobs, touch_job, unfinished_slots)
     from store.models import Puzzle
     from store.progress import FINAL_STATES, JOB_STATES, database_url, read_jobs
     from store.repo import (board_summaries, count_boards, count_stale_boards, first_stale_id,

@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import os
@@ -21,7 +21,7 @@ import socket
 from functools import cache
 from importlib import import_module
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
@@ -314,6 +314,21 @@ def stalled_jobs(*, session: Session, idle_seconds: float) -> list[dict[str, Any
             .order_by(col(Job.id)))
     jobs = _with_tallies(session, session.execute(stmt).mappings().all())
     return [job for job in jobs if job["state"] in ("queued", "running")]
+
+
+def started_jobs(*, session: Session, after_id: int, created_after: datetime) -> list[dict[str, Any]]:
+    """Jobs with ids above `after_id` created after `created_after` that have an attempt counted (any
+    state but queued, or a tally), as {"job", "game", "params", "created_at"}: the evidence that a queue
+    has moved past what was sent to it before them."""
+    tallied = select(_TALLY.c.job_id).where(_TALLY.c.job_id > after_id)
+    stmt = (select(col(Job.id), col(Job.game), col(Job.params), col(Job.created_at))
+            .where(col(Job.id) > after_id, col(Job.created_at) > created_after,
+                   or_(col(Job.state) != "queued", col(Job.id).in_(tallied)))
+            .order_by(col(Job.id)))
+    return [{"job": row.id, "game": row.game, "params": json.loads(row.params),
+             # (SQLite hands back naive times; every stored time is UTC)
+             "created_at": row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=timezone.utc)}
+            for row in session.execute(stmt)]
 
 
 def open_job_ids(*, session: Session) -> set[int]:

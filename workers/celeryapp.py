@@ -1,8 +1,9 @@
 """The Celery app, configured from the environment (see workers.settings).
 
-Long CPU-bound tasks on Redis or RabbitMQ: late acks and requeue when a pool process dies (a task is
-lost only if it is never finished; on Redis the messages a worker holds are leases it renews,
-workers.lease), one message prefetched per process, JSON only, a queue per game,
+CPU-bound tasks on Redis or RabbitMQ: late acks and requeue when a pool process dies (a task is lost
+only if it is never finished; a message a dead worker took comes back from the broker: on Redis after
+the visibility timeout, which a task's hard limit fits under), one message prefetched per process,
+JSON only, a queue per game,
 pool processes recycled after PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks. Tasks send events, so Flower
 shows each task's return value (its summary).
 
@@ -24,26 +25,30 @@ from kombu import Connection, Exchange, Queue
 from workers import tolerant
 from workers.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import Settings, settings
+from workers.settings import broker_kind as broker_kind_of
 
-# Message priorities on Redis, where a lower number is served first: kombu keeps one list per step of
-# `priority_steps` (the step 0 list is the queue's own name, the others `NAME\x06\x16STEP`) and a
-# worker pops them in step order. A job's tasks go out at NEW_PRIORITY; what beat's sweep sends again
-# for a stalled job goes out at RESENT_PRIORITY, so it is taken before any work enqueued after it.
-# Messages sent with no priority (other clients, the fleet queue's tasks) land on the step 0 list too.
+# Message priorities on Redis, where a lower number is served first (the transport keeps a list per
+# step of `priority_steps`, taken in step order). A job's tasks go out at NEW_PRIORITY; what beat's
+# sweep sends again for a stalled job goes out at RESENT_PRIORITY, so it is taken before any work
+# enqueued after it. Messages sent with no priority (other clients, the fleet queue's tasks) count as
+# step 0.
 RESENT_PRIORITY, NEW_PRIORITY = 0, 5
 PRIORITY_STEPS = [RESENT_PRIORITY, NEW_PRIORITY]
-PRIORITY_SEPARATOR = "\x06\x16"             # kombu's default `sep`
+# The transport option `sep`, set here rather than left to kombu's default, as it names the priority
+# lists that a scaler outside the fleet reads (deploy/generate.py, KEDA's Redis triggers).
+PRIORITY_SEPARATOR = "\x06\x16"
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis lists that hold a queue's messages, in the order workers take them: the queue's own
+    name for step 0, NAME + `sep` + STEP for the others (the transport's documented naming)."""
+    return [queue if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS]
 
 # RabbitMQ's quorum queues have no message priorities before RabbitMQ 4.0, so there what the sweep
 # sends again goes to a twin queue, NAME.resent, which every worker of NAME consumes too: the broker
 # delivers from each queue a worker consumes as soon as it has room, so resent work never waits
 # behind the backlog of NAME (BENCHMARKS.md measures it).
 RESENT_SUFFIX = ".resent"
-
-
-def queue_keys(queue: str) -> list[str]:
-    """The Redis lists that hold a queue's messages, in the order workers take them."""
-    return [queue if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS]
 
 
 def resent_queue(queue: str) -> str:
@@ -57,23 +62,29 @@ def broker_queues(queue: str, kind: str) -> list[str]:
 
 
 def waiting(connection: Connection, queue: str, kind: str, *, twin: bool = True) -> int:
-    """Messages waiting in a queue (not those already delivered to a worker), on either broker (over its
-    Redis priority lists; on RabbitMQ with its .resent twin, unless `twin` is False); 0 for a RabbitMQ
-    queue not declared yet."""
-    if kind == "redis":
-        client = connection.default_channel.client
-        return sum(int(client.llen(key)) for key in queue_keys(queue))
+    """Messages waiting in a queue (not those already delivered to a worker), as the broker counts them
+    for a passive declare (on Redis over its priority lists; on RabbitMQ with its .resent twin, unless
+    `twin` is False); 0 for a queue the broker does not hold (Redis keeps no empty queue)."""
     total = 0
-    for name in broker_queues(queue, kind) if twin else [queue]:
-        channel = connection.channel()       # a passive declare of a missing queue closes its channel
+    for name in [queue] if kind == "redis" or not twin else broker_queues(queue, kind):
+        channel = connection.channel()       # a passive declare of a missing queue may close its channel
         try:
             total += channel.queue_declare(queue=name, passive=True).message_count
         except connection.channel_errors:
             pass
         finally:
-            if channel.is_open:
+            if getattr(channel, "is_open", True):
                 channel.close()
     return total
+
+
+def broker_connection(url: str | None = None) -> Connection:
+    """A kombu Connection to the broker (by default the settings' one) with the fleet's transport
+    options, so that a queue's depth counts its priority lists."""
+    conf = settings()
+    url = url or conf.broker
+    options = _redis_options(conf) if broker_kind_of(url) == "redis" else _amqp_options(conf)
+    return Connection(url, connect_timeout=5, transport_options=options)
 
 
 def _queue(name: str, kind: str) -> Queue:
@@ -127,9 +138,10 @@ def _route(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **
 def _redis_options(conf: Settings) -> dict[str, Any]:
     visibility = conf.visibility_timeout
     return {
-        # A held message's lease: its worker renews it while it lives (workers.lease).
+        # A message taken and not acknowledged goes to another worker after this long: a task's hard
+        # limit and a retry's countdown fit under it (the settings check), so only a dead worker's do.
         "visibility_timeout": visibility,
-        # Sweep for abandoned (unacknowledged) messages often enough that a message whose lease ran out
+        # Sweep for abandoned (unacknowledged) messages often enough that a message past its timeout
         # goes to another worker within seconds; kombu's defaults sweep about every 100 s.
         "unacked_restore_interval": max(1, min(5, int(visibility // 6))),
         "unacked_restore_throttle": 1,
@@ -141,6 +153,7 @@ def _redis_options(conf: Settings) -> dict[str, Any]:
         "socket_timeout": 30,
         "health_check_interval": 10,
         "priority_steps": PRIORITY_STEPS,
+        "sep": PRIORITY_SEPARATOR,
         # A worker with several queues (a game's and `fleet`) takes them in turn: neither starves the other.
         "queue_order_strategy": "round_robin",
     }
@@ -206,8 +219,6 @@ def make_app(conf: Settings | None = None) -> Celery:
         },
         **extra,
     )
-    from workers.lease import Leases
-    app.steps["consumer"].add(Leases)          # Redis: a held message's lease renewed while its worker lives
     return app
 
 

@@ -22,24 +22,26 @@ RANGES = [(None if i == 0 else f"{i - 1:02x}ffffffffffffff", f"{i:02x}ffffffffff
 
 
 def regrade_range(*, db: Engine, after: str | None = None, through: str | None = None,
-                  progress: Callable[[int], None] | None = None, stop: Callable[[], bool] | None = None) -> int:
+                  progress: Callable[[int], None] | None = None,
+                  stop: Callable[[], bool] | None = None) -> tuple[int, str | None]:
     """Regrade every board with an id above `after` and up to `through` that another engine version
-    graded; returns how many this call regraded. `progress(n)` after each batch; `stop()` is asked
-    between batches."""
+    graded; returns how many this call regraded, and the id to resume after when `stop()` (asked
+    between batches) ended it first (None: the range is done). `progress(n)` after each batch."""
     done = 0
-    while stop is None or not stop():
+    while True:
+        if stop is not None and stop():
+            return done, after
         with session(db) as s:
             boards = stale_boards(session=s, version=ENGINE_VERSION, after=after, through=through, limit=BATCH)
             for data in boards:
                 game = game_of(data)
                 regrade_board(session=s, board_id=data["id"], data={**data, **game.describe(game.board_from_json(data))})
         if not boards:
-            break
+            return done, None
         done += len(boards)
         after = boards[-1]["id"]
         if progress is not None:
             progress(len(boards))
-    return done
 
 
 def ranges_left(db: Engine) -> list[tuple[str | None, str | None]]:

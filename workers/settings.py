@@ -3,21 +3,22 @@
 PUZZLEFLEET_BROKER              broker URL: Redis (redis://, the default redis://127.0.0.1:6379/0) or
                                 RabbitMQ (amqp://user:password@host:5672/vhost); nothing else
 PUZZLEFLEET_DB                  the store's SQLAlchemy URL (read by store.database_url)
-PUZZLEFLEET_VISIBILITY_TIMEOUT  Redis only: the lease of a message a worker holds (default 30). The
-                                worker renews the leases of the messages it holds every few seconds
-                                (workers.lease); a message whose lease has run out (its worker died)
-                                goes to another worker
-PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default 660; on RabbitMQ keep the
-                                broker's consumer_timeout, 30 minutes by default, above it)
+PUZZLEFLEET_VISIBILITY_TIMEOUT  Redis only: seconds after which a message a worker took and did not
+                                acknowledge goes to another worker (default: the hard time limit plus
+                                the longest retry delay plus 5 s, 45 s; at least their sum)
+PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default 30: a task hands the rest of
+                                its slots to a new one before its soft limit, so tasks stay short)
 PUZZLEFLEET_SOFT_TIME_LIMIT     a task's soft time limit and work budget (default: hard - 10%, <= 60 s less)
 PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks before a pool process is replaced (default 1000)
 PUZZLEFLEET_METRICS_PORT        serve Prometheus text at http://ADDR:PORT/metrics from the worker
 PUZZLEFLEET_METRICS_ADDR        the address to bind (default 127.0.0.1)
 PROMETHEUS_MULTIPROC_DIR        prometheus_client's multiprocess directory (default: one per port in /tmp)
 PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 10)
-PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by the sweep (default 20),
-                                which sends its unfinished slots again, ahead of newer work, only when
-                                the broker shows that its messages are gone (workers.stall)
+PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by the sweep (default: the
+                                hard time limit plus the longest retry delay plus 5 s, the longest a
+                                message held by a live worker goes without progress), which sends its
+                                unfinished slots again, ahead of newer work, when the store shows its
+                                messages are gone: its queue is empty, or a job sent after it has started
 PUZZLEFLEET_RESEND_SLOTS        a sweep sends stalled jobs again whole, oldest first, up to this many
                                 slots (default 1000; the first job whatever its size), the rest next sweep
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
@@ -28,9 +29,11 @@ PUZZLEFLEET_DAILY_PLAN          the daily set's positions, "RULES, BAND[, STYLE]
                                 every game's own positions; see workers.daily); checked at start, each
                                 position by its game
 
-A task may run longer than the visibility timeout: its worker renews the lease while it runs. On
-RabbitMQ a dead worker's messages come back as soon as its connection closes, and the visibility
-timeout plays no part.
+Recovery rests on the brokers' own redelivery of unacknowledged messages (tasks ack late): a dead
+worker's messages come back on RabbitMQ as soon as its connection closes, on Redis once the visibility
+timeout has passed since it took them. So on Redis a live worker must finish what it took within the
+visibility timeout: a task's hard limit, and the countdown of a retry (which waits in the worker that
+received it), fit under it, which the settings check.
 
 pydantic-settings reads them (an empty variable, or one of spaces, counts as unset); `load` turns its
 first error into one line naming the variable, never with the broker URL in it.
@@ -57,7 +60,9 @@ AMQP_SCHEMES = frozenset({"amqp", "amqps", "pyamqp"})
 PREFIX = "PUZZLEFLEET_"
 
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-RETRY_BACKOFF_MAX = 60
+RETRY_BACKOFF_MAX = 10
+DEFAULT_TIME_LIMIT = 30.0
+HOLD_MARGIN = 5.0           # seconds of the visibility timeout and stall time past a task's longest hold
 Count = Annotated[int, Field(gt=0)]
 
 
@@ -84,7 +89,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 
     broker: str = Field(DEFAULT_BROKER, repr=False)     # the URL may hold a password
-    visibility_timeout: Seconds = 30.0
+    given_visibility_timeout: Seconds | None = Field(None, validation_alias=PREFIX + "VISIBILITY_TIMEOUT")
     given_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "TIME_LIMIT")
     given_soft_time_limit: Seconds | None = Field(None, validation_alias=PREFIX + "SOFT_TIME_LIMIT")
     max_tasks_per_child: Count = 1000
@@ -140,6 +145,11 @@ class Settings(BaseSettings):
         soft, hard = self.soft_time_limit, self.time_limit
         if not soft < hard:
             raise ConfigError(f"the soft time limit ({soft:g} s) must be below the hard one ({hard:g} s)")
+        if self.broker_kind == "redis" and self.visibility_timeout < self.longest_hold:
+            raise ConfigError(f"PUZZLEFLEET_VISIBILITY_TIMEOUT ({self.visibility_timeout:g} s) must be at least a "
+                              f"task's hard time limit plus the longest retry delay ({hard:g} + "
+                              f"{self.retry_backoff_max} s): Redis would hand a task still running to a second "
+                              f"worker")
         return self
 
     @property
@@ -149,12 +159,12 @@ class Settings(BaseSettings):
 
     @property
     def time_limit(self) -> float:
-        """A task's hard time limit: by default 660 s, or more when a soft limit given alone would not
+        """A task's hard time limit: by default 30 s, or more when a soft limit given alone would not
         fit below it."""
         if self.given_time_limit is not None:
             return self.given_time_limit
-        hard = 660.0
         soft = self.given_soft_time_limit
+        hard = DEFAULT_TIME_LIMIT
         return soft + min(60.0, 0.1 * soft) if soft is not None and soft >= hard else hard
 
     @property
@@ -166,16 +176,26 @@ class Settings(BaseSettings):
         return hard - min(60.0, 0.1 * hard)
 
     @property
-    def stall_seconds(self) -> float:
-        """Seconds without progress before the sweep looks at a job (default 20): it then asks the
-        broker whether the job's messages are still there (workers.stall)."""
-        return 20.0 if self.given_stall_seconds is None else self.given_stall_seconds
+    def longest_hold(self) -> float:
+        """The longest a live worker holds a message before it settles it: the task's hard time limit,
+        after the countdown of a retry (a retry waits in the worker that received it)."""
+        return self.time_limit + self.retry_backoff_max
 
     @property
-    def lease_renewal(self) -> float:
-        """Seconds between a Redis worker's renewals of the leases of the messages it holds: a sixth of
-        the visibility timeout, at least 0.5 s and at most 5 s."""
-        return max(0.5, min(5.0, self.visibility_timeout / 6))
+    def visibility_timeout(self) -> float:
+        """Redis: seconds before a message taken and not acknowledged goes to another worker; by default
+        the longest hold plus HOLD_MARGIN."""
+        if self.given_visibility_timeout is not None:
+            return self.given_visibility_timeout
+        return self.longest_hold + HOLD_MARGIN
+
+    @property
+    def stall_seconds(self) -> float:
+        """Seconds without progress before the sweep looks at a job; by default the longest hold plus
+        HOLD_MARGIN: a job whose message a live worker holds shows progress within that."""
+        if self.given_stall_seconds is not None:
+            return self.given_stall_seconds
+        return self.longest_hold + HOLD_MARGIN
 
     @property
     def daily_plan(self) -> tuple[PlanEntry, ...]:
@@ -192,9 +212,9 @@ class Settings(BaseSettings):
 
     @property
     def retry_backoff_max(self) -> int:
-        """The longest retry delay, in whole seconds as Celery's backoff counts (60): a task waiting out
-        a store outage tries again within a minute of its return. (On Redis a retry waits in a worker
-        as a held message, whose lease that worker renews.)"""
+        """The longest retry delay, in whole seconds as Celery's backoff counts (10): a task waiting out
+        a store outage tries again within seconds of its return, and a retry's countdown fits with the
+        hard limit under the visibility timeout."""
         return RETRY_BACKOFF_MAX
 
     @property

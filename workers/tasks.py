@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from celery import Task, signals
@@ -21,11 +21,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import ENGINE_VERSION
-from store import init_db, make_engine, open_job_ids, session, stalled_jobs, touch_job, unfinished_slots
+from store import init_db, make_engine, session, stalled_jobs, started_jobs, touch_job, unfinished_slots
 from store.errors import StoreError, one_line
-from workers import metrics, stall
-from workers.celeryapp import (NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, queue_keys,
-                               waiting)
+from workers import metrics
+from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from workers.daily import OutOfBudget, make_daily, today
 from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
 from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
@@ -33,10 +32,10 @@ from workers.settings import settings
 from workers.regrade import regrade_range
 from workers.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
 
-MAX_RETRIES = 30
+MAX_RETRIES = 150
 # Celery's retry, for every task here: a Retryable raised by the task is retried after
 # randrange(min(max, 2 ** retries) + 1) whole seconds ("full jitter"), at most MAX_RETRIES times (with
-# the 60 s cap, about 12 minutes of waiting in all), then fails with it. Whole seconds suit both
+# the 10 s cap, about 12 minutes of waiting in all), then fails with it. Whole seconds suit both
 # brokers (RabbitMQ's delayed delivery counts no less).
 RETRY = {"autoretry_for": (Retryable,), "retry_backoff": True, "retry_jitter": True,
          "retry_backoff_max": settings().retry_backoff_max, "max_retries": MAX_RETRIES}
@@ -89,8 +88,8 @@ class FleetTask(Task):
     it: the task was lost (a broker restart lost tasks so). Here the retry is sent again while the
     broker does not answer, for as long as the task's soft time limit allows (PATIENCE_MARGIN before
     it), so it goes out the moment the broker returns; past that the task's own message is rejected to
-    be requeued: RabbitMQ, or Redis through the message's lease (workers.lease), hands it out again. A
-    slot task's retry carries its job's headers and send time (workers.stall).
+    be requeued (on Redis, should the broker not take the rejection either, the message comes back once
+    its visibility timeout has passed).
 
     A task whose pool process died (SIGKILL, out of memory) is sent again by the worker at once, at
     RESENT_PRIORITY (Redis) or to its queue's .resent twin (RabbitMQ), so it is taken before the
@@ -110,27 +109,16 @@ class FleetTask(Task):
             where = destination(queue_of(params) or FLEET_QUEUE, RESENT_PRIORITY, kind)
             if kind == "amqp":
                 where = {"queue": where["queue"], "exchange": where["queue"], "routing_key": where["queue"]}
-            job_id = _job_id_of(request)
-            if job_id is not None:
-                where["headers"] = {**(signature.options.get("headers") or {}), **stall.headers(job_id)}
             signature.options.update(where)
         return signature
 
     def retry(self, args: Any = None, kwargs: Any = None, exc: BaseException | None = None, throw: bool = True,
               eta: Any = None, countdown: Any = None, max_retries: int | None = None, **options: Any) -> Any:
-        job_id = _job_id_of(self.request) if self.name == SLOT_TASK else None
         options[_OWN_RETRY] = True
         if getattr(exc, "immediate", False):
             countdown, eta = 0, None            # a hand-over (budget, soft limit), not a fault: no backoff
 
         def send() -> Any:
-            if job_id is not None:
-                options["headers"] = {**(options.get("headers") or {}), **stall.headers(job_id)}
-                try:
-                    _mark_sent([job_id])
-                except Exception as fault:      # the broker away: the send below fails and is tried again
-                    if not is_transient(fault):
-                        raise
             try:
                 return super(FleetTask, self).retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
             except Retry as sent:            # sent: raised to the caller below, not retried here
@@ -161,24 +149,6 @@ class _RetryNotSent(Exception):
 
 SLOT_TASK = "puzzlefleet.generate_slots"
 _OWN_RETRY = "_puzzlefleet_own_retry"      # an option FleetTask.retry passes on to signature_from_request
-
-
-def _job_id_of(request: Any) -> int | None:
-    args = getattr(request, "args", None) or ()
-    job = args[0] if args else (getattr(request, "kwargs", None) or {}).get("job_id")
-    return job if isinstance(job, int) and not isinstance(job, bool) else None
-
-
-def _mark_sent(job_ids: Iterable[int], producer: Any = None) -> None:
-    """Redis: note when messages of these jobs were last sent (workers.stall): before sending them, and
-    again after (each message's own time is later than the first note, by as long as the sending takes)."""
-    if settings().broker_kind != "redis":
-        return
-    if producer is not None:
-        stall.mark_sent(producer.connection.default_channel.client, job_ids)
-        return
-    with app.pool.acquire(block=True) as conn:
-        stall.mark_sent(conn.default_channel.client, job_ids)
 
 
 _db: Engine | None = None
@@ -348,18 +318,12 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
     sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
-    ranges = list(ranges)
     with app.producer_or_acquire() as producer:
-        if ranges:
-            _mark_sent([job_id], producer)
         for start, stop in ranges:
             generate_slots.apply_async((job_id, start, stop, data, seed), producer=producer, **where,
-                                       headers=stall.headers(job_id),
                                        argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
                                        kwargsrepr="{}")
             sent += 1
-        if sent > 1:
-            _mark_sent([job_id], producer)
     return sent
 
 
@@ -369,8 +333,8 @@ def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> int:
 
 
 def queue_length(name: str) -> int:
-    """Messages waiting in a queue, over its Redis priority lists or its RabbitMQ queue and .resent twin
-    (not those already delivered to a worker)."""
+    """Messages waiting in a queue (on RabbitMQ with its .resent twin), not those already delivered to
+    a worker."""
     with app.connection_for_write() as conn:
         return waiting(conn, name, settings().broker_kind)
 
@@ -437,36 +401,6 @@ def _unconsumed(queues: set[str]) -> set[str] | None:
     return {queue for queue in queues - consumed if now - _unconsumed_since[queue] >= UNCONSUMED_FOR}
 
 
-def held_jobs(timeout: float = 1.0) -> set[int] | None:
-    """The jobs of whose slot tasks some worker runs or holds one (RabbitMQ), by two broadcasts at once
-    (active and reserved tasks, about `timeout` seconds); None when no worker answered."""
-    answers: dict[str, Any] = {}
-
-    def ask(method: str) -> None:
-        try:
-            answers[method] = getattr(app.control.inspect(timeout=timeout), method)() or {}
-        except Exception as exc:
-            answers[method] = exc
-
-    threads = [threading.Thread(target=ask, args=(method,), daemon=True) for method in ("active", "reserved")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout + 10.0)
-    replies = [answer for answer in answers.values() if isinstance(answer, dict) and answer]
-    if len(answers) < 2 or any(isinstance(answer, Exception) for answer in answers.values()) or not replies:
-        return None
-    held: set[int] = set()
-    for reply in replies:
-        for tasks in reply.values():
-            for task in tasks or ():
-                if isinstance(task, dict) and task.get("name") == SLOT_TASK:
-                    args = task.get("args")
-                    if isinstance(args, (list, tuple)) and args and isinstance(args[0], int):
-                        held.add(args[0])
-    return held
-
-
 def resend_unfinished(db: Engine, job: dict[str, Any], *, within: int | None = None,
                       priority: int = NEW_PRIORITY) -> int | None:
     """Send a job's unfinished slots again, all of them, and mark it as just having progressed, so that
@@ -492,43 +426,66 @@ def _queue_of_job(job: dict[str, Any]) -> str:
     return queue_of(job["params"]) or FLEET_QUEUE
 
 
-def judge(jobs: list[dict[str, Any]], open_jobs: set[int] | None = None) -> dict[int, str]:
-    """Whether each stalled job's messages are held, waiting or lost, from the broker (workers.stall):
-    UNKNOWN for every job when the broker does not answer. With `open_jobs` (Redis), the send times of
-    jobs no longer open are dropped."""
-    if not jobs and open_jobs is None:
-        return {}
+SKEW = 5.0      # seconds: a job's messages go out just after its row is made, and hosts' clocks differ
+
+
+def queue_depths(queues: set[str]) -> dict[str, int]:
+    """Messages waiting in each of `queues`, over one broker connection; {} when the broker does not
+    answer (the sweep then takes none of them for empty)."""
     kind = settings().broker_kind
     try:
         with app.connection_for_write() as conn:
-            if kind == "redis":
-                client = conn.default_channel.client
-                if open_jobs is not None:
-                    stall.forget(client, open_jobs)
-                return stall.redis_evidence(client, jobs, {job["job"]: queue_keys(_queue_of_job(job)) for job in jobs})
-            depth = {queue: waiting(conn, queue, kind) for queue in {_queue_of_job(job) for job in jobs}}
-            queued = {job["job"]: depth[_queue_of_job(job)] for job in jobs}
-            from kombu.transport.native_delayed_delivery import MAX_LEVEL, level_name
-            delayed = sum(waiting(conn, level_name(level), kind, twin=False) for level in range(MAX_LEVEL + 1)) \
-                if any(n == 0 for n in queued.values()) else 0
-        held = held_jobs() if any(n == 0 for n in queued.values()) and delayed == 0 else set()
-        return stall.amqp_evidence(jobs, queued, delayed, held)
+            return {queue: waiting(conn, queue, kind) for queue in queues}
     except Exception as exc:
         if not is_transient(exc):
             raise
-        log.info("could not ask the broker whether %d stalled job(s) lost their messages: %s", len(jobs),
+        log.info("could not ask the broker how many messages wait in %s: %s", ", ".join(sorted(queues)),
                  one_line(exc, 200))
-        return dict.fromkeys((job["job"] for job in jobs), stall.UNKNOWN)
+        return {}
+
+
+def lost_jobs(db: Engine, jobs: list[dict[str, Any]], depths: Callable[[set[str]], dict[str, int]] = queue_depths
+              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The stalled jobs (no progress for the stall time) split into those whose messages are gone (each
+    with "gone": why that is known) and those whose messages may still wait in their queue, judged
+    from the store and the queues' depth.
+
+    A stalled job's messages are gone when its queue is empty (none waits, and a live worker holding one
+    would have shown progress within the stall time), or when a job made after the stalled one's last
+    progress, on the same queue, has started: a queue serves its messages in order, so the stalled
+    job's were taken before, and they showed nothing. Otherwise they may wait behind older work (a
+    backlog is not a stall). A queue whose depth `depths` does not give counts as not empty."""
+    if not jobs:
+        return [], []
+    last = {job["job"]: datetime.fromisoformat(job["updated_at"]) for job in jobs}
+    with session(db, read_only=True) as s:
+        later = started_jobs(session=s, after_id=min(last), created_after=min(last.values()) + timedelta(seconds=SKEW))
+    moved_past: set[int] = set()
+    for job in jobs:
+        queue = _queue_of_job(job)
+        if any(other["job"] > job["job"] and _queue_of_job(other) == queue
+               and other["created_at"] > last[job["job"]] + timedelta(seconds=SKEW) for other in later):
+            moved_past.add(job["job"])
+    unsure = {_queue_of_job(job) for job in jobs if job["job"] not in moved_past}
+    depth = depths(unsure) if unsure else {}
+    lost = []
+    for job in jobs:
+        queue = _queue_of_job(job)
+        if job["job"] in moved_past:
+            lost.append({**job, "gone": f"a job made after its last progress has started on queue {queue}"})
+        elif depth.get(queue) == 0:
+            lost.append({**job, "gone": f"no message waits in queue {queue}"})
+    gone = {job["job"] for job in lost}
+    return lost, [job for job in jobs if job["job"] not in gone]
 
 
 @app.task(name="puzzlefleet.resume_stalled", base=FleetTask, **RETRY)
 def resume_stalled() -> dict[str, Any]:
-    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS whose messages the broker
-    shows to be gone (workers.stall: none waiting in its queue, none held by a worker) has its
-    unfinished slots sent again, at RESENT_PRIORITY (ahead of newer work): a broker restarted without
-    its data, a worker killed between taking a message and the broker recording it, a task that failed
-    for good. A job whose messages wait in its queue, behind older work, is not sent again: a backlog
-    is not a stall. Jobs go whole, oldest first, until the next would take the sweep past
+    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS whose messages are gone
+    (lost_jobs) has its unfinished slots sent again, at RESENT_PRIORITY (ahead of newer work): a broker
+    restarted without its data, a worker killed between taking a message and the broker recording it,
+    a task that failed for good. A job whose messages may wait in its queue, behind older work, is not
+    sent again: a backlog is not a stall. Jobs go whole, oldest first, until the next would take the sweep past
     PUZZLEFLEET_RESEND_SLOTS slots (the first goes whatever its size); that one and the rest wait for
     the next sweep, still stalled: a job sent in part would wait for a stall of its own before its rest
     went. Storing is idempotent per slot, so a slot sent twice never gives a second board.
@@ -539,10 +496,7 @@ def resume_stalled() -> dict[str, Any]:
         db = store_engine()
         with session(db, read_only=True) as s:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
-            open_jobs = open_job_ids(session=s) if conf.broker_kind == "redis" else None
-        verdicts = judge(jobs, open_jobs)
-        lost = [job for job in jobs if verdicts.get(job["job"]) == stall.LOST]
-        standing = [job for job in jobs if verdicts.get(job["job"]) == stall.WAITING]
+        lost, standing = lost_jobs(db, jobs)
         unserved = _unconsumed({_queue_of_job(job) for job in standing}) if standing else None
         budget = conf.resend_slots
         resumed: dict[str, int] = {}
@@ -567,8 +521,8 @@ def resume_stalled() -> dict[str, Any]:
                 continue
             budget -= sent
             resumed[str(job["job"])] = sent
-            log.warning("job %d: %d slots sent again after %.0f s without progress: none of its messages waits "
-                        "in queue %s or is held by a worker", job["job"], sent, idle, _queue_of_job(job))
+            log.warning("job %d: %d slots sent again after %.0f s without progress: %s", job["job"], sent, idle,
+                        job["gone"])
         if deferred:
             log.warning("%d stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=%d reached): %s",
                         len(deferred), conf.resend_slots, ", ".join(map(str, deferred[:20])))
@@ -613,13 +567,20 @@ def regrade(self: Any, after: str | None, through: str | None, version: str) -> 
     A redelivered or duplicated task finds the boards already done: none is regraded twice."""
     if version != ENGINE_VERSION:
         raise BadTask(f"regrade to engine {version} asked of a worker running engine {ENGINE_VERSION}")
+    # Within the work budget, so the task stays short (settings: the hard limit fits under the
+    # visibility timeout); the rest of the range goes to a new task.
+    deadline = time.monotonic() + settings().work_budget
     try:
-        done = regrade_range(db=store_engine(), after=after, through=through)
+        done, rest = regrade_range(db=store_engine(), after=after, through=through,
+                                   stop=lambda: time.monotonic() > deadline)
+        if rest is not None:
+            send_regrade([(rest, through)])
     except Exception as exc:
         if not _retryable(exc):
             raise
         raise retry_for(exc) from exc
-    return {"result": f"regraded {done} board(s)", "regraded": done, "ids": [after, through]}
+    handed = "" if rest is None else f"; ids above {rest} handed over"
+    return {"result": f"regraded {done} board(s){handed}", "regraded": done, "ids": [after, through]}
 
 
 def send_regrade(ranges: Iterable[tuple[str | None, str | None]]) -> int:

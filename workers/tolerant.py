@@ -16,7 +16,7 @@ Such an acknowledgement (or rejection) is made on a channel of a new connection 
 (settle_elsewhere: Redis keeps what workers hold in one hash, whatever the channel). One
 that cannot be made (the broker away; on RabbitMQ a channel that closed, whose messages RabbitMQ has
 already taken back) is one INFO line, not kombu's CRITICAL with a traceback: the message comes back to
-a worker (on Redis once its lease runs out), and its slots are idempotent.
+a worker (on Redis once its visibility timeout has passed), and its slots are idempotent.
 
 On Redis a message rejected to be requeued (a pool process killed mid-task) goes back to the head of
 its queue, where kombu put it at the tail, behind every message waiting there.
@@ -67,14 +67,6 @@ def _closed(message: Any) -> bool:
     return connection is None or getattr(connection, "client", None) is None
 
 
-def _forget(message: Any) -> None:
-    """Stop renewing the lease of a message that could not be settled (workers.lease), so that the
-    broker hands it out again once its lease runs out."""
-    delivered = getattr(getattr(message.channel, "qos", None), "_delivered", None)
-    if isinstance(delivered, dict):
-        delivered.pop(message.delivery_tag, None)
-
-
 def settles_on_closed_channels(method: Callable[..., Any], verb: str) -> Callable[..., Any]:
     """Message.ack_log_error or reject_log_error, made as the module's docstring says."""
     settle_here = "ack" if verb == "acknowledge" else "reject"
@@ -94,9 +86,8 @@ def settles_on_closed_channels(method: Callable[..., Any], verb: str) -> Callabl
             cause: BaseException = exc
         except (BrokenPipeError, *errors) as exc:
             cause = exc
-        _forget(self)
-        logger.info("could not %s message %s: %s; the broker hands it out again (on Redis once its lease runs "
-                    "out), and its slots are idempotent", verb, self.delivery_tag, _short(cause))
+        logger.info("could not %s message %s: %s; the broker hands it out again (on Redis once its visibility "
+                    "timeout has passed), and its slots are idempotent", verb, self.delivery_tag, _short(cause))
         return None
     settle.__wrapped__ = method                   # type: ignore[attr-defined]
     return settle
@@ -129,7 +120,7 @@ def settle_elsewhere(tag: Any, requeue: bool | None) -> bool:
                 qos.restore_by_tag(tag, leftmost=False)
             else:
                 qos._remove_from_indices(tag).execute()
-    except Exception as exc:          # the broker away: the message's lease runs out, it comes back
+    except Exception as exc:          # the broker away: the message comes back after its visibility timeout
         log.debug("could not settle message %s: %s", tag, exc)
         return False
     return True

@@ -47,7 +47,9 @@ AMQP_URL = os.environ.get("PUZZLEFLEET_TEST_AMQP", "")
 AMQP_HOST, AMQP_PORT = "127.0.0.1", 5672
 BROKERS = ("redis", "rabbitmq")          # ids for @pytest.mark.parametrize("broker", BROKERS, indirect=True)
 PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-VISIBILITY = 5          # seconds: a killed worker's tasks come back fast
+# seconds: a killed worker's tasks come back fast; tasks of at most TIME_LIMIT s, so that a live
+# worker settles what it holds within the visibility timeout (with a retry's 10 s countdown)
+VISIBILITY, TIME_LIMIT = 15, 4
 
 
 def _missing(what: str, exc: BaseException) -> None:
@@ -232,7 +234,8 @@ class Fleet:
         self.tmp, self.db_url, self.broker = tmp, db_url, broker
         self.procs: list[Proc] = []
         self.env = {**os.environ, "PUZZLEFLEET_DB": db_url, "PUZZLEFLEET_BROKER": broker,
-                    "PUZZLEFLEET_VISIBILITY_TIMEOUT": str(VISIBILITY), "PYTHONUNBUFFERED": "1", **env}
+                    "PUZZLEFLEET_VISIBILITY_TIMEOUT": str(VISIBILITY), "PUZZLEFLEET_TIME_LIMIT": str(TIME_LIMIT),
+                    "PYTHONUNBUFFERED": "1", **env}
         for key in ("PROMETHEUS_MULTIPROC_DIR", "PUZZLEFLEET_METRICS_PORT", "FLOWER_BASIC_AUTH"):
             if key not in env:
                 self.env.pop(key, None)
@@ -611,11 +614,10 @@ def _fleet_queue_names() -> list[str]:
 def waiting_messages(url: str, names: tuple[str, ...] = ()) -> dict[str, int]:
     """Messages waiting (not delivered to a worker) in each fleet queue (or those `names`) that holds
     any, on either broker: what workers.tasks.queue_length counts."""
-    from kombu import Connection
-    from workers.celeryapp import waiting
+    from workers.celeryapp import broker_connection, waiting
     from workers.params import FLEET_QUEUE, queues
     kind = "amqp" if is_amqp(url) else "redis"
-    with Connection(url, connect_timeout=5) as conn:
+    with broker_connection(url) as conn:
         depths = {name: waiting(conn, name, kind) for name in names or (*queues(), FLEET_QUEUE)}
     return {name: n for name, n in depths.items() if n}
 

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faul
 # and its tasks hand slots over (every 2 s) while the broker is away.
 BOARDS = 400
 OUTAGE = 4.0            # seconds: long enough that every running task hands over (every 2 s) or retries meanwhile
-DEFAULTS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": ""}      # conftest's fleet sets 5 s; empty is unset: the default
+# conftest's fleet sets short ones; empty is unset: the defaults
+DEFAULTS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": "", "PUZZLEFLEET_TIME_LIMIT": ""}
 # Seconds past the remaining work: with the broker back empty, the stall time (20 s) and a sweep (every
 # 10 s) pass before the lost slots are sent again.
 RECOVERY = 60.0

@@ -17,7 +17,7 @@ from workers.celeryapp import broker_queues, queue_keys
 from workers.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-HARD_LIMIT = 660
+HARD_LIMIT = 30
 
 
 def _docs(path: Path) -> list[Any]:
@@ -62,8 +62,8 @@ def test_compose_runs_a_worker_per_queue_with_metrics_and_a_long_grace() -> None
         assert command[command.index("-Q") + 1].split(",")[0] == queue
         env = worker["environment"]
         assert env["PUZZLEFLEET_METRICS_PORT"] == "9100" and env["PROMETHEUS_MULTIPROC_DIR"]
-        # The lease of a held message is the fleet's default (30 s), not an hour: a dead worker's tasks
-        # come back within a minute, whatever the time limits.
+        # The visibility timeout follows the hard limit (the fleet's default): a dead worker's tasks come
+        # back within a minute.
         assert int(env["PUZZLEFLEET_TIME_LIMIT"]) == HARD_LIMIT and "PUZZLEFLEET_VISIBILITY_TIMEOUT" not in env
         assert int(worker["stop_grace_period"].rstrip("s")) > HARD_LIMIT
     assert services["beat"]["command"][:4] == ["celery", "-A", "workers", "beat"]
@@ -136,7 +136,7 @@ def test_kubernetes_workers_outlast_the_hard_limit_and_scale_on_their_queue() ->
     assert not [d for d in docs if d["kind"] == "Secret"], "secrets are created out of band"
     config = next(d for d in docs if d["kind"] == "ConfigMap")["data"]
     hard = int(config["PUZZLEFLEET_TIME_LIMIT"])
-    assert "PUZZLEFLEET_VISIBILITY_TIMEOUT" not in config          # the default lease (30 s), not an hour
+    assert "PUZZLEFLEET_VISIBILITY_TIMEOUT" not in config          # it follows the hard limit
     workers = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Deployment"
                and d["metadata"]["name"].startswith("worker-")}
     assert set(workers) == {f"worker-{queue}" for queue in queues()}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.conftest import free_port, redis_client
+from tests.workers.conftest import free_port, redis_client, waiting_messages
 
 pytestmark = [pytest.mark.fleet]
 
@@ -236,8 +236,7 @@ def test_a_connection_cut_after_the_send_leaves_the_job_id_and_no_traceback(
     # The job exists and its tasks are in Redis (the send came before the cut).
     status = json.loads(run(tmp_path, "jobs", "1", "--json").stdout)
     assert status["state"] == "queued" and status["requested"] == 2
-    from workers.celeryapp import queue_keys
-    assert sum(redis_client(redis_url).llen(key) for key in queue_keys("queens")) == 2
+    assert waiting_messages(redis_url, ("queens",)).get("queens", 0) == 2
 
 
 def test_the_same_key_twice_gives_the_same_job(tmp_path: Path, redis_url: str) -> None:
@@ -259,8 +258,7 @@ def test_the_same_key_twice_gives_the_same_job(tmp_path: Path, redis_url: str) -
         listed = [json.loads(line) for line in run(tmp_path, "jobs", "--json").stdout.splitlines()]
         assert sorted(j["job"] for j in listed) == [1, 2]
         # The second enqueue sent nothing: the queue holds the first job's two tasks and the other's.
-        from workers.celeryapp import queue_keys
-        assert sum(redis_client(redis_url).llen(key) for key in queue_keys("queens")) == 4
+        assert waiting_messages(redis_url, ("queens",)).get("queens", 0) == 4
     finally:
         redis_client(redis_url).flushdb()
 
@@ -276,7 +274,6 @@ def test_a_key_whose_send_failed_is_sent_when_enqueued_again(tmp_path: Path, red
         assert up.returncode == 0 and "job 1:" in up.stdout and "already made with this key" in up.stdout, up.stderr
         status = json.loads(run(tmp_path, "jobs", "1", "--json").stdout)
         assert status["state"] == "queued" and status["error"] is None
-        from workers.celeryapp import queue_keys
-        assert sum(redis_client(redis_url).llen(key) for key in queue_keys("queens")) >= 1
+        assert waiting_messages(redis_url, ("queens",)).get("queens", 0) >= 1
     finally:
         redis_client(redis_url).flushdb()

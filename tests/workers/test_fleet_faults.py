@@ -133,10 +133,10 @@ def kill_with_a_worker_waiting(fleet: Fleet, *, slots: int = 150, within: float 
 def test_a_killed_workers_tasks_go_to_a_waiting_worker(broker: str, tmp_path: Path,
                                                        fleet_factory: Callable[..., Fleet]) -> None:
     """RabbitMQ hands a SIGKILLed worker's unacknowledged tasks to another worker as soon as its
-    connection closes; Redis only once the visibility timeout (10 s here) has passed since the worker
-    took them. Either way the job ends exact."""
-    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker, PUZZLEFLEET_VISIBILITY_TIMEOUT="10",
-                          PUZZLEFLEET_SPLIT_SECONDS="600")
+    connection closes; Redis only once the visibility timeout (30 s here: tasks of up to 20 s, so that
+    the kill finds them running) has passed since the worker took them. Either way the job ends exact."""
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker, PUZZLEFLEET_VISIBILITY_TIMEOUT="30",
+                          PUZZLEFLEET_TIME_LIMIT="20", PUZZLEFLEET_SPLIT_SECONDS="600")
     run = kill_with_a_worker_waiting(fleet, slots=100)
     assert fleet.job(run.job)["stored"] < 200, "the job finished before the kill: make it longer"
     assert_exactly(fleet, run.job, 200)
@@ -153,11 +153,11 @@ def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit:
     on disk, so every task waiting or unacknowledged is there again; the worker reconnects by itself
     and the job ends exact. No beat runs: nothing was sent again, nothing had to be.
 
-    Time limits as long as production's: the worker's event loop waits out its reconnection (about 20 s
-    here), and a 4.5 s hard limit (the suite's usual) would then fire late, killing a pool process that
-    has moved on to another task."""
+    Production's time limits: the worker's event loop waits out its reconnection (about 20 s here), and
+    a hard limit shorter than that (the suite's usual 4 s) would then fire late, killing a pool process
+    that has moved on to another task."""
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_rabbit.url,
-                          PUZZLEFLEET_VISIBILITY_TIMEOUT="900")
+                          PUZZLEFLEET_TIME_LIMIT="")
     worker = fleet.worker("w1")
     n = 200
     # Star Battle 10x10 2-star boards (tens of ms each), so that the job outlasts the poll below by

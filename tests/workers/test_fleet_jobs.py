@@ -271,11 +271,13 @@ def test_metrics_show_the_counters_after_a_job(fleet: Fleet) -> None:
     sent = fleet.enqueue("--game", "queens", "--size", "5", "--count", "4", "--seed", "8")
     status = fleet.wait_job(sent["job"])
     assert status["stored"] == 4
+    again = fleet.enqueue("--game", "queens", "--size", "5", "--count", "1", "--seed", "8")
+    assert fleet.wait_job(again["job"])["rejected"].get("duplicate")      # the same seeds: the same boards first
     port = fleet.metrics_port    # type: ignore[attr-defined]
     code, text = _get(f"http://127.0.0.1:{port}/metrics")
     assert code == 200
-    assert re.search(r'^puzzlefleet_boards_accepted_total\{band="none",game="queens",size="5"\} 4\.0$', text, re.M)
+    assert re.search(r'^puzzlefleet_boards_accepted_total\{band="none",game="queens",size="5"\} 5\.0$', text, re.M)
     assert "# TYPE puzzlefleet_candidates_rejected_total counter" in text
     assert re.search(r'^puzzlefleet_generation_seconds_count\{game="queens",size="5"\} \d', text, re.M)
-    # earlier jobs of this module rejected some candidates (duplicates at least), all counted by reason
+    # the second job's duplicates at least, counted by reason
     assert re.search(r'^puzzlefleet_candidates_rejected_total\{game="queens",reason="[a-z-]+"\} \d', text, re.M)

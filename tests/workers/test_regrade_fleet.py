@@ -107,7 +107,7 @@ def test_a_regrade_task_lost_in_the_broker_is_sent_again_after_a_quiet_spell(tmp
     message and noting it held loses it: with no board regraded for the visibility timeout and a
     margin, the command sends the ranges still holding stale boards again and ends whole."""
     db_url = make_db_url("sqlite", tmp_path, request)
-    fleet = fleet_factory(db_url, PUZZLEFLEET_VISIBILITY_TIMEOUT="5")
+    fleet = fleet_factory(db_url)
     n = 60
     regraded = _stale_store(db_url, n, fleet.env)
     command = _regrade(fleet.env, "--patience", "60")

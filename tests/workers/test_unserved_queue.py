@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.conftest import BROKERS, free_port, wait_for
+from tests.workers.conftest import BIN, BROKERS, free_port, wait_for, waiting_messages
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow]
 
@@ -55,57 +55,36 @@ def test_a_queue_nobody_consumes_is_said_and_reported(broker: str, fleet_factory
 
 
 def test_lost_slots_are_sent_again_bounded_and_served_once_a_worker_comes(fleet_factory, tmp_path: Path) -> None:
-    """Two jobs whose messages are lost while no worker consumes their queue: the sweep sends their
-    slots again, on the queue's first-served list, and says so; whole jobs, oldest first: the first of
-    a sweep whatever its size, the next one only within PUZZLEFLEET_RESEND_SLOTS, else at the next
-    sweep. A worker that comes then finishes both jobs, exactly."""
-    from tests.workers.conftest import redis_client
-    from workers.celeryapp import queue_keys
+    """Two jobs whose messages are lost (the queue purged) while no worker consumes their queue: the
+    queue is empty, so the sweep sends their slots again, ahead of new work, and says why; whole jobs,
+    oldest first: the first of a sweep whatever its size, the next one only within
+    PUZZLEFLEET_RESEND_SLOTS, else at the next sweep. A worker that comes then finishes both jobs,
+    exactly."""
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'lost.db'}", PUZZLEFLEET_STALL_SECONDS="2",
                           PUZZLEFLEET_RESUME_INTERVAL="1", PUZZLEFLEET_RESEND_SLOTS="5")
     worker = fleet.worker("housekeeping", queues="fleet")
     for seed in ("1", "2"):
         sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "12", "--seed", seed)
         assert sent.returncode == 0, sent.stderr
-    client = redis_client(fleet.broker)
-    first_served, new_work = queue_keys("queens")
-    assert client.llen(new_work) == 24 and client.llen(first_served) == 0     # new work waits on its own list
-    client.delete(new_work)                                                    # the messages are lost
+    assert waiting_messages(fleet.broker, ("queens",)) == {"queens": 24}
+    purged = subprocess.run([str(BIN / "celery"), "-A", "workers", "purge", "-f", "-Q", "queens"], env=fleet.env,
+                            capture_output=True, text=True, timeout=60)
+    assert purged.returncode == 0 and not waiting_messages(fleet.broker, ("queens",)), purged.stderr
     fleet.beat()
     # the sweep's returned summary, which the worker logs after the sweep's own lines
     wait_for(lambda: "'resumed': {'2': 12}" in worker.text(), 40, "the sweep to send job 2 again")
     text = worker.text()
-    assert "job 2: 12 slots sent again after" in text
+    assert "job 1: 12 slots sent again after" in text and "no message waits in queue queens" in text
     sweeps = [dict(re.findall(r"'(\d+)': (\d+)", sweep)) for sweep in re.findall(r"'resumed': \{([^}]*)\}", text)]
     # job 1 whole (12 slots, past the bound of 5), job 2 left for the next sweep, then sent whole
     assert [sweep for sweep in sweeps if sweep][:2] == [{"1": "12"}, {"2": "12"}], sweeps
     assert "1 stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=5 reached): 2" in text
-    assert client.llen(new_work) == 0 and client.llen(first_served) == 24
+    assert waiting_messages(fleet.broker, ("queens",)) == {"queens": 24}
     fleet.worker("queens", queues="queens,fleet")
     for job_id in (1, 2):
         status = fleet.wait_job(job_id, timeout=90)
         assert (status["state"], status["stored"]) == ("done", 12), status
     assert len(fleet.boards()) == 24
-
-
-def test_a_jobs_send_time_is_noted_again_once_its_messages_are_out(fleet_factory, tmp_path: Path) -> None:
-    """The sweep reads a Redis queue up to a job's noted send time (workers.stall): a job sent in many
-    messages has it noted again once they are all out, so that none of them is later than the note."""
-    import json
-
-    from tests.workers.conftest import redis_client
-    from workers import stall
-    from workers.celeryapp import queue_keys
-    fleet = fleet_factory(f"sqlite:///{tmp_path / 'sent.db'}")
-    job, params = fleet.new_job(400)
-    send = f"from workers.tasks import send_ranges; send_ranges({job}, {params!r}, 99, [(i, i + 1) for i in range(400)])"
-    sent = subprocess.run([sys.executable, "-c", send], env=fleet.env, capture_output=True, text=True, timeout=60)
-    assert sent.returncode == 0, sent.stderr
-    client = redis_client(fleet.broker)
-    noted = float(client.hget(stall.SENT_KEY, str(job)))
-    _, new_work = queue_keys("queens")
-    stamps = [json.loads(raw)["headers"][stall.SENT_HEADER] for raw in client.lrange(new_work, 0, -1)]
-    assert len(stamps) == 400 and max(stamps) <= noted, (min(stamps), max(stamps), noted)
 
 
 @pytest.mark.parametrize("broker", BROKERS, indirect=True)
