@@ -22,7 +22,7 @@ from celery import Celery, signals
 from celery.schedules import crontab
 from kombu import Connection, Exchange, Queue
 
-from workers import tolerant
+from workers import transport
 from workers.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import Settings, settings
 from workers.settings import broker_kind as broker_kind_of
@@ -169,7 +169,9 @@ def make_app(conf: Settings | None = None) -> Celery:
     conf = conf or settings()
     kind = conf.broker_kind
     app = Celery("puzzlefleet", broker=conf.broker, include=["workers.tasks"])
-    extra: dict[str, Any] = {}
+    # Redis: kombu's transport with a malformed message dropped and a settle after a reconnection
+    # made on a new connection (workers.transport).
+    extra: dict[str, Any] = {"broker_transport": "workers.transport:Transport"}
     if kind == "amqp":
         extra = {
             # queues Celery makes by itself (a queue named in a send) are quorum queues too
@@ -241,7 +243,7 @@ def _count_malformed(reason: str) -> None:
     metrics.MALFORMED.labels(reason).inc()
 
 
-tolerant.install(_count_malformed, app.connection_for_write)     # a malformed message is dropped, not the worker
+transport.count_drops(_count_malformed)     # a malformed message is dropped and counted, not the worker
 
 
 @signals.after_setup_logger.connect

@@ -10,7 +10,7 @@ again is a no-op, so every worker declaring them all is harmless.
 A message that is not JSON got Celery's CRITICAL "Can't decode message body" and a 30-line traceback,
 and JSON that is not a task message its "Received and deleted unknown message" with the whole body,
 neither counted. Here each is one WARNING line, counted in puzzlefleet_malformed_messages_total
-(not-json, not-a-task), as the Redis transport's wrapper does (workers.tolerant), and dropped."""
+(not-json, not-a-task), as the Redis transport does (workers.transport), and dropped."""
 
 from __future__ import annotations
 
@@ -38,12 +38,12 @@ class FleetConsumer(Consumer):
     malformed message."""
 
     def on_decode_error(self, message: Any, exc: Exception) -> None:
-        from workers.tolerant import drop
+        from workers.transport import drop
         drop("not-json", " ".join(str(exc).split())[:120], message.body)
         message.ack_log_error(logger, self.connection_errors)
 
     def on_unknown_message(self, body: Any, message: Any) -> None:
-        from workers.tolerant import drop
+        from workers.transport import drop
         drop("not-a-task", "JSON, but not a task message", message.body)
         message.reject_log_error(logger, self.connection_errors)
 

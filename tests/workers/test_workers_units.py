@@ -591,62 +591,44 @@ def test_run_slots_refuses_an_unknown_job_or_range(db: Any) -> None:
             _run(db, job_id, params, start, stop)
 
 
-def test_an_ack_on_a_closed_connection_is_one_line_not_a_dead_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A task that ends after the worker reconnected acknowledges on its old channel, whose transport
-    is gone: kombu raised AttributeError out of the worker's loop ("Unrecoverable error"). The message
-    is settled on a new connection instead (Redis keeps what workers hold in one hash), or, when the
-    broker does not answer, left to come back: one INFO line either way, never kombu's CRITICAL with
-    a traceback."""
+def test_an_ack_the_broker_cannot_take_is_one_line_not_a_dead_worker(own_redis: Any,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """workers.transport on a Redis of the test's own: a message taken before the broker restarted (with
+    its append-only file) is acknowledged after it, and one whose broker is away when its task ends is
+    left to come back after its visibility timeout, in one INFO line: never an error out of the
+    worker's loop."""
     import logging
-    from types import SimpleNamespace
 
-    from kombu.message import Message
+    from kombu import Connection, Queue
 
-    import workers.celeryapp  # noqa: F401  (installs the wrappers)
-    from workers import tolerant
+    from tests.workers.conftest import redis_client
+    from workers.transport import Transport
 
-    settled: list[tuple[Any, Any]] = []
-    answers = [True]
-    monkeypatch.setattr(tolerant, "settle_elsewhere", lambda tag, requeue: settled.append((tag, requeue)) or answers[0])
-
-    class Channel:
-        connection = None
-        no_ack_consumers = None
-
-        def basic_ack(self, tag: Any, multiple: bool = False) -> None:
-            self.connection.client.pool     # what kombu's Redis channel does (an AttributeError once closed)
-
-        def basic_reject(self, tag: Any, requeue: bool = False) -> None:
-            self.connection.client.pool
-
-    seen: list[tuple[str, str]] = []
-
-    class Logger(logging.Logger):
-        def _log(self, level: int, msg: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
-            seen.append((logging.getLevelName(level), msg % args))
-    Message(body=b"{}", delivery_tag="tag-1", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
-    Message(body=b"{}", delivery_tag="tag-2", channel=Channel()).reject_log_error(Logger("x"), (ConnectionError,),
-                                                                                   requeue=True)
-    assert settled == [("tag-1", None), ("tag-2", True)]
-    assert seen == [("INFO", "acknowledged message tag-1 on a new connection: its own was lost while its task ran"),
-                    ("INFO", "requeued message tag-2 on a new connection: its own was lost while its task ran")]
-    answers[0], seen[:] = False, []                            # the broker does not answer either
-    Message(body=b"{}", delivery_tag="tag-3", channel=Channel()).ack_log_error(Logger("x"), (ConnectionError,))
-    assert len(seen) == 1 and seen[0][0] == "INFO" and seen[0][1].startswith("could not acknowledge message tag-3")
-
-    class Down(Channel):
-        connection = SimpleNamespace(client=object())
-
-        def basic_ack(self, tag: Any, multiple: bool = False) -> None:
-            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
-    seen[:] = []
-    Message(body=b"{}", delivery_tag="tag-4", channel=Down()).ack_log_error(Logger("x"), (ConnectionError,))
-    assert [level for level, _ in seen] == ["INFO"] and "Connection refused" in seen[0][1]
-
-    class Buggy(Channel):
-        connection = SimpleNamespace(client=object())        # a live connection: a bug stays loud
-    with pytest.raises(AttributeError):
-        Message(body=b"{}", delivery_tag="tag-5", channel=Buggy()).ack_log_error(Logger("x"), (ConnectionError,))
+    own_redis.start(persist=True)
+    client = redis_client(own_redis.url)
+    conn = Connection(own_redis.url, transport=Transport, connect_timeout=2,
+                      transport_options={"socket_timeout": 2, "socket_connect_timeout": 2})
+    try:
+        queue = Queue("q").bind(conn.default_channel)
+        queue.declare()
+        for body in ("one", "two"):
+            conn.default_channel.basic_publish(conn.default_channel.prepare_message(body), exchange="",
+                                               routing_key="q")
+        first, second = queue.get(no_ack=False), queue.get(no_ack=False)
+        assert client.hlen("unacked") == 2
+        own_redis.stop()
+        own_redis.start(persist=True)
+        first.ack()
+        assert client.hlen("unacked") == 1 and client.llen("q") == 0
+        own_redis.stop()                                   # away when the task ends
+        caplog.set_level(logging.INFO, logger="puzzlefleet.transport")
+        second.ack()
+        said = [r for r in caplog.records if r.name == "puzzlefleet.transport"]
+        assert len(said) == 1 and said[0].levelname == "INFO", [r.getMessage() for r in said]
+        assert said[0].getMessage().startswith(f"could not acknowledge message {second.delivery_tag} (")
+        assert "visibility timeout" in said[0].getMessage()
+    finally:
+        conn.release()
 
 
 def test_the_sweep_takes_a_stalled_job_for_lost_from_the_store_and_the_queue_depth(
