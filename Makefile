@@ -21,7 +21,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 # (as on some CI machines) every command would otherwise compile them again, about 40 ms a start.
 build: $(STAMP)
 	$(BIN)/python setup.py --quiet build_ext --inplace
-	$(BIN)/python -m compileall -q engine store workers puzzlefleet
+	$(BIN)/python -m compileall -q engine store jobs workers puzzlefleet
 
 # The demo writes to a store of its own (demo.db, made afresh), so a user's puzzles.db is never touched.
 DEMO := PUZZLEFLEET_DB=sqlite:///demo.db

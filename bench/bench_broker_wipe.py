@@ -1,7 +1,7 @@
 """Recovery from a broker wipe under load, at full size: how long after Redis loses everything the jobs
 that were in flight take to finish, while new jobs keep arriving faster than two workers serve them.
 
-    .venv/bin/python bench/bench_broker_wipe.py [--stall 20] [--interval 10] [--within 90] [--jobs 6]
+    .venv/bin/python bench/bench_broker_wipe.py [--stall SECONDS] [--interval 10] [--within 90] [--jobs 6]
                                                 [--boards 300] [--size 12] [--feed-boards 3000] [--repeat 1]
 
 The same scenario as tests/workers/test_fleet_faults.py::test_a_broker_wipe_under_load_is_recovered_in_seconds
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--stall", type=float, default=20.0)
+    ap.add_argument("--stall", type=float, default=None, help="PUZZLEFLEET_STALL_SECONDS (default: the fleet's)")
     ap.add_argument("--interval", type=float, default=10.0)
     ap.add_argument("--within", type=float, default=90.0)
     ap.add_argument("--jobs", type=int, default=6)
@@ -53,8 +53,8 @@ def main() -> int:
     for run_no in range(1, args.repeat + 1):
         tmp = Path(tempfile.mkdtemp(prefix="bench-wipe-"))
         redis = OwnRedis(tmp)
-        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="",
-                      PUZZLEFLEET_RESUME_INTERVAL=f"{args.interval:g}", PUZZLEFLEET_STALL_SECONDS=f"{args.stall:g}")
+        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="", PUZZLEFLEET_TIME_LIMIT="",
+                      PUZZLEFLEET_RESUME_INTERVAL=f"{args.interval:g}", PUZZLEFLEET_STALL_SECONDS="" if args.stall is None else f"{args.stall:g}")
         try:
             print(f"run {run_no}: wiping under load ...", file=sys.stderr, flush=True)
             run = broker_wipe_under_load(fleet, redis, jobs=args.jobs, boards=args.boards, size=args.size,
@@ -74,11 +74,12 @@ def main() -> int:
             fleet.stop()
             redis.stop()
             shutil.rmtree(tmp, ignore_errors=True)
-    print(f"\nStall {args.stall:g} s, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
+    stall = "the default (45 s)" if args.stall is None else f"{args.stall:g} s"
+    print(f"\nStall {stall}, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
           f"Queens {args.size}x{args.size}, fed {args.feed_boards} boards per enqueue; load average "
           f"{os.getloadavg()[0]:.1f} at the end.")
     write_result("broker_wipe", [{"title": "broker wipe", "columns": columns, "rows": rows}],
-                 notes=[f"Stall {args.stall:g} s, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
+                 notes=[f"Stall {stall}, a sweep every {args.interval:g} s, {args.jobs} jobs of {args.boards} "
                         f"Queens {args.size}x{args.size}, fed {args.feed_boards} boards per enqueue; load average "
                         f"{os.getloadavg()[0]:.1f} at the end."], load_at_start=load_at_start)
     return 0

@@ -67,7 +67,7 @@ def main() -> int:
     import redis
 
     import store
-    from workers.params import JobParams
+    from jobs.params import JobParams
     from puzzlefleet import embedded, fleet
 
     client = redis.Redis.from_url(args.broker)

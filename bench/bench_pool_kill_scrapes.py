@@ -56,7 +56,8 @@ def main() -> int:
     try:
         rabbit.start()
         postgres.start()
-        fleet = Fleet(home, postgres.url, rabbit.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="")   # the defaults
+        fleet = Fleet(home, postgres.url, rabbit.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="",
+                      PUZZLEFLEET_TIME_LIMIT="")   # the defaults
         port = free_port()
         worker = fleet.worker("w1", concurrency=2, metrics_port=port, queues="starbattle,fleet")
 

@@ -149,7 +149,7 @@ def past_dailies(url: str, days: int) -> None:
     """Daily sets for the `days` days before FIRST_NEW_DAY (those already made are read back)."""
     os.environ["PUZZLEFLEET_DAILY_PLAN"] = PLAN
     import store
-    from workers.daily import make_daily
+    from jobs.daily import make_daily
     db = store.make_engine(url)
     store.init_db(db)
     started = time.perf_counter()

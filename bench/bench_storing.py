@@ -6,7 +6,7 @@ the database write, per board, against the engine's own time.
 
 The boards are made first (the engine's time: `generate(rules, seed)`, seeds 0..N-1), then each cost
 is timed on its own, in the order the slot loop pays it: the fingerprint and the board JSON (what
-workers.slot.generate_one hands over), the store's check of the JSON against the game's model, and
+jobs.slot.generate_one hands over), the store's check of the JSON against the game's model, and
 `store.record_attempts` on a fresh SQLite store (WAL, as `generate` uses it), `--batch` attempts per
 transaction as run_slots flushes them. Target: everything after the engine under 10% of its time.
 """

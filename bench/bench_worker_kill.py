@@ -7,8 +7,8 @@ a broker of the script's own (a redis-server, or a RabbitMQ node, on free ports)
 temporary folder; worker w1 (two pool processes) takes a job's two tasks of 150 Queens 12x12 slots,
 worker w2 (two pool processes) is ready and told to consume the queue too, then w1 is SIGKILLed.
 Prints a Markdown table (stdout): per run, the seconds from the kill until w2 received each of the two
-tasks again. With the default settings (a held message's lease of 30 s on Redis), or
-PUZZLEFLEET_VISIBILITY_TIMEOUT=--visibility. Progress goes to stderr. Needs redis-server and
+tasks again. With the default settings (a visibility timeout of 45 s on Redis, tasks of at most 30 s),
+or PUZZLEFLEET_VISIBILITY_TIMEOUT=--visibility. Progress goes to stderr. Needs redis-server and
 rabbitmq-server installed.
 """
 
@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--visibility", type=float, default=None, help="Redis lease (default: the fleet's default)")
+    ap.add_argument("--visibility", type=float, default=None,
+                    help="Redis visibility timeout (default: the fleet's default)")
     ap.add_argument("--brokers", default="redis,rabbitmq")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -49,9 +50,9 @@ def main() -> int:
                 tmp = home / f"run-{run_no}"
                 tmp.mkdir()
                 flush(server.url)
-                lease = "" if args.visibility is None else f"{args.visibility:g}"     # empty: the default
-                fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", server.url,
-                              PUZZLEFLEET_VISIBILITY_TIMEOUT=lease, PUZZLEFLEET_SPLIT_SECONDS="600")
+                visibility = "" if args.visibility is None else f"{args.visibility:g}"     # empty: the default
+                fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", server.url, PUZZLEFLEET_TIME_LIMIT="",
+                              PUZZLEFLEET_VISIBILITY_TIMEOUT=visibility, PUZZLEFLEET_SPLIT_SECONDS="600")
                 try:
                     print(f"{kind} run {run_no}: killing a worker ...", file=sys.stderr, flush=True)
                     run = kill_with_a_worker_waiting(fleet, within=120.0)
@@ -64,10 +65,10 @@ def main() -> int:
         finally:
             server.stop()
             shutil.rmtree(home, ignore_errors=True)
-    shown = "the default (30 s)" if args.visibility is None else f"{args.visibility:g} s"
-    print(f"\nRedis lease {shown}; load average {os.getloadavg()[0]:.1f} at the end.")
+    shown = "the default (45 s)" if args.visibility is None else f"{args.visibility:g} s"
+    print(f"\nRedis visibility timeout {shown}; load average {os.getloadavg()[0]:.1f} at the end.")
     write_result("worker_kill", [{"title": "worker killed", "columns": columns, "rows": rows}],
-                 notes=[f"Redis lease {shown}; every run ended with exactly the job's 300 boards; load average "
+                 notes=[f"Redis visibility timeout {shown}; every run ended with exactly the job's 300 boards; load average "
                         f"{os.getloadavg()[0]:.1f} at the end."], load_at_start=load_at_start)
     return 0
 

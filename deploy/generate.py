@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from workers.celeryapp import broker_queues
-from workers.params import FLEET_QUEUE, queues
+from jobs.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parent
 COMMENT_WIDTH = 115

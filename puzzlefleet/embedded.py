@@ -1,6 +1,6 @@
 """The embedded run: a job run by local processes instead of the fleet, no broker.
 
-It is a job like any other: recorded in the store, its slots worked by `workers.slot.run_slots` (the
+It is a job like any other: recorded in the store, its slots worked by `jobs.slot.run_slots` (the
 code a worker's task runs) over ranges of consecutive slots, in `--jobs` local worker processes.
 So slot i of a run with seed S tries the same seeds derive_seed(S, i, 0), derive_seed(S, i, 1), ...,
 boards are deduplicated and stored in the same transactions, rejections are counted the same way, and
@@ -23,8 +23,8 @@ from sqlalchemy import Engine
 from puzzlefleet.progress import Progress
 from store import (StoreError, create_job, get_job, init_db, list_job_boards, make_engine, session,
                    set_job_state)
-from workers.params import JobParams
-from workers.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
+from jobs.params import JobParams
+from jobs.slot import MAX_SLOTS_PER_TASK, run_slots, slot_ranges
 
 RANGES_PER_PROCESS = 4      # small enough ranges that a slow one does not leave the other processes idle
 

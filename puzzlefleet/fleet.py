@@ -97,7 +97,7 @@ def enqueue(*, game: str, size: int, band: str | None = None, count: int = 1, se
     unfinished slots sent now. Raises FleetError (one line) for bad parameters, BrokerUnreachable for
     an unreachable broker (the job is kept, marked failed), StoreError for the store."""
     from store import create_job, get_job, job_by_key, session, set_job_state
-    from workers.params import BadTask, JobParams
+    from jobs.params import BadTask, JobParams
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, band=band, timeout=timeout, style=style, **extra, **options)
@@ -178,7 +178,7 @@ def enqueue(*, game: str, size: int, band: str | None = None, count: int = 1, se
 
 def queue_of_job(job: dict[str, Any]) -> str:
     """The queue a stored job's tasks go to."""
-    from workers.params import FLEET_QUEUE, queue_of
+    from jobs.params import FLEET_QUEUE, queue_of
     return queue_of(job["params"]) or FLEET_QUEUE
 
 
@@ -303,7 +303,7 @@ __all__ = ["BrokerUnreachable", "FleetError", "NoWorker", "StoreError", "as_json
 
 def regrade(db: Any, stale: int, progress: Callable[[int], None], *, patience: float,
             poll: float = 1.0) -> tuple[int, int]:
-    """Send the fleet a regrade task per range of board ids (workers.regrade.RANGES) and wait until no
+    """Send the fleet a regrade task per range of board ids (jobs.regrade.RANGES) and wait until no
     board is graded by another engine, or until `patience` seconds pass without one regraded; returns
     (boards regraded meanwhile, boards left). `progress(done)` as the count falls. Raises
     BrokerUnreachable when the tasks cannot be sent.
@@ -313,7 +313,7 @@ def regrade(db: Any, stale: int, progress: Callable[[int], None], *, patience: f
     boards are sent again: a range done twice finds its boards done, none is regraded twice."""
     from engine import ENGINE_VERSION
     from store import count_stale_boards, session
-    from workers.regrade import RANGES, ranges_left
+    from jobs.regrade import RANGES, ranges_left
     from workers.settings import settings
     if stale == 0:
         return 0, 0

@@ -26,7 +26,7 @@ from puzzlefleet.errors import (EXIT_INTERRUPTED, EXIT_NONE, EXIT_NOT_FOUND, EXI
 from store import board_summaries, count_stale_boards, get_board, init_db, make_engine, session
 from store.progress import describe_store
 from store.repo import Listing, board_style, iter_board_texts, recorded_options
-from workers.params import BadTask, JobParams
+from jobs.params import BadTask, JobParams
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -378,7 +378,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
                 print(f"puzzlefleet: error: {exc}", file=sys.stderr)
                 return EXIT_UNREACHABLE
         else:
-            from workers.regrade import regrade_range
+            from jobs.regrade import regrade_range
             done, left = regrade_range(db=db, progress=lambda n: bar.update(bar.done + n))[0], 0
         bar.close()
     finally:
@@ -392,7 +392,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
-    from workers.daily import DailyError, PlanError, make_daily, plan_from_environment, today
+    from jobs.daily import DailyError, PlanError, make_daily, plan_from_environment, today
     try:
         plan = plan_from_environment()          # PUZZLEFLEET_DAILY_PLAN, checked before the store is opened
     except PlanError as exc:

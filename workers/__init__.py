@@ -1,8 +1,7 @@
 """The Celery fleet: `celery -A workers worker | beat | flower`.
 
-Thin tasks (validate -> engine -> store) in `workers.tasks`; the app, configured from the environment,
-in `workers.celeryapp`; metrics in `workers.metrics`; one slot's work, free of Celery, in `workers.slot`.
-`app` is built on first use, so importing `workers.slot` (the embedded run does) needs no Celery."""
+Thin tasks (the work of `jobs`, its faults retried) in `workers.tasks`; the app, configured from the
+environment, in `workers.celeryapp`; metrics in `workers.metrics`. `app` is built on first use."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from celery.schedules import crontab
 from kombu import Connection, Exchange, Queue
 
 from workers import transport
-from workers.params import FLEET_QUEUE, queue_of, queues
+from jobs.params import FLEET_QUEUE, queue_of, queues
 from workers.settings import Settings, settings
 from workers.settings import broker_kind as broker_kind_of
 
@@ -174,6 +174,8 @@ def make_app(conf: Settings | None = None) -> Celery:
     extra: dict[str, Any] = {"broker_transport": "workers.transport:Transport"}
     if kind == "amqp":
         extra = {
+            # an ack whose connection closed meanwhile is one line, not a CRITICAL (workers.transport)
+            "broker_transport": "workers.transport:AmqpTransport",
             # queues Celery makes by itself (a queue named in a send) are quorum queues too
             "task_default_queue_type": "quorum",
             "task_default_exchange_type": "topic",      # as the queues' own (see _queue)

@@ -51,7 +51,7 @@ class Retryable(Exception):
 def is_transient(exc: BaseException) -> bool:
     """Whether a retry may succeed: walks the exception's causes (StoreError wraps the driver's)."""
     from store.errors import StoreUnreachable
-    from workers.params import BadTask
+    from jobs.params import BadTask
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:

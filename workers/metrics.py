@@ -31,7 +31,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric  # noqa: E402
 
 from store.errors import StoreError, one_line  # noqa: E402
 from store.progress import read_jobs  # noqa: E402
-from workers.params import FLEET_QUEUE, queue_of  # noqa: E402
+from jobs.params import FLEET_QUEUE, queue_of  # noqa: E402
 
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     # prometheus_client picks its value store once, when first imported, and the `celery` command may

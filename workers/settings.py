@@ -26,7 +26,7 @@ PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the l
 PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
 PUZZLEFLEET_DAILY_PLAN          the daily set's positions, "RULES, BAND[, STYLE]" separated by ";" or new
                                 lines, or a JSON list, or the path of a file holding either (default:
-                                every game's own positions; see workers.daily); checked at start, each
+                                every game's own positions; see jobs.daily); checked at start, each
                                 position by its game
 
 Recovery rests on the brokers' own redelivery of unacknowledged messages (tasks ack late): a dead
@@ -51,7 +51,7 @@ from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
-    from workers.daily import PlanEntry
+    from jobs.daily import PlanEntry
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 # kombu's URL schemes for the two brokers the fleet supports.
@@ -132,7 +132,7 @@ class Settings(BaseSettings):
     def _usable_plan(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        from workers.daily import PLAN_VARIABLE, PlanError, parse_plan, plan_text    # the engine, only when set
+        from jobs.daily import PLAN_VARIABLE, PlanError, parse_plan, plan_text    # the engine, only when set
         try:
             text = plan_text(value)
             parse_plan(text)            # every position checked by its game, now
@@ -199,8 +199,8 @@ class Settings(BaseSettings):
 
     @property
     def daily_plan(self) -> tuple[PlanEntry, ...]:
-        """The daily set's positions: the plan given, or every game's own (workers.daily.default_plan)."""
-        from workers.daily import default_plan, parse_plan
+        """The daily set's positions: the plan given, or every game's own (jobs.daily.default_plan)."""
+        from jobs.daily import default_plan, parse_plan
         return default_plan() if self.given_daily_plan is None else parse_plan(self.given_daily_plan)
 
     @property

@@ -25,12 +25,12 @@ from store import init_db, make_engine, session, stalled_jobs, started_jobs, tou
 from store.errors import StoreError, one_line
 from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
-from workers.daily import OutOfBudget, make_daily, today
+from jobs.daily import OutOfBudget, make_daily, today
 from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
-from workers.params import FLEET_QUEUE, BadTask, JobParams, queue_of
+from jobs.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from workers.settings import settings
-from workers.regrade import regrade_range
-from workers.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
+from jobs.regrade import regrade_range
+from jobs.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
 
 MAX_RETRIES = 150
 # Celery's retry, for every task here: a Retryable raised by the task is retried after
@@ -563,7 +563,7 @@ REGRADE_TASK = "puzzlefleet.regrade"
 @app.task(name=REGRADE_TASK, base=FleetTask, bind=True, throws=(BadTask,), **RETRY)
 def regrade(self: Any, after: str | None, through: str | None, version: str) -> dict[str, Any]:
     """Regrade the boards with ids above `after` and up to `through` that another engine version
-    graded (workers.regrade); `version` is the engine the sender asked for, which must be this one.
+    graded (jobs.regrade); `version` is the engine the sender asked for, which must be this one.
     A redelivered or duplicated task finds the boards already done: none is regraded twice."""
     if version != ENGINE_VERSION:
         raise BadTask(f"regrade to engine {version} asked of a worker running engine {ENGINE_VERSION}")

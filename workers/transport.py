@@ -1,5 +1,7 @@
-"""The fleet's Redis transport: kombu's, subclassed (the app names it in `broker_transport` for Redis),
-so that two faults cost a log line instead of the worker.
+"""The fleet's transports: kombu's, subclassed (the app names them in `broker_transport`), so that a
+fault costs a log line instead of the worker, or kombu's CRITICAL with a traceback.
+
+On Redis (Transport):
 
 - A payload on a queue that is not a kombu envelope (`LPUSH queens 'not json'`, or JSON of another
   shape) raised out of the worker's event loop and stopped the worker ("Unrecoverable error:
@@ -14,9 +16,13 @@ so that two faults cost a log line instead of the worker.
   the channel. One that cannot be made (the broker away) is one INFO line: the message comes back to
   a worker once its visibility timeout has passed, and its slots are idempotent.
 
-What this overrides of kombu's Redis channel and transport (`_brpop_read`, `_get`, `_deliver`,
-`basic_ack`, `basic_reject`) is checked by tests/workers/test_transport.py, which fails when a kombu
-release changes them."""
+On RabbitMQ (AmqpTransport): an acknowledgement or rejection of a message whose connection closed
+while its task ran (a broker restart) cannot be made, and needs none: RabbitMQ has already taken the
+message back and hands it out again. It is one INFO line, not kombu's CRITICAL "Couldn't ack".
+
+What this overrides of kombu's channels and transports (Redis: `_brpop_read`, `_get`, `_deliver`,
+`basic_ack`, `basic_reject`; py-amqp: `basic_ack`, `basic_reject`) is checked by
+tests/workers/test_transport.py, which fails when a kombu or py-amqp release changes them."""
 
 from __future__ import annotations
 
@@ -25,7 +31,8 @@ from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
-from kombu.transport import redis
+import amqp
+from kombu.transport import pyamqp, redis
 
 log = logging.getLogger("puzzlefleet.malformed")
 settle_log = logging.getLogger("puzzlefleet.transport")
@@ -121,3 +128,35 @@ class Transport(redis.Transport):
             drop("not-a-task", "JSON, but not a task message", message)
             raise Empty()
         super()._deliver(message, queue)
+
+
+def _not_settled(verb: str, tag: Any, exc: BaseException) -> None:
+    settle_log.info("could not %s message %s (%s): its connection is gone, so RabbitMQ hands it out again, "
+                    "and its slots are idempotent", verb, tag, " ".join(str(exc).split())[:200] or type(exc).__name__)
+
+
+_GONE = (amqp.exceptions.RecoverableConnectionError, ConnectionError, OSError)
+
+
+class AmqpChannel(pyamqp.Channel):
+    def basic_ack(self, delivery_tag: Any, multiple: bool = False, argsig: str = "Lb") -> Any:
+        try:
+            return super().basic_ack(delivery_tag, multiple, argsig)
+        except _GONE as exc:
+            _not_settled("acknowledge", delivery_tag, exc)
+            return None
+
+    def basic_reject(self, delivery_tag: Any, requeue: bool, argsig: str = "Lb") -> Any:
+        try:
+            return super().basic_reject(delivery_tag, requeue, argsig)
+        except _GONE as exc:
+            _not_settled("requeue" if requeue else "reject", delivery_tag, exc)
+            return None
+
+
+class AmqpConnection(pyamqp.Connection):
+    Channel = AmqpChannel
+
+
+class AmqpTransport(pyamqp.Transport):
+    Connection = AmqpConnection

@@ -475,7 +475,7 @@ class Game(ABC):
     def resemblance(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
         """How alike two solved boards of this game are to a player, on one scale for every game: 1 for
         the same answer, about 0 for two boards made apart, and above 0.6 near-duplicates, which the
-        daily set keeps apart (`workers.daily.MAX_OVERLAP`: the threshold lives in this scale, so each
+        daily set keeps apart (`jobs.daily.MAX_OVERLAP`: the threshold lives in this scale, so each
         game scales its own measure to it). 0 for boards of different games or rules.
 
         By default, for answers that are strings of one symbol per cell: the share of cells whose

@@ -18,7 +18,7 @@ import yaml
 
 import engine
 from workers.celeryapp import broker_queues
-from workers.params import FLEET_QUEUE, queues
+from jobs.params import FLEET_QUEUE, queues
 
 ROOT = Path(__file__).resolve().parents[2]
 

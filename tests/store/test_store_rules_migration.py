@@ -16,7 +16,7 @@ from engine import game_named
 from store import get_board, list_boards, make_engine, unused_board_ids
 from store.db import alembic_config
 from store.progress import job_dict
-from workers.params import JobParams
+from jobs.params import JobParams
 
 # A board of every game and rules the store held at 0006 (generated: the same seed, the same board).
 REQUESTS = [("queens", {"size": 5}), ("queens", {"size": 6, "diagonals": True}), ("starbattle", {"size": 8}),

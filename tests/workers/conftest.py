@@ -364,7 +364,7 @@ class Fleet:
 
     def new_job(self, requested: int, game: str = "queens", **params: Any) -> tuple[int, dict[str, Any]]:
         """A job (Queens size 6 unless given) recorded in the store, seed 99, nothing sent: (id, params)."""
-        from workers.params import JobParams
+        from jobs.params import JobParams
         built = JobParams.build(game=game, size=params.pop("size", 6), **params)
         job_params = built.to_json()
         engine = store.make_engine(self.db_url)
@@ -615,7 +615,7 @@ def waiting_messages(url: str, names: tuple[str, ...] = ()) -> dict[str, int]:
     """Messages waiting (not delivered to a worker) in each fleet queue (or those `names`) that holds
     any, on either broker: what workers.tasks.queue_length counts."""
     from workers.celeryapp import broker_connection, waiting
-    from workers.params import FLEET_QUEUE, queues
+    from jobs.params import FLEET_QUEUE, queues
     kind = "amqp" if is_amqp(url) else "redis"
     with broker_connection(url) as conn:
         depths = {name: waiting(conn, name, kind) for name in names or (*queues(), FLEET_QUEUE)}

@@ -32,8 +32,8 @@ from engine import ENGINE_VERSION, DeadlineExceeded, InvalidBoard, InvalidRules,
 from engine.games.starbattle import Board, GenerationStats, Rules, generate
 from engine.games.starbattle.grade import BANDS
 from tests.workers.conftest import make_db_url
-from workers import daily as daily_mod
-from workers.daily import (MAX_OVERLAP, PLAN_VARIABLE, DailyError, OutOfBudget, PlanEntry, PlanError, default_plan,
+from jobs import daily as daily_mod
+from jobs.daily import (MAX_OVERLAP, PLAN_VARIABLE, DailyError, OutOfBudget, PlanEntry, PlanError, default_plan,
                            make_daily, resemblance, too_close)
 
 pytestmark = [pytest.mark.xdist_group("daily-pool")]
@@ -782,7 +782,7 @@ def test_the_daily_task_follows_the_plan_of_the_settings(tmp_path: Path, monkeyp
 def test_the_daily_task_is_a_thin_call_of_make_daily(tmp_path: Path, pool: list[list[Entry]],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from workers import tasks
-    from workers.params import BadTask
+    from jobs.params import BadTask
     engine = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
     store.init_db(engine)
     fill_pool(engine, pool)

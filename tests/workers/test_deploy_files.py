@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from workers.celeryapp import broker_queues, queue_keys
-from workers.params import FLEET_QUEUE, queues
+from jobs.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 HARD_LIMIT = 30

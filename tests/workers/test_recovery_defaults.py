@@ -118,7 +118,7 @@ def backlog_without_faults(fleet: Fleet, *, jobs: int = 12, boards: int = 60, si
     made = [fleet.new_job(boards, size=size) for _ in range(jobs)]
     # Sent as enqueue sends them (workers.tasks.enqueue_slots), all from one process: faster than
     # `puzzlefleet enqueue` after `puzzlefleet enqueue`, which the worker kept up with.
-    send = ("from workers.params import JobParams; from workers.tasks import enqueue_slots; "
+    send = ("from jobs.params import JobParams; from workers.tasks import enqueue_slots; "
             f"[enqueue_slots(job, JobParams.from_json(params), 99, {boards}) for job, params in {made!r}]")
     out = subprocess.run([sys.executable, "-c", send], env=fleet.env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -9,11 +9,13 @@ from queue import Empty
 from typing import Any
 
 import pytest
-from kombu import Connection, Queue
+from kombu import Connection, Producer, Queue
+import amqp
+from kombu.transport import pyamqp
 from kombu.transport import redis as kombu_redis
 
 from tests.workers.conftest import redis_client
-from workers.transport import Channel, Transport
+from workers.transport import AmqpChannel, AmqpConnection, AmqpTransport, Channel, Transport
 
 OVERRIDDEN = {
     (kombu_redis.Channel, "_brpop_read"): ["self", "options"],
@@ -21,6 +23,8 @@ OVERRIDDEN = {
     (kombu_redis.Channel, "basic_ack"): ["self", "delivery_tag", "multiple"],
     (kombu_redis.Channel, "basic_reject"): ["self", "delivery_tag", "requeue"],
     (kombu_redis.Transport, "_deliver"): ["self", "message", "queue"],
+    (amqp.Channel, "basic_ack"): ["self", "delivery_tag", "multiple", "argsig"],
+    (amqp.Channel, "basic_reject"): ["self", "delivery_tag", "requeue", "argsig"],
 }
 
 
@@ -30,6 +34,35 @@ def test_what_the_transport_overrides_is_still_kombus_to_override(owner: type, n
     assert callable(method), f"kombu's {owner.__name__} has no {name} any more"
     assert list(inspect.signature(method).parameters) == OVERRIDDEN[(owner, name)]
     assert Channel.__mro__[1] is kombu_redis.Channel and Transport.__mro__[1] is kombu_redis.Transport
+    # py-amqp makes its channels of its Connection's Channel, kombu of its Transport's Connection
+    assert AmqpChannel.__mro__[1] is pyamqp.Channel and pyamqp.Connection.Channel is pyamqp.Channel
+    assert AmqpConnection.__mro__[1] is pyamqp.Connection and pyamqp.Transport.Connection is pyamqp.Connection
+    assert AmqpTransport.Connection is AmqpConnection
+
+
+def test_an_ack_on_a_closed_rabbitmq_connection_is_one_info_line(amqp_url: str,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """A message taken from RabbitMQ, its connection then closed: the ack cannot be made (RabbitMQ took
+    the message back) and is one INFO line."""
+    import logging
+    name = "puzzlefleet-test-transport"
+    with Connection(amqp_url, transport=AmqpTransport) as conn:
+        queue = Queue(name, auto_delete=False).bind(conn.default_channel)
+        queue.declare()
+        Producer(conn.default_channel).publish("x", routing_key=name)
+        message = None
+        for _ in range(50):
+            message = queue.get(no_ack=False)
+            if message is not None:
+                break
+        assert message is not None
+        conn.connection.close()
+        caplog.set_level(logging.INFO, logger="puzzlefleet.transport")
+        message.ack()
+    said = [r for r in caplog.records if r.name == "puzzlefleet.transport"]
+    assert len(said) == 1 and said[0].levelname == "INFO" and "RabbitMQ hands it out again" in said[0].getMessage()
+    with Connection(amqp_url) as conn:
+        Queue(name).bind(conn.default_channel).delete()
 
 
 def test_a_malformed_payload_is_dropped_and_a_message_still_read(redis_url: str, caplog: pytest.LogCaptureFixture) -> None:

@@ -16,8 +16,8 @@ import engine
 import store
 from store import StoreError
 from workers import settings as settings_mod
-from workers import slot as slot_mod
-from workers.params import BadTask, JobParams, check_ids
+from jobs import slot as slot_mod
+from jobs.params import BadTask, JobParams, check_ids
 
 
 @pytest.fixture

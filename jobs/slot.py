@@ -20,7 +20,7 @@ from sqlalchemy import Engine
 from engine import DeadlineExceeded, derive_seed, game_named, parse_rules
 from store import Attempt, JobNotFound, pending_slots, record_attempts, session, settle_job
 from store.progress import acceptance_line
-from workers.params import BadTask, JobParams, check_ids
+from jobs.params import BadTask, JobParams, check_ids
 
 MAX_SLOTS_PER_TASK = 64
 MAX_TASKS_PER_JOB = 2000

@@ -37,7 +37,7 @@ from sqlalchemy import Engine
 from engine import PuzzleError, all_games, derive_seed, game_named, parse_rules
 from store import (daily_set, daily_sets_between, get_boards, in_daily_set, save_board, save_daily, session,
                    unused_board_ids)
-from workers.slot import generate_one
+from jobs.slot import generate_one
 
 
 class PlanEntry(NamedTuple):
