@@ -1,7 +1,7 @@
 """Keyword-only repository functions over the daily table (see store/dailymodels.py): read a day's
 set, find boards no day has used, and write a day's set once, all or nothing.
 
-Which boards make a good set is the scheduler's business (workers/daily.py); this module only keeps
+Which boards make a good set is the scheduler's business (jobs/daily.py); this module only keeps
 the record straight, also against concurrent writers."""
 
 from __future__ import annotations

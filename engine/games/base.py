@@ -493,7 +493,7 @@ class Game(ABC):
         return agree if chance >= 1 else max(0.0, (agree - chance) / (1 - chance))
 
     def daily_positions(self) -> tuple[tuple[str, ...], ...]:
-        """What this game adds to the default daily set (`workers/daily.py`, when the operator sets no
+        """What this game adds to the default daily set (`jobs/daily.py`, when the operator sets no
         plan), in order: (rules text, band[, drawing style]) per position, each checked as an
         operator's plan is. By default one position: the rules of `sample_request()` in the game's
         second-easiest band, or none when the game does not take that band for them."""

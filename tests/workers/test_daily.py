@@ -1,4 +1,4 @@
-"""The day's set (workers/daily.py) on a real SQLite file and the real PostgreSQL (a fresh schema per
+"""The day's set (jobs/daily.py) on a real SQLite file and the real PostgreSQL (a fresh schema per
 test): the plan (every game's own by default, or the operator's PUZZLEFLEET_DAILY_PLAN, checked at
 start), idempotence, determinism, no near-duplicates within a day or 30 days (each game's resemblance),
 stored boards before new ones, concurrent callers; then `puzzlefleet daily`, the settings, the worker's
