@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.model import BoardModel, Step, first_error
+from engine.games.model import BoardModel, Step, first_error, validate_board
 
 InputMode = Literal["marks", "digits"]
 _NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
@@ -395,12 +395,7 @@ class Game(ABC):
 
     def validate(self, data: Any) -> BoardModel:
         """The board JSON checked against the game's model; InvalidBoard names the field and why."""
-        if not isinstance(data, Mapping):
-            raise InvalidBoard("a board must be a JSON object")
-        try:
-            return self.model.model_validate(data)
-        except ValidationError as exc:
-            raise InvalidBoard(first_error(exc)) from None
+        return validate_board(self.model, data)
 
     def validate_grid(self, data: Any) -> BoardModel:
         """The model of the board without its solve path and grades: what a picture or a text needs,
