@@ -24,7 +24,7 @@ RULE_WORDS = {"stars", "diagonals", "no_touch", "per_unit", "cages"}     # the w
 LAYERS = ("puzzlefleet", "workers", "store")
 EXCLUDED = (ROOT / "store" / "migrations",)
 SHARED = (ROOT / "engine" / "games" / "base.py", ROOT / "engine" / "games" / "__init__.py",
-          ROOT / "engine" / "games" / "model.py", ROOT / "engine" / "games" / "lazy.py", ROOT / "engine" / "core",
+          ROOT / "engine" / "games" / "model.py", ROOT / "engine" / "core",
           ROOT / "engine" / "ladder", ROOT / "store" / "render", ROOT / "store" / "api" / "player.py",
           ROOT / "store" / "api" / "static")
 SOURCES = ("*.py", "*.pyx", "*.pxd", "*.js", "*.html", "*.css")

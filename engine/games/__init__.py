@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import (EdgeClue, Game, GameOptions, Gates, OptionSpec, Outline, Picture, PlaySpec,
-                               StyleGroup, option)
+                               StyleGroup, look_up_other_games_options, option)
 from engine.games.model import board_schema as _board_schema
 
 BUILTIN = (                 # one game package a line: adding a game adds its line
@@ -170,6 +170,9 @@ def own_option_specs(name: Any) -> tuple[OptionSpec, ...] | None:
 def option_spec(name: str) -> OptionSpec | None:
     """The request option of this name some game takes, or None."""
     return next((spec for spec in option_specs() if spec.name == name), None)
+
+
+look_up_other_games_options(option_spec)      # a game asked for an option it lacks asks every game
 
 
 def recorded_option_specs(game: str | None = None) -> tuple[OptionSpec, ...]:

@@ -13,7 +13,7 @@ A *board value* is the game's own immutable board type. It must have `game` (the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import Any, ClassVar, Literal, get_args, get_origin
@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.model import BoardModel, Step, first_error
+from engine.games.model import BoardModel, Step, first_error, validate_board
 
 InputMode = Literal["marks", "digits"]
 _NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
@@ -265,6 +265,18 @@ class PlaySpec:
         return out
 
 
+# How a game finds another game's request option (read_options, for one it lacks): the registry's
+# `option_spec`, which the registry (engine.games, importing this module) hands over as it loads.
+_other_games_option: Callable[[str], OptionSpec | None] = lambda name: None
+
+
+def look_up_other_games_options(option_spec: Callable[[str], OptionSpec | None]) -> None:
+    """Make `option_spec` (the registry's: an option some game takes, by name) what `Game.read_options`
+    asks of an option its game lacks."""
+    global _other_games_option
+    _other_games_option = option_spec
+
+
 class Game(ABC):
     """One game. Subclasses set the class attributes and implement the abstract methods."""
 
@@ -327,8 +339,7 @@ class Game(ABC):
             if value is None:
                 continue
             if spec is None:
-                from engine.games import option_spec     # every game's options: only for one this game lacks
-                foreign = option_spec(name)
+                foreign = _other_games_option(name)     # every game's options: only for one this game lacks
                 if foreign is None:
                     raise InvalidRules(f"{self.name} has no option {name!r}")
                 if type(value) is type(foreign.absent) and value == foreign.absent:
@@ -384,12 +395,7 @@ class Game(ABC):
 
     def validate(self, data: Any) -> BoardModel:
         """The board JSON checked against the game's model; InvalidBoard names the field and why."""
-        if not isinstance(data, Mapping):
-            raise InvalidBoard("a board must be a JSON object")
-        try:
-            return self.model.model_validate(data)
-        except ValidationError as exc:
-            raise InvalidBoard(first_error(exc)) from None
+        return validate_board(self.model, data)
 
     def validate_grid(self, data: Any) -> BoardModel:
         """The model of the board without its solve path and grades: what a picture or a text needs,
@@ -533,5 +539,5 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]],
 
 
 __all__ = ["EdgeClue", "Game", "GameOptions", "Gates", "InputMode", "OptionSpec", "Outline", "Picture", "PlaySpec",
-           "StyleGroup", "adds_up", "alike", "apart", "at_most", "distinct", "hints_from_steps", "no_run", "option",
-           "option_specs_of", "unlike"]
+           "StyleGroup", "adds_up", "alike", "apart", "at_most", "distinct", "hints_from_steps",
+           "look_up_other_games_options", "no_run", "option", "option_specs_of", "unlike"]

@@ -7,9 +7,12 @@ Rows and columns in the JSON count from 0; words meant for people count from 1.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+from engine.errors import InvalidBoard
 
 # A stored board's id is the store's (the first 16 hex digits of the fingerprint; the store checks
 # that). A board brought to `solve` keeps the id its owner gave it: a site's or a publisher's own.
@@ -80,6 +83,16 @@ def first_error(exc: ValidationError) -> str:
     return f"{where.lstrip('.')}: {message}" if where else message
 
 
+def validate_board(model: type[BoardModel], data: Any) -> BoardModel:
+    """A board JSON checked against a game's model; InvalidBoard names the field and why."""
+    if not isinstance(data, Mapping):
+        raise InvalidBoard("a board must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidBoard(first_error(exc)) from None
+
+
 def board_schema(models: list[type[BoardModel]]) -> dict[str, Any]:
     """The JSON Schema of a board of any of these games, told apart by "game"."""
     if len(models) == 1:
@@ -92,4 +105,4 @@ def board_schema(models: list[type[BoardModel]]) -> dict[str, Any]:
     return schema
 
 
-__all__ = ["BoardModel", "Difficulty", "Fun", "Id", "Shape", "Step", "board_schema", "first_error"]
+__all__ = ["BoardModel", "Difficulty", "Fun", "Id", "Shape", "Step", "board_schema", "first_error", "validate_board"]

@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.killer import GAME, board_of, count_solutions, grade
+from engine.games.killer import GAME, board_of, count_solutions
 from engine.games.killer._count import (apart_bits, cage_support, combos, group_news, group_support_c, losses,
                                        run_rounds_c)
 from engine.games.sudoku.geometry import PEER_BITS
 from engine.games.killer.reference import (cage_support_plain, group_support, reference_round_groups, reference_rounds,
                                           reference_solutions)
-from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for,
+from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for, grade,
                                       opening_bits, round_groups, rounds, run_rounds, score)
 from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, REGIONS, SEVERAL_REGIONS,
                                            SINGLE_REGIONS, TABLE, KillerState, cage_layout, finder)

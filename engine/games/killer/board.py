@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from engine.core.regions import is_connected
 from engine.errors import InvalidBoard
 from engine.games.killer._count import combos
+from engine.games.killer.count import count_solutions
 from engine.games.sudoku.board import EMPTY, SIZE, Grid9, cell_name, check_solution, parse_line, unit_name
 from engine.games.sudoku.geometry import grid_lines
 
@@ -118,7 +119,6 @@ class KillerBoard(Grid9):
         return tuple(cage.total for cage in self.cages)
 
     def count(self, limit: int) -> Any:
-        from engine.games.killer.count import count_solutions
         return count_solutions(self, limit)
 
     def canonical(self) -> str:

@@ -7,12 +7,24 @@ so the counter also answers for a half-solved position with pencil marks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
-from engine.games.killer.board import KillerBoard
 from engine.games.sudoku.count import ALL, Count, count_solutions as count_sudoku
 
 
-def count_solutions(board: KillerBoard, limit: int = 2, *, masks: Sequence[int] | None = None,
+class Caged(Protocol):
+    """What the counter reads of a board (a board.KillerBoard, which counts itself with this module):
+    its givens, each cell's cage and the cages' sums."""
+    givens: str
+
+    @property
+    def cage_of(self) -> tuple[int, ...]: ...
+
+    @property
+    def sums(self) -> tuple[int, ...]: ...
+
+
+def count_solutions(board: Caged, limit: int = 2, *, masks: Sequence[int] | None = None,
                     deadline: float = 0.0, other_than: str | None = None) -> Count:
     """Up to `limit` solutions of the board (from its givens, or from `masks`); `deadline` is a time
     on the monotonic clock, 0 for none. With `other_than` (a solution, 81 digits), only solutions

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from functools import cache
 
-from engine.games.starbattle import _shape
+from engine.games.starbattle._shape import canonical_labels as _canonical_labels_compiled
 from engine.core.grid import symmetries
 
 
@@ -15,7 +15,7 @@ def canonical_labels(n: int, labels: Sequence[int]) -> tuple[int, ...]:
     """The least, over the 8 symmetries, of the grid relabelled by first appearance in row-major order
     (compiled for labels 0..65535, every board's; other labels take the Python walk below)."""
     try:
-        return _shape.canonical_labels(n, labels)
+        return _canonical_labels_compiled(n, labels)
     except (TypeError, ValueError, OverflowError):
         return _canonical_labels_walk(n, labels)
 

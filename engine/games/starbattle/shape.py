@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.games.starbattle import _shape
+from engine.games.starbattle._shape import measure as _measure, region_corners as _region_corners
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def region_corners(n: int, regions: Sequence[int]) -> dict[int, int]:
     """The corners of each region's outline (holes included): 4 for a rectangle, 6 for an L, 8 for a
     T, 12 for a plus. A lattice point is a corner of a region holding 1 or 3 of the 4 cells around it,
     two corners of one holding 2 diagonal ones."""
-    return _shape.region_corners(n, regions)
+    return _region_corners(n, regions)
 
 
 def look(n: int, regions: Sequence[int]) -> Look:
@@ -118,7 +118,7 @@ def measure(n: int, regions: Sequence[int]) -> tuple[ShapeFeatures, Look]:
     """The shape features and the look of a map, from one walk of it (compiled: _shape.pyx beside
     this module; a likeness or a style score that needs both asks once)."""
     (sizes, tiny, straight, boundary, interior, perimeter, fill, largest, mirrored, corners, rectangles,
-     geometric, count) = _shape.measure(n, regions)
+     geometric, count) = _measure(n, regions)
     return (ShapeFeatures(n, sizes, tiny, straight, boundary / n, perimeter, fill, interior / n),
             Look(largest / (n * n), mirrored / (n * (n - 1)), corners / n, rectangles / count,
                  geometric / count))

@@ -13,15 +13,14 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine.ladder import Step
-from engine.games.starbattle import _techniques
 from engine.games.starbattle._search import Search
-from engine.games.starbattle._techniques import Prober
+from engine.games.starbattle._techniques import BUILT_FROM, Prober, __file__ as _TECHNIQUES_FILE
 from engine.games.starbattle.board import region_letter
 from engine.games.starbattle.built import source_digest
 from engine.games.starbattle.rules import Rules
 
-if _techniques.BUILT_FROM != source_digest():
-    raise ImportError(f"{_techniques.__file__} was built from other sources than those beside it: rebuild it "
+if BUILT_FROM != source_digest():
+    raise ImportError(f"{_TECHNIQUES_FILE} was built from other sources than those beside it: rebuild it "
                       "(make build)")
 
 # --------------------------------------------------------------------------------------------------

@@ -18,50 +18,20 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import itemgetter
 from typing import Any
 
 from engine.errors import InvalidBoard
+from engine.games.model import validate_board
 from engine.games.sudoku._canon import canonical
-from engine.games.sudoku.geometry import CELL_UNITS, SIZE, UNIT_CELLS, cell_name, grid_lines, unit_name
+from engine.games.sudoku.geometry import SIZE, cell_name, grid_lines, unit_name
+from engine.games.sudoku.givens import EMPTY, check_solution, read_givens
+from engine.games.sudoku.model import SudokuBoardModel
 
-EMPTY = "."
 KIND = "sudoku 9"
-
-# each unit's cells, read from a line in one call
-_UNIT_READERS = tuple(itemgetter(*cells) for cells in UNIT_CELLS)
-
-
-def _check_units(line: str, what: str) -> None:
-    """Raise InvalidBoard when a digit appears twice in a unit of `line` ('.' for empty)."""
-    for read in _UNIT_READERS:                   # the common case, a valid line: one pass per unit
-        digits = "".join(read(line)).replace(EMPTY, "")
-        if len(set(digits)) != len(digits):
-            break
-    else:
-        return
-    seen: dict[tuple[int, str], int] = {}
-    for cell, ch in enumerate(line):
-        if ch == EMPTY:
-            continue
-        for u in CELL_UNITS[cell]:
-            other = seen.setdefault((u, ch), cell)
-            if other != cell:
-                raise InvalidBoard(f"{what}: digit {ch} appears twice in {unit_name(u)} "
-                                   f"({cell_name(other)} and {cell_name(cell)})")
-
 
 def parse_line(text: str) -> SudokuBoard:
     """A board from a givens line; surrounding whitespace is ignored."""
-    line = text.strip()
-    if len(line) != 81:
-        raise InvalidBoard(f"a Sudoku line has 81 characters, got {len(line)}")
-    for i, ch in enumerate(line):
-        if ch not in ".0123456789":
-            raise InvalidBoard(f"character {ch!r} at position {i + 1} ({cell_name(i)}): expected 1-9, '.' or '0'")
-    line = line.replace("0", EMPTY)
-    _check_units(line, "contradictory givens")
-    return SudokuBoard(line)
+    return SudokuBoard(read_givens(text))
 
 
 class Grid9:
@@ -152,17 +122,9 @@ class SudokuBoard(Grid9):
     @classmethod
     def from_json(cls, data: Any) -> SudokuBoard:
         """Read a board in the JSON contract; the solution, if given, is checked against the givens."""
-        from engine.games.sudoku.game import GAME
-        return GAME.board_from_json(data)
-
-
-def check_solution(givens: str, solution: str) -> None:
-    """InvalidBoard unless `solution` is 81 digits, valid, and agrees with the givens."""
-    if len(solution) != 81 or any(ch not in "123456789" for ch in solution):
-        raise InvalidBoard('"solution" must be 81 digits 1-9')
-    _check_units(solution, "invalid solution")
-    if any(g != EMPTY and g != s for g, s in zip(givens, solution)):
-        raise InvalidBoard('"solution" disagrees with the givens')
+        model = validate_board(SudokuBoardModel, data)
+        assert isinstance(model, SudokuBoardModel)
+        return cls(model.givens, model.solution, model.seed)
 
 
 __all__ = ["EMPTY", "SIZE", "Grid9", "SudokuBoard", "cell_name", "check_solution", "parse_line", "unit_name"]

@@ -25,12 +25,12 @@ class SudokuBoardModel(BoardModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> SudokuBoardModel:
-        from engine.games.sudoku.board import check_solution, parse_line
+        from engine.games.sudoku.givens import check_solution, read_givens
         try:
-            board = parse_line(self.givens)
+            givens = read_givens(self.givens)
             if self.solution:
-                check_solution(board.givens, self.solution)
+                check_solution(givens, self.solution)
         except PuzzleError as exc:
             raise ValueError(str(exc)) from None
-        self.givens = board.givens
+        self.givens = givens
         return self

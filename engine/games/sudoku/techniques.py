@@ -19,15 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from engine.games.sudoku import _logic
-from engine.games.sudoku._logic import Position
+from engine.games.sudoku._logic import BUILT_FROM, Position, __file__ as _LOGIC_FILE
 from engine.games.sudoku.geometry import cand_name, cell_name, cells_text as _cells, digits_text, unit_name
 from engine.games.sudoku.table import TABLE, Finding
 from engine.games.sudoku.rules import BANDS
 from engine.ladder import Ladder, Step, Technique
 
-if _logic.BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
-    raise ImportError(f"{_logic.__file__} was built from another technique table than table.py: rebuild it "
+if BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
+    raise ImportError(f"{_LOGIC_FILE} was built from another technique table than table.py: rebuild it "
                       "(make build)")
 
 IDS = {e.name: tid for tid, e in enumerate(TABLE)}

@@ -5,15 +5,40 @@ clue pairs, the ways a line can be completed, two lines together, chains, then t
 to the symmetries of the square and swapping suns and moons.
 
 Importing the package loads the game's object alone (GAME: what the registry asks for when it lists
-every game's options); the other names load their modules on first use."""
+every game's options); the other names load their modules on first use (PEP 562: the package's
+`__getattr__`)."""
 
-from engine.games.lazy import load_on_first_use
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
 from engine.games.tango.game import GAME
 
-load_on_first_use(__name__, {"Clue": "board", "TangoBoard": "board", "board_of": "board", "Count": "count",
-                             "count_solutions": "count", "Grade": "grade", "describe": "grade", "grade": "grade",
-                             "generate": "generator", "TangoRules": "rules", "BANDS": "rules",
-                             "TangoState": "techniques", "LADDER": "techniques"})
+# The other names the package exports -> the submodule that defines each, imported on first use.
+_DEFINED_IN = {"Clue": "board", "TangoBoard": "board", "board_of": "board", "Count": "count",
+               "count_solutions": "count", "Grade": "grade", "describe": "grade", "grade": "grade",
+               "generate": "generator", "TangoRules": "rules", "BANDS": "rules",
+               "TangoState": "techniques", "LADDER": "techniques"}
 
 __all__ = ["BANDS", "GAME", "LADDER", "Clue", "Count", "Grade", "TangoBoard", "TangoRules", "TangoState", "board_of",
            "count_solutions", "describe", "generate", "grade"]
+
+
+def __getattr__(name: str) -> Any:
+    """A name the package exports but has not loaded yet: imported from its submodule (PEP 562)."""
+    module = _DEFINED_IN.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    # Importing a submodule binds its name here: `grade` stays grade.py's function, not the module.
+    shadowed = globals().get("grade")
+    if isinstance(shadowed, ModuleType):
+        globals()["grade"] = shadowed.grade
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

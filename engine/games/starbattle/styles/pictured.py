@@ -40,7 +40,8 @@ from engine.games.base import Gates
 from engine.games.starbattle import likeness
 from engine.games.starbattle.count import monotonic, new_search, only_solution
 from engine.games.starbattle.rules import Rules
-from engine.games.starbattle.styles import _pictured
+from engine.games.starbattle.styles._pictured import (picture as _draw, relabel as _relabel, symmetry_of as _symmetry_of,
+                                                      texture as _texture)
 from engine.games.starbattle.styles.composed import BOUNDS as COMPOSED_BOUNDS
 from engine.games.starbattle.styles.composed import penalties as composed_penalties
 from engine.games.starbattle.styles.pictured_fit import LIKENESS, TEXTURE
@@ -151,9 +152,9 @@ def picture(n: int, kind: str, fitted: Params, spread: float, rng: random.Random
     picture_reference draws from the same generator, cell for cell."""
     if frame is None:
         frame = FRAME if FRAMED and rng.random() < FRAMED else 0.0
-    return _pictured.picture(n, kind, image(n, kind), fitted.largest, fitted.spread, spread, rng, PAIR_SHARE,
-                             COMPACT, BACKGROUND_COMPACT, BLOCKS, BLOCK_COMPACT, GAP, MIN_PIECE,
-                             CARVE_INTERIOR, CARVE_TRIES, frame)
+    return _draw(n, kind, image(n, kind), fitted.largest, fitted.spread, spread, rng, PAIR_SHARE,
+                 COMPACT, BACKGROUND_COMPACT, BLOCKS, BLOCK_COMPACT, GAP, MIN_PIECE,
+                 CARVE_INTERIOR, CARVE_TRIES, frame)
 
 
 def picture_reference(n: int, kind: str, fitted: Params, spread: float, rng: random.Random) -> list[int] | None:
@@ -364,7 +365,7 @@ def symmetry_of(n: int, regions: Sequence[int]) -> tuple[str, dict[int, int]]:
     and the label each label's cells map to ("none" and {} when no kind maps 90% of the cells).
     Compiled for maps labelled 0 to n - 1 (symmetry_of_reference otherwise)."""
     if all(0 <= label < n for label in regions):
-        return _pictured.symmetry_of(n, regions, SYMMETRIES, tuple(image(n, kind) for kind in SYMMETRIES))
+        return _symmetry_of(n, regions, SYMMETRIES, tuple(image(n, kind) for kind in SYMMETRIES))
     return symmetry_of_reference(n, regions)
 
 
@@ -397,13 +398,13 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
     kind, pairs = symmetry_of(n, drawn)
     search = new_search(rules, regions)
     if RESTORE:         # first give back what repair moved: the picture's straight runs, frame and symmetries
-        _pictured.relabel(n, regions, answer, rng, round(RESTORE * steps), search, deadline, tuple(drawn), (), {},
-                          KEEP_CELLS, only_solution)
+        _relabel(n, regions, answer, rng, round(RESTORE * steps), search, deadline, tuple(drawn), (), {},
+                 KEEP_CELLS, only_solution)
     if kind == "none":
         return regions
     # each cell the label its image's region pairs with (compiled: _pictured.relabel)
-    return _pictured.relabel(n, regions, answer, rng, steps, search, deadline, None, image(n, kind), pairs,
-                             KEEP_CELLS, only_solution)
+    return _relabel(n, regions, answer, rng, steps, search, deadline, None, image(n, kind), pairs,
+                    KEEP_CELLS, only_solution)
 
 
 def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) -> bool:
@@ -415,7 +416,7 @@ def keep(rules: Rules, regions: Sequence[int], rng: random.Random, drawn: bool) 
     fitted = TEXTURE.get(rules.size)
     if drawn or fitted is None:
         return True
-    return rng.random() < fitted.keep_probability(_pictured.texture(rules.size, regions))
+    return rng.random() < fitted.keep_probability(_texture(rules.size, regions))
 
 
 def repair_keep(rules: Rules) -> int:
