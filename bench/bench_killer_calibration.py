@@ -35,14 +35,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.games.killer import GAME, count_solutions, grade  # noqa: E402
+from engine.games.killer import GAME, count_solutions  # noqa: E402
+from engine.games.killer.grade import grade  # noqa: E402
 from engine.games.killer.grade import OPENING_BIT_COST, ROUND_COST  # noqa: E402  (the shipped costs)
 from engine.games.killer.techniques import TABLE  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from machine import write_result  # noqa: E402
 
-grading = import_module("engine.games.killer.grade")      # the module (the package's `grade` is the function)
+grading = import_module("engine.games.killer.grade")
 
 DEFAULT = ROOT.parent / "shared" / "calibration" / "killer-sudoku-booklets.jsonl"
 TRIAL = "trial-and-error"

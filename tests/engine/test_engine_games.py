@@ -64,14 +64,12 @@ def test_a_band_of_the_game_asked_for_imports_no_other_game() -> None:
 def test_listing_every_games_options_loads_no_other_games_generator() -> None:
     """What `generate --game queens` does with the other games: their options become flags (the whole
     registry loads), but Sudoku's and Killer's boards, counters, ladders and generators stay unloaded
-    until asked for; their package names still give the functions (grade is one, beside the module)."""
+    until asked for; their package names still give what they export."""
     script = ("import sys, engine; engine.option_specs('queens');"
               "print(sorted(m for m in sys.modules if m.startswith(('engine.games.sudoku.', 'engine.games.killer.'))));"
-              "from engine.games.killer import grade, describe; from engine.games.sudoku import generate, BANDS;"
-              "import engine.games.sudoku.grade, engine.games.killer.grade;"
-              "from engine.games.sudoku import grade as sudoku_grade;"
-              "print(callable(grade), callable(sudoku_grade), grade is sys.modules['engine.games.killer.grade'].grade,"
-              " BANDS == engine.game_named('sudoku').bands)")
+              "from engine.games.killer import describe; from engine.games.sudoku import generate, BANDS;"
+              "from engine.games.killer.grade import grade;"
+              "print(callable(grade), callable(describe), callable(generate), BANDS == engine.game_named('sudoku').bands)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [
         "['engine.games.killer.game', 'engine.games.killer.model', 'engine.games.killer.rules', "
@@ -188,17 +186,14 @@ def test_a_style_filter_is_checked_against_what_the_games_draw() -> None:
 
 def test_a_game_package_loads_its_names_on_first_use() -> None:
     """A fresh process: Killer's package holds GAME alone until a name is asked for (PEP 562: the
-    package's `__getattr__`), though dir() lists every name; `grade` asked for is grade.py's function and
-    stays so when that module is imported by its dotted path; an unknown name is an AttributeError.
-    (A dotted import of grade.py binds the module as the package's `grade`, as Python binds every
-    submodule; the next name the package loads puts the function back.)"""
+    package's `__getattr__`), though dir() lists every name it exports; a name asked for is its
+    submodule's; an unknown name is an AttributeError. (`grade` is the name of a submodule, so the
+    package does not export the function of that name: grade.py does.)"""
     script = ("import importlib, sys; killer = importlib.import_module('engine.games.killer'); "
-              "print('engine.games.killer.grade' in sys.modules, 'grade' in dir(killer), 'grade' in vars(killer));"
-              "grade = killer.grade; import engine.games.killer.grade; "
-              "print(callable(killer.grade), killer.grade is grade, killer.grade.__module__);"
-              "exec('try:\\n killer.nothing\\nexcept AttributeError as e: print(e)');"
-              "import engine.games.tango.grade; from engine.games.tango import describe, grade as tango_grade;"
-              "print(tango_grade is sys.modules['engine.games.tango.grade'].grade)")
+              "print('engine.games.killer.grade' in sys.modules, 'describe' in dir(killer), 'describe' in vars(killer));"
+              "describe = killer.describe; "
+              "print(describe is sys.modules['engine.games.killer.grade'].describe, 'describe' in vars(killer));"
+              "exec('try:\\n killer.nothing\\nexcept AttributeError as e: print(e)')")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["False True False", "True True engine.games.killer.grade",
-                                "module 'engine.games.killer' has no attribute 'nothing'", "True"]
+    assert out.splitlines() == ["False True False", "True True",
+                                "module 'engine.games.killer' has no attribute 'nothing'"]

@@ -9,18 +9,16 @@ every game's options); the other names load their modules on first use (PEP 562:
 from __future__ import annotations
 
 from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from engine.games.killer.game import GAME
 
 # The other names the package exports -> the submodule that defines each, imported on first use.
 _DEFINED_IN = {"Cage": "board", "KillerBoard": "board", "board_of": "board", "Count": "count",
-               "count_solutions": "count", "Grade": "grade", "describe": "grade", "grade": "grade",
+               "count_solutions": "count", "Grade": "grade", "describe": "grade",
                "BANDS": "rules"}
 
-__all__ = ["GAME", "BANDS", "Cage", "Count", "Grade", "KillerBoard", "board_of", "count_solutions", "describe",
-           "grade"]
+__all__ = ["GAME", "BANDS", "Cage", "Count", "Grade", "KillerBoard", "board_of", "count_solutions", "describe"]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,10 +28,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
-    # Importing a submodule binds its name here: `grade` stays grade.py's function, not the module.
-    shadowed = globals().get("grade")
-    if isinstance(shadowed, ModuleType):
-        globals()["grade"] = shadowed.grade
     return value
 
 

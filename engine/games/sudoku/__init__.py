@@ -8,7 +8,6 @@ every game's options); the other names load their modules on first use (PEP 562:
 from __future__ import annotations
 
 from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from engine.games.sudoku.game import GAME
@@ -16,11 +15,11 @@ from engine.games.sudoku.game import GAME
 # The other names the package exports -> the submodule that defines each, imported on first use.
 _DEFINED_IN = {"SudokuBoard": "board", "parse_line": "board", "Count": "count",
                "count_solutions": "count", "CLUE_BANDS": "generator", "GenerationStats": "generator",
-               "describe": "generator", "generate": "generator", "Grade": "grade", "grade": "grade",
+               "describe": "generator", "generate": "generator", "Grade": "grade",
                "BANDS": "rules"}
 
 __all__ = ["GAME", "BANDS", "CLUE_BANDS", "Count", "GenerationStats", "Grade", "SudokuBoard", "count_solutions",
-           "describe", "generate", "grade", "parse_line"]
+           "describe", "generate", "parse_line"]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,10 +29,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
-    # Importing a submodule binds its name here: `grade` stays grade.py's function, not the module.
-    shadowed = globals().get("grade")
-    if isinstance(shadowed, ModuleType):
-        globals()["grade"] = shadowed.grade
     return value
 
 

@@ -11,19 +11,18 @@ every game's options); the other names load their modules on first use (PEP 562:
 from __future__ import annotations
 
 from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from engine.games.tango.game import GAME
 
 # The other names the package exports -> the submodule that defines each, imported on first use.
 _DEFINED_IN = {"Clue": "board", "TangoBoard": "board", "board_of": "board", "Count": "count",
-               "count_solutions": "count", "Grade": "grade", "describe": "grade", "grade": "grade",
+               "count_solutions": "count", "Grade": "grade", "describe": "grade",
                "generate": "generator", "TangoRules": "rules", "BANDS": "rules",
                "TangoState": "techniques", "LADDER": "techniques"}
 
 __all__ = ["BANDS", "GAME", "LADDER", "Clue", "Count", "Grade", "TangoBoard", "TangoRules", "TangoState", "board_of",
-           "count_solutions", "describe", "generate", "grade"]
+           "count_solutions", "describe", "generate"]
 
 
 def __getattr__(name: str) -> Any:
@@ -33,10 +32,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
-    # Importing a submodule binds its name here: `grade` stays grade.py's function, not the module.
-    shadowed = globals().get("grade")
-    if isinstance(shadowed, ModuleType):
-        globals()["grade"] = shadowed.grade
     return value
 
 
