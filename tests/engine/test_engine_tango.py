@@ -35,7 +35,7 @@ from engine.games.tango.grade import CEILINGS, band_for, grade, path, reference_
 from engine.games.tango.layout import GROUPS
 from engine.games.tango.reference import reference_solutions, reference_valid_lines
 from engine.games.tango.rules import BANDS, TangoRules
-from engine.games.tango.techniques import LADDER, TABLE, TangoState, completions, finder
+from engine.games.tango.techniques import LADDER, TABLE, TangoState, completions
 from engine.ladder import run
 
 # One xdist worker builds the pool of positions once and runs every test that reads it.
@@ -320,7 +320,7 @@ def pool() -> list[tuple[TangoBoard, str, list[str]]]:
 
 
 def _check_sound(name: str, positions: list[tuple[TangoBoard, str, list[str]]]) -> int:
-    find = finder(next(e for e in TABLE if e.name == name))
+    find = LADDER[name].find
     fired = 0
     for board, values, solutions in positions:
         state = TangoState.start(board, values)

@@ -28,7 +28,6 @@ The ladder, in order (tier: 1 easy, 2 medium, 3 hard, 4 expert):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -36,6 +35,7 @@ from engine.games.tango._count import valid_lines
 from engine.games.tango.board import Clue, TangoBoard, cell_name, line_cells, line_name
 from engine.games.tango.rules import BANDS
 from engine.ladder import Ladder, Step, Technique, run
+from engine.ladder.table import in_order
 
 NAMES = ("sun", "moon")
 PLURAL = ("suns", "moons")
@@ -714,45 +714,33 @@ def _broken(state: TangoState) -> str:
 # ------------------------------------------------------------------------------------------------
 # the table
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    name: str
-    tier: int                   # 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond (trial)
-    cost: int                   # per step (line-completions and trial add to it per step, see above)
-    find: Callable[[TangoState], Found | None]
-
-
-TABLE: tuple[Entry, ...] = (
-    Entry("pair", 1, 1, pair),
-    Entry("sandwich", 1, 1, sandwich),
-    Entry("clue", 1, 1, clue),
-    Entry("balance", 1, 2, balance),
-    Entry("equal-pair", 2, 4, equal_pair),
-    Entry("pair-count", 2, 5, pair_count),
-    Entry("line-completions", 3, 8, line_completions),
-    Entry("line-pair", 4, 20, line_pair),
-    Entry("chain", 4, 24, chain),
-    Entry("trial", 5, 40, trial),
-)
-ENTRY_COST = {e.name: e.cost for e in TABLE}
-IDS = {e.name: order for order, e in enumerate(TABLE)}
-
-
-def finder(entry: Entry) -> Callable[[TangoState], Step | None]:
-    """The finder of one technique, as the ladder calls it."""
-    find = entry.find
-
+def _technique(name: str, tier: int, cost: int, find: Callable[[TangoState], Found | None]) -> Technique:
+    """A line of the table: tier 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond (trial); the cost per
+    step (line-completions, line-pair, chain and trial add to it per step, see above)."""
     def step(state: TangoState) -> Step | None:
         found = find(state)
         if found is None:
             return None
-        return Step(entry.name, entry.cost if found.cost is None else found.cost, found.place, (),
-                    found.units, found.why)
-    step.__name__ = entry.name
-    return step
+        return Step(name, cost if found.cost is None else found.cost, found.place, (), found.units, found.why)
+    step.__name__ = name
+    return Technique(name, 0, tier, cost, step)
 
 
-LADDER = Ladder(Technique(e.name, order, e.tier, e.cost, finder(e)) for order, e in enumerate(TABLE))
+TABLE: tuple[Technique, ...] = in_order((
+    _technique("pair", 1, 1, pair),
+    _technique("sandwich", 1, 1, sandwich),
+    _technique("clue", 1, 1, clue),
+    _technique("balance", 1, 2, balance),
+    _technique("equal-pair", 2, 4, equal_pair),
+    _technique("pair-count", 2, 5, pair_count),
+    _technique("line-completions", 3, 8, line_completions),
+    _technique("line-pair", 4, 20, line_pair),
+    _technique("chain", 4, 24, chain),
+    _technique("trial", 5, 40, trial),
+))
+ENTRY_COST = {t.name: t.cost for t in TABLE}
+IDS = {t.name: t.order for t in TABLE}
+LADDER = Ladder(TABLE)
 
 # The finders of one place: a line (a clue's number for `clue`), as the compiled rungs name where they
 # found a step (grade.worded words a compiled path with these).
@@ -763,5 +751,5 @@ AT: dict[str, Callable[[TangoState, int], Found | None]] = {
 LOWER = Ladder(LADDER.capped(TRIAL_CAP))         # what a trial runs
 
 
-__all__ = ["AT", "BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "TABLE", "TRIAL_CAP", "Entry", "Found",
-           "TangoState", "completions", "finder", "placement"]
+__all__ = ["AT", "BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "TABLE", "TRIAL_CAP", "Found",
+           "TangoState", "completions", "placement"]
