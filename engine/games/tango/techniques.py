@@ -595,8 +595,8 @@ def _compiled(rung: int, name: str) -> Callable[[TangoPosition], Step | None]:
 
 def _chain(state: TangoPosition) -> Step | None:
     """chain on the Python view of the position, asked only when the compiled check says it finds a
-    step (most positions where the rungs below stall have none, and the relations cost a thousand
-    times more in Python)."""
+    step (most positions where the rungs below stall have none, and building the relations with their
+    facts in Python costs far more than the compiled check)."""
     if not state.pos.chain_finds():
         return None
     return found_step("chain", chain(state.python()))
