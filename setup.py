@@ -6,6 +6,7 @@ with bounds, wraparound and initialised-check turned back on (the tests can run 
 import importlib.util
 import os
 import platform
+import sys
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -15,16 +16,35 @@ DEBUG = os.environ.get("PUZZLEFLEET_CYTHON_DEBUG") == "1"
 HERE = Path(__file__).resolve().parent
 
 
+def _by_path(name: str, path: Path, register: bool = False):
+    """The module at `path`, run without importing its package; with `register`, importable as `name`
+    for the modules loaded after it."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    if register:
+        sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def write_sudoku_table() -> None:
     """Generate the Sudoku technique ids and dispatch (_table.pxi) from the one technique table.
 
     table.py is loaded by path, not imported, so that nothing of the package (which needs the compiled
-    modules) runs before they are built. The file is rewritten only when its text changes, so that an
-    unchanged table costs no recompile, and a changed one makes cythonize see _logic.pyx as stale."""
-    folder = HERE / "engine" / "games" / "sudoku"
-    spec = importlib.util.spec_from_file_location("_sudoku_table", folder / "table.py")
-    table = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(table)
+    modules and the runtime dependencies) runs before they are built; so are the two modules of
+    engine.ladder its lines are made of (the Technique record and the Step it names), which import
+    nothing else of ours. The file is rewritten only when its text changes, so that an unchanged table
+    costs no recompile, and a changed one makes cythonize see _logic.pyx as stale."""
+    ladder = HERE / "engine" / "ladder"
+    loaded = [name for name in ("engine.ladder.step", "engine.ladder.table") if name not in sys.modules]
+    for name in loaded:
+        _by_path(name, ladder / f"{name.rsplit('.', 1)[1]}.py", register=True)
+    try:
+        folder = HERE / "engine" / "games" / "sudoku"
+        table = _by_path("_sudoku_table", folder / "table.py")
+    finally:
+        for name in loaded:
+            del sys.modules[name]
     target = folder / table.INCLUDE
     text = table.include_text()
     if not target.exists() or target.read_text() != text:

@@ -1,12 +1,19 @@
-"""The technique table: every technique of a game as one ordered list of entries (Tatham's DIFFLIST,
-HoDoKu's step table). An entry carries its place on the ladder (`order`), its tier (the difficulty
-level it belongs to), its cost per step, and a finder that looks at a state and returns a Step or None.
+"""The technique table: every technique of a game as one ordered list of Technique records (Tatham's
+DIFFLIST, HoDoKu's step table). A record carries its place on the ladder (`order`), its tier (the
+difficulty level it belongs to), its cost per step, and a finder that looks at a state and returns a
+Step or None.
+
+Every game writes its table in this one record type. What only some games need has a field of its own
+with a default that means "nothing special": the finder's options (Star Battle declares one finder
+for several techniques), whether Star Battle's trials may use the technique, the compiled call and
+the sentence of Sudoku's table (which setup.py reads before anything is compiled), and whether the
+technique is sound only on a board with one solution.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.ladder.step import Step
@@ -20,7 +27,19 @@ class Technique:
     order: int          # position on the ladder: lower is tried first
     tier: int           # difficulty level: 1 is the easiest
     cost: int           # charged once per step the technique takes
-    find: Finder        # state -> Step | None; never changes the state
+    find: Finder | None = None   # state -> Step | None; never changes the state. In a table the game
+                                 # binds before the ladder asks it (Star Battle's, Sudoku's), the
+                                 # finder `options` are given to, or None
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+                                 # what the finder takes beyond the state, where one finder serves
+                                 # several techniques (Star Battle's counting sizes, trial levels)
+    in_trials: bool = True       # whether a trial may take it between its basic steps (Star Battle)
+    in_long_trial: bool = True   # whether the long trial may: a search too broad to repeat in every
+                                 # probe may not (Star Battle)
+    compiled: str = ""           # the compiled finder's call, "f_fish(s, o, 2)" (Sudoku: setup.py
+                                 # generates the dispatch from it)
+    sentence: str = ""           # the function that words its steps (Sudoku)
+    needs_unique: bool = False   # sound only where the position has at most one solution
 
     def __repr__(self) -> str:
         return f"Technique({self.name!r}, order={self.order}, tier={self.tier}, cost={self.cost})"

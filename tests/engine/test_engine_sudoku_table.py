@@ -10,7 +10,8 @@ import pytest
 
 from engine.games.sudoku import _logic, table, techniques
 from engine.games.sudoku._logic import Position
-from engine.games.sudoku.table import INCLUDE, TABLE, Entry, Finding, id_constant, include_text
+from engine.games.sudoku.table import INCLUDE, TABLE, Finding, id_constant, include_text
+from engine.ladder import Technique
 from engine.games.sudoku.techniques import (IDS, LADDER, NAME_OF, SAY, SENTENCES, TOP_OF_TIER, UNIQUENESS,
                                             order_ids, why)
 
@@ -21,8 +22,9 @@ PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2...
 def test_every_table_name_is_a_compiled_id_in_table_order():
     assert list(_logic.IDS) == NAMES and list(_logic.IDS.values()) == list(range(len(TABLE)))
     assert IDS == _logic.IDS and NAME_OF == dict(enumerate(NAMES))
-    assert _logic.BUILT_FROM == tuple((e.name, e.finder) for e in TABLE)
+    assert _logic.BUILT_FROM == tuple((e.name, e.compiled) for e in TABLE)
     assert LADDER.names == tuple(NAMES)
+    assert all(type(e) is Technique and e.order == tid for tid, e in enumerate(TABLE))
     assert [(t.order, t.tier, t.cost) for t in LADDER] == [(i, e.tier, e.cost) for i, e in enumerate(TABLE)]
     assert order_ids(None) == tuple(range(len(TABLE)))
     with pytest.raises(ValueError):
@@ -35,14 +37,14 @@ def test_the_generated_include_matches_the_table():
     assert f"DEF NTECH = {len(TABLE)}" in text
     for tid, e in enumerate(TABLE):
         assert f"DEF {id_constant(e.name)} = {tid}\n" in text
-        assert f"tech == {id_constant(e.name)}:\n        return {e.finder}\n" in text
+        assert f"tech == {id_constant(e.name)}:\n        return {e.compiled}\n" in text
 
 
 def test_the_include_refuses_a_table_it_cannot_compile():
     with pytest.raises(ValueError, match="distinct"):
-        include_text(TABLE + (Entry("full_house", 1, 4, "f_full_house(s, o)", "full_house"),))
+        include_text(TABLE + (Technique("full_house", 0, 1, 4, compiled="f_full_house(s, o)", sentence="full_house"),))
     with pytest.raises(ValueError, match="finder"):
-        include_text((Entry("bad", 1, 4, "f_full_house(s, o); free(o)", "full_house"),))
+        include_text((Technique("bad", 0, 1, 4, compiled="f_full_house(s, o); free(o)", sentence="full_house"),))
 
 
 def test_derived_facts_come_from_the_table():

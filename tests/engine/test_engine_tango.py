@@ -28,14 +28,14 @@ from engine.games.tango._count import count as compiled_count
 from engine.games.tango.board import Clue, TangoBoard, board_of, rule_breach
 from engine.games.tango.count import codes, count_solutions, random_solution, valid_lines
 from engine.games.tango import techniques
-from engine.games.tango._ladder import COMPILED, CONSTANTS, RUNG_COSTS, Position
+from engine.games.tango._ladder import COMPILED, RUNG_COSTS, Position
 from engine.games.tango.count import clue_triples
 from engine.games.tango.generator import GenerationStats, board_from, draw, generate, published_model
-from engine.games.tango.grade import CEILINGS, band_for, grade, path, reference_grade
+from engine.games.tango.grade import CEILINGS, band_for, grade, reference_grade
 from engine.games.tango.layout import GROUPS
-from engine.games.tango.reference import reference_solutions, reference_valid_lines
+from engine.games.tango.reference import REFERENCE_LADDER, reference_solutions, reference_valid_lines
 from engine.games.tango.rules import BANDS, TangoRules
-from engine.games.tango.techniques import LADDER, TABLE, TangoState, completions, finder
+from engine.games.tango.techniques import LADDER, TABLE, TangoPosition, TangoState, completions
 from engine.ladder import run
 
 # One xdist worker builds the pool of positions once and runs every test that reads it.
@@ -305,7 +305,7 @@ def _positions(count: int, seed: int, sizes: tuple[int, ...] = (4, 6, 6, 8)) -> 
         givens = rng.randrange(n * n // 8, n * n // 2 + 1) if n < 8 else rng.randrange(20, 40)
         values, clues, _ = random_position(rng, n, givens, rng.randrange(0, 2 * n))
         board = TangoBoard(n, values, clues)
-        state = TangoState.start(board)
+        state = TangoPosition.start(board)
         run(state, LADDER, "line-completions", max_steps=rng.randrange(0, 12))   # part-way into the solve
         values = state.grid()
         solutions = reference_solutions(n, values, clues, SOLUTION_CAP + 1)
@@ -320,11 +320,13 @@ def pool() -> list[tuple[TangoBoard, str, list[str]]]:
 
 
 def _check_sound(name: str, positions: list[tuple[TangoBoard, str, list[str]]]) -> int:
-    find = finder(next(e for e in TABLE if e.name == name))
+    """How many of the positions the live technique (the compiled rung, or chain or trial) finds a step
+    in, each step checked against every solution; the reference's twin must find the same step."""
+    find, twin = LADDER[name].find, REFERENCE_LADDER[name].find
     fired = 0
     for board, values, solutions in positions:
-        state = TangoState.start(board, values)
-        step = find(state)
+        step = find(TangoPosition.start(board, values))
+        assert step == twin(TangoState.start(board, values)), (name, board, values)
         if step is None:
             continue
         fired += 1
@@ -377,8 +379,7 @@ def test_the_higher_rungs_fire_where_the_lower_ones_stall() -> None:
     moves, which is where the ladder asks them."""
     stalled = []
     for board, values, solutions in pool():
-        state = TangoState.start(board, values)
-        if run(state.copy(), LADDER, "line-completions").stalled:
+        if run(TangoPosition.start(board, values), LADDER, "line-completions").stalled:
             stalled.append((board, values, solutions))
     assert stalled
     assert _check_sound("line-pair", stalled) + _check_sound("chain", stalled) >= 1
@@ -422,8 +423,26 @@ def test_steps_word_rows_columns_and_cells_from_one() -> None:
 def test_the_compiled_rungs_are_the_tables_first_ones() -> None:
     assert RUNG_COSTS == tuple(entry.cost for entry in TABLE[:COMPILED + 1])
     assert [entry.name for entry in TABLE[COMPILED + 1:]] == ["chain", "trial"]
-    assert CONSTANTS == {"WAYS_COST": techniques.WAYS_COST, "LINE_PAIR_COST": techniques.LINE_PAIR_COST,
-                         "LINE_PAIR_LIMIT": techniques.LINE_PAIR_LIMIT}
+    assert [entry.order for entry in TABLE] == list(range(len(TABLE))) and LADDER.techniques == TABLE
+    assert set(techniques.SAY) == {entry.name for entry in TABLE[:COMPILED + 1]}
+    position = Position(6, codes("." * 36), [])
+    with pytest.raises(ValueError):
+        position.find(COMPILED + 1)
+    with pytest.raises(ValueError):
+        position.find(-1)
+
+
+def test_a_copied_position_is_its_own() -> None:
+    board = from_json(sample()[0], with_solution=False)
+    state = TangoPosition.start(board)
+    probe = state.probe()
+    assert probe.grid() == state.grid() and not probe.words and state.words
+    step = LADDER["pair"].find(probe) or LADDER["clue"].find(probe) or LADDER["equal-pair"].find(probe)
+    assert step is not None
+    probe.apply(step)
+    assert probe.grid() != state.grid() and state.grid() == board.givens
+    fresh = TangoPosition.start(board, probe.grid(), words=False)
+    assert run(probe, LADDER).steps == run(fresh, LADDER).steps and probe.grid() == fresh.grid()
 
 
 def _ladder_boards() -> list[TangoBoard]:
@@ -439,18 +458,44 @@ def _ladder_boards() -> list[TangoBoard]:
 
 
 def test_the_compiled_ladder_takes_the_python_ladders_path() -> None:
-    """The compiled rungs (with chain and trial from Python above them) take the path the Python ladder
-    takes, step for step, words included, whatever the cap; the unworded path agrees too."""
+    """The ladder (the compiled rungs, with chain and trial from Python above them) takes the path the
+    reference ladder (the compiled rungs' Python twins) takes, step for step, words included, whatever
+    the cap; graded without words, the path is the same."""
+    used = Counter()
     for cap in ("chain", None, "line-completions", 1):
         for board in _ladder_boards():
             if cap is None and board.n > 6:
                 continue                # trial on 8x8 positions takes long in the reference
             fast, slow = grade(board, cap), reference_grade(board, cap)
             assert fast == slow, (cap, board)
-            found = path(board, cap)
-            assert [(s.technique, s.cost, tuple(sorted(s.place))) for s in slow.steps] == list(found.steps)
-            assert (found.solved, found.contradiction, found.values) == (slow.solved, slow.contradiction, slow.values)
-            assert found.band(board.n) == slow.band
+            used.update(step.technique for step in fast.steps)
+            bare = grade(board, cap, words=False)
+            assert [(s.technique, s.cost, s.place) for s in bare.steps] == [(s.technique, s.cost, s.place)
+                                                                           for s in fast.steps]
+            assert all(not s.why and not s.units for s in bare.steps if s.technique not in ("chain", "trial"))
+            assert (bare.solved, bare.band, bare.score, bare.values) == (fast.solved, fast.band, fast.score, fast.values)
+    # chain is on none of these paths (line-pair moves first wherever it would): the rung-by-rung
+    # comparison below holds it to its reference
+    assert set(used) == set(LADDER.names) - {"chain"}, used
+
+
+def test_each_compiled_rung_finds_what_its_python_twin_finds() -> None:
+    """On every position of the soundness pool and on every position the ladder passes through on the
+    sample, each technique's live finder and its reference twin return the same step (or none), words
+    included: the rungs are compared one by one, not only where the ladder asks them."""
+    positions = [(board, values) for board, values, _ in pool()]
+    for board in _ladder_boards()[:40]:
+        state = TangoState.start(board)
+        for step in reference_grade(board, "chain").steps:
+            positions.append((board, state.grid()))
+            state.apply(step)
+    fired = Counter()
+    for name in LADDER.names:
+        for board, values in positions if name != "trial" else [p for p in positions if p[0].n <= 6][:80]:
+            live = LADDER[name].find(TangoPosition.start(board, values))
+            assert live == REFERENCE_LADDER[name].find(TangoState.start(board, values)), (name, board, values)
+            fired[name] += live is not None
+    assert all(fired[name] >= 3 for name in LADDER.names), fired
 
 
 def test_the_compiled_chain_check_agrees_with_chain() -> None:

@@ -355,7 +355,7 @@ def test_compiled_findings_match_the_oracles():
     options = [(FINDERS[name], (), ()) for name in ("star-neighbours", "unit-full", "last-free-cells",
                                                      "shared-neighbour", "crowding")]
     options += [(FINDERS["counting"], e.options["pairs"], e.options["sizes"]) for e in _ENTRIES
-                if e.finder is T.find_counting]
+                if e.find is T.find_counting]
     found = Counter()
     for i, case in enumerate(pool()):
         if i % 2:

@@ -14,7 +14,7 @@ Every technique must be sound on *any* position, not only on positions the ladde
 rule out cells that no solution extending the position uses, and only place stars that every such
 solution has. The tests check each one against the compiled brute-force search.
 
-The ladder is the table at the end of this file (`_ENTRIES`): one line per technique, in the order
+The ladder is the table at the end of this file (`_ENTRIES`, engine.ladder Techniques): one line per technique, in the order
 the ladder tries them, with its tier (the Queens difficulty level), its cost per step on the Star
 Battle scale (1 for a touching cell up to 3,840 for the longest trial) and its finder's options. The
 families, in the words of human Star Battle guides:
@@ -65,11 +65,12 @@ finders live in tests/engine/test_engine_techniques_oracle.py, as oracles only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import NamedTuple
 
 from engine.ladder import Ladder, Step, Technique
+from engine.ladder.table import in_order
 from engine.games.starbattle._techniques import FINDERS, ROUND_ENDS
 from engine.games.starbattle.blocks import (find_2x2_bound, find_differential, find_pressured, find_region_group, find_squeeze,
                                             find_window, window_areas)
@@ -617,18 +618,13 @@ def find_cases(state: StarState, name: str, cost: int, *, extra: Callable[[], Se
 # --------------------------------------------------------------------------------------------------
 # the table
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+def _entry(name: str, tier: int, cost: int, finder: Callable[..., Step | None], options: dict | None = None, *,
+           in_trials: bool = True, in_long_trial: bool = True) -> Technique:
     """One technique: its name, tier (the Queens difficulty level it belongs to), cost per step on the
     Star Battle scale (1 = a touching cell ... 3,840 = a long chain of trial), finder and the options
-    the finder takes. The ladder tries entries in table order."""
-    name: str
-    tier: int
-    cost: int
-    finder: Callable[..., Step | None]
-    options: dict = field(default_factory=dict)
-    in_trials: bool = True      # whether the deep trial may use it between its basic steps
-    in_long_trial: bool = True  # whether the long trial may (a search too broad to repeat in every probe may not)
+    the finder takes; `ladder_for` binds them, and gives the technique its place and its cost for the
+    number of stars. The ladder tries the techniques in table order."""
+    return Technique(name, 0, tier, cost, finder, options or {}, in_trials=in_trials, in_long_trial=in_long_trial)
 
 
 _LINES_IN_REGIONS = ((ROW, REG), (COL, REG))
@@ -638,56 +634,56 @@ _LARGE = tuple(range(4, 13))           # groups of 4 or more (at most n/2 are ev
 # Tier 1 is what a trial carries a position on with, and tier 2 what a short trial may use between its
 # basic steps: each of their finders must be compiled (BASIC_PLAN, TRIAL_PLAN), since the compiled
 # probe runs them.
-_ENTRIES: tuple[Entry, ...] = (
-    Entry("star-neighbours", 1, 1, find_star_neighbours),
-    Entry("unit-full", 1, 1, find_unit_full),
-    Entry("last-free-cells", 1, 2, find_last_free_cells),
-    Entry("region-in-line", 2, 6, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (1,)}),
-    Entry("line-in-region", 2, 8, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (1,)}),
-    Entry("shared-neighbour", 2, 12, find_shared_neighbour),
-    Entry("crowding", 2, 20, find_crowding),
-    Entry("2x2-bound", 3, 30, find_2x2_bound),
-    Entry("undercount-2", 3, 40, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (2,)}),
-    Entry("overcount-2", 3, 45, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (2,)}),
-    Entry("region-footprint", 3, 50, find_footprint, {"units": "regions"}, in_trials=False),
-    Entry("squeeze", 3, 60, find_squeeze),
-    Entry("x-wing", 3, 60, find_counting, {"pairs": _LINE_LINE, "sizes": (2,)}),
-    Entry("remainder-1", 3, 60, find_window, {"kind": "remainder", "sizes": (1,)}),
-    Entry("line-footprint", 3, 70, find_footprint, {"units": "lines"}, in_trials=False),
-    Entry("excess-1", 3, 70, find_window, {"kind": "excess", "sizes": (1,)}),
-    Entry("region-pair", 3, 80, find_region_group, {"size": 2}, in_trials=False),
-    Entry("undercount-3", 3, 90, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (3,)}),
-    Entry("overcount-3", 3, 100, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (3,)}),
-    Entry("remainder-2", 3, 120, find_window, {"kind": "remainder", "sizes": (2,)}, in_trials=False),
-    Entry("swordfish", 3, 120, find_counting, {"pairs": _LINE_LINE, "sizes": (3,)}),
-    Entry("excess-2", 3, 140, find_window, {"kind": "excess", "sizes": (2,)}, in_trials=False),
-    Entry("differential-1", 3, 150, find_differential, {"sizes": (1,)}, in_trials=False),
-    Entry("pressured-lines", 3, 160, find_pressured, {"areas": "lines"}, in_trials=False),
-    Entry("pressured-pair", 3, 200, find_pressured_pair, in_trials=False),
-    Entry("pressured-footprint", 3, 220, find_pressured_footprint, in_trials=False),
-    Entry("region-triple", 3, 180, find_region_group, {"size": 3}, in_trials=False),
-    Entry("undercount-large", 3, 200, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
-    Entry("overcount-large", 3, 220, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
-    Entry("fish-large", 3, 240, find_counting, {"pairs": _LINE_LINE, "sizes": _LARGE}, in_trials=False),
-    Entry("remainder-3", 3, 240, find_window, {"kind": "remainder", "sizes": (3,)}, in_trials=False),
-    Entry("excess-3", 3, 260, find_window, {"kind": "excess", "sizes": (3,)}, in_trials=False),
-    Entry("differential-2", 3, 280, find_differential, {"sizes": (2,)}, in_trials=False),
-    Entry("composite-footprint-1", 3, 300, find_composite_footprint, {"sizes": (1,)}, in_trials=False),
-    Entry("pressured-remainder", 3, 320, find_pressured, {"areas": "remainders"}, in_trials=False),
-    Entry("composite-footprint-2", 3, 360, find_composite_footprint, {"sizes": (2,)}, in_trials=False),
-    Entry("remainder-large", 3, 400, find_window, {"kind": "remainder", "sizes": _LARGE}, in_trials=False),
-    Entry("composite-footprint-3", 3, 420, find_composite_footprint, {"sizes": (3,)}, in_trials=False),
-    Entry("excess-large", 3, 440, find_window, {"kind": "excess", "sizes": _LARGE}, in_trials=False),
-    Entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
-    Entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
-    Entry("composite-footprint-large", 3, 700, find_composite_footprint, {"sizes": _LARGE}, in_trials=False),
-    Entry("crowded-group", 3, 760, find_crowded_group, in_trials=False, in_long_trial=False),
-    Entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
-    Entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
-    Entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
-    Entry("trial-long", 4, 3840, find_hypothesis, {"levels": ("long",)}),
-    Entry("trial-cases", 4, 3840, find_cases, {"level": "long"}),
-)
+_ENTRIES: tuple[Technique, ...] = in_order((
+    _entry("star-neighbours", 1, 1, find_star_neighbours),
+    _entry("unit-full", 1, 1, find_unit_full),
+    _entry("last-free-cells", 1, 2, find_last_free_cells),
+    _entry("region-in-line", 2, 6, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (1,)}),
+    _entry("line-in-region", 2, 8, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (1,)}),
+    _entry("shared-neighbour", 2, 12, find_shared_neighbour),
+    _entry("crowding", 2, 20, find_crowding),
+    _entry("2x2-bound", 3, 30, find_2x2_bound),
+    _entry("undercount-2", 3, 40, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (2,)}),
+    _entry("overcount-2", 3, 45, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (2,)}),
+    _entry("region-footprint", 3, 50, find_footprint, {"units": "regions"}, in_trials=False),
+    _entry("squeeze", 3, 60, find_squeeze),
+    _entry("x-wing", 3, 60, find_counting, {"pairs": _LINE_LINE, "sizes": (2,)}),
+    _entry("remainder-1", 3, 60, find_window, {"kind": "remainder", "sizes": (1,)}),
+    _entry("line-footprint", 3, 70, find_footprint, {"units": "lines"}, in_trials=False),
+    _entry("excess-1", 3, 70, find_window, {"kind": "excess", "sizes": (1,)}),
+    _entry("region-pair", 3, 80, find_region_group, {"size": 2}, in_trials=False),
+    _entry("undercount-3", 3, 90, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": (3,)}),
+    _entry("overcount-3", 3, 100, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": (3,)}),
+    _entry("remainder-2", 3, 120, find_window, {"kind": "remainder", "sizes": (2,)}, in_trials=False),
+    _entry("swordfish", 3, 120, find_counting, {"pairs": _LINE_LINE, "sizes": (3,)}),
+    _entry("excess-2", 3, 140, find_window, {"kind": "excess", "sizes": (2,)}, in_trials=False),
+    _entry("differential-1", 3, 150, find_differential, {"sizes": (1,)}, in_trials=False),
+    _entry("pressured-lines", 3, 160, find_pressured, {"areas": "lines"}, in_trials=False),
+    _entry("pressured-pair", 3, 200, find_pressured_pair, in_trials=False),
+    _entry("pressured-footprint", 3, 220, find_pressured_footprint, in_trials=False),
+    _entry("region-triple", 3, 180, find_region_group, {"size": 3}, in_trials=False),
+    _entry("undercount-large", 3, 200, find_counting, {"pairs": _REGIONS_IN_LINES, "sizes": _LARGE}, in_trials=False),
+    _entry("overcount-large", 3, 220, find_counting, {"pairs": _LINES_IN_REGIONS, "sizes": _LARGE}, in_trials=False),
+    _entry("fish-large", 3, 240, find_counting, {"pairs": _LINE_LINE, "sizes": _LARGE}, in_trials=False),
+    _entry("remainder-3", 3, 240, find_window, {"kind": "remainder", "sizes": (3,)}, in_trials=False),
+    _entry("excess-3", 3, 260, find_window, {"kind": "excess", "sizes": (3,)}, in_trials=False),
+    _entry("differential-2", 3, 280, find_differential, {"sizes": (2,)}, in_trials=False),
+    _entry("composite-footprint-1", 3, 300, find_composite_footprint, {"sizes": (1,)}, in_trials=False),
+    _entry("pressured-remainder", 3, 320, find_pressured, {"areas": "remainders"}, in_trials=False),
+    _entry("composite-footprint-2", 3, 360, find_composite_footprint, {"sizes": (2,)}, in_trials=False),
+    _entry("remainder-large", 3, 400, find_window, {"kind": "remainder", "sizes": _LARGE}, in_trials=False),
+    _entry("composite-footprint-3", 3, 420, find_composite_footprint, {"sizes": (3,)}, in_trials=False),
+    _entry("excess-large", 3, 440, find_window, {"kind": "excess", "sizes": _LARGE}, in_trials=False),
+    _entry("differential-3", 3, 480, find_differential, {"sizes": (3,)}, in_trials=False),
+    _entry("differential-large", 3, 640, find_differential, {"sizes": _LARGE}, in_trials=False),
+    _entry("composite-footprint-large", 3, 700, find_composite_footprint, {"sizes": _LARGE}, in_trials=False),
+    _entry("crowded-group", 3, 760, find_crowded_group, in_trials=False, in_long_trial=False),
+    _entry("trial-basic", 4, 400, find_hypothesis, {"levels": ("basic",)}),
+    _entry("trial-short", 4, 960, find_hypothesis, {"levels": ("short",)}),
+    _entry("trial-deep", 4, 1920, find_hypothesis, {"levels": ("deep",)}),
+    _entry("trial-long", 4, 3840, find_hypothesis, {"levels": ("long",)}),
+    _entry("trial-cases", 4, 3840, find_cases, {"level": "long"}),
+))
 
 _COMPILED = {find_star_neighbours: "star-neighbours", find_unit_full: "unit-full",
              find_last_free_cells: "last-free-cells", find_counting: "counting",
@@ -700,9 +696,9 @@ def _plan(tier: int) -> tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int,
     for entry in _ENTRIES:
         if entry.tier != tier:
             continue
-        if entry.finder not in _COMPILED:
+        if entry.find not in _COMPILED:
             raise ValueError(f"{entry.name}: a tier-{tier} technique needs a compiled finder (the probe runs it)")
-        plan.append((FINDERS[_COMPILED[entry.finder]], tuple(entry.options.get("pairs", ())),
+        plan.append((FINDERS[_COMPILED[entry.find]], tuple(entry.options.get("pairs", ())),
                      tuple(entry.options.get("sizes", ()))))
     return tuple(plan)
 
@@ -710,7 +706,7 @@ def _plan(tier: int) -> tuple[tuple[int, tuple[tuple[int, int], ...], tuple[int,
 BASIC_PLAN = _plan(1)       # the basic steps a trial carries a position on with, one at a time
 TRIAL_PLAN = _plan(2)       # ... and the steps a short trial takes between rounds of them
 QUEENS_TIER_COST = {1: 1, 2: 3, 3: 6, 4: 12}
-TRIALS = tuple(entry.name for entry in _ENTRIES if entry.finder in (find_hypothesis, find_cases))
+TRIALS = tuple(entry.name for entry in _ENTRIES if entry.find in (find_hypothesis, find_cases))
 
 
 @lru_cache(maxsize=8)
@@ -732,15 +728,15 @@ def ladder_for(stars: int) -> Ladder:
         "long": (4, lambda: tuple(x for x in holder["ladder"]
                                   if 2 <= x.tier <= 3 and x.name in in_long_trial or x.name == "trial-basic")),
     }
-    for order, entry in enumerate(_ENTRIES, start=1):
+    for entry in _ENTRIES:
         cost = QUEENS_TIER_COST[entry.tier] if stars == 1 else entry.cost
         options = dict(entry.options)
-        if entry.finder is find_hypothesis:
+        if entry.find is find_hypothesis:
             options = {"levels": tuple(levels[level] for level in options["levels"])}
-        elif entry.finder is find_cases:
+        elif entry.find is find_cases:
             options = {"extra": levels[options["level"]][1]}
-        find = partial(entry.finder, name=entry.name, cost=cost, **options)
-        entries.append(Technique(entry.name, order * 10, entry.tier, cost, find))
+        find = partial(entry.find, name=entry.name, cost=cost, **options)
+        entries.append(replace(entry, order=(entry.order + 1) * 10, cost=cost, find=find))
     holder["ladder"] = Ladder(entries)
     return holder["ladder"]
 
@@ -749,5 +745,5 @@ def technique_names() -> tuple[str, ...]:
     return tuple(entry.name for entry in _ENTRIES)
 
 
-__all__ = ["BASIC_PLAN", "Entry", "Geometry", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "TRIALS",
+__all__ = ["BASIC_PLAN", "Geometry", "PROBE_BUDGET", "QUEENS_TIER_COST", "StarState", "TRIALS",
            "TRIAL_PLAN", "cells_of", "geometry", "ladder_for", "probe", "technique_names"]

@@ -17,15 +17,16 @@ table.py, so a stale build fails loudly instead of giving the techniques the wro
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 from engine.games.sudoku._logic import BUILT_FROM, Position, __file__ as _LOGIC_FILE
 from engine.games.sudoku.geometry import cand_name, cell_name, cells_text as _cells, digits_text, unit_name
 from engine.games.sudoku.table import TABLE, Finding
 from engine.games.sudoku.rules import BANDS
-from engine.ladder import Ladder, Step, Technique
+from engine.ladder import Ladder, Step
 
-if BUILT_FROM != tuple((e.name, e.finder) for e in TABLE):
+if BUILT_FROM != tuple((e.name, e.compiled) for e in TABLE):
     raise ImportError(f"{_LOGIC_FILE} was built from another technique table than table.py: rebuild it "
                       "(make build)")
 
@@ -242,7 +243,7 @@ def _finder(tid: int):
     return find
 
 
-LADDER = Ladder(Technique(e.name, tid, e.tier, e.cost, _finder(tid)) for tid, e in enumerate(TABLE))
+LADDER = Ladder(replace(e, find=_finder(tid)) for tid, e in enumerate(TABLE))
 TOP_OF_TIER = LADDER.top_of_tier          # the last rung of each tier
 
 

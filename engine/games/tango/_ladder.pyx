@@ -1,15 +1,17 @@
-# The compiled Tango ladder: the rungs of techniques.py from pair to line-pair, finding what their
-# Python twins find (the same technique, the same placements, the same cost), without the words.
-# grade.py runs it and words the path it took with the Python finders, one call a step; chain, which
-# explains itself by the facts it follows, is asked of the Python finder whenever these rungs stall.
+# The compiled Tango rungs: the finders of techniques.TABLE from pair to line-pair, the ones the ladder
+# asks (techniques.TangoPosition wraps a Position for engine.ladder's loop). A finder returns what a
+# sentence needs beside the placements (`Position.find`: the line, the pair, the ways ...), so that
+# techniques.SAY words the step from it without looking again. Chain and trial, above these rungs,
+# are Python; chain_finds tells cheaply whether chain would find anything. reference.py holds Python
+# twins of these finders, for the tests that hold the two equal.
 #
 # The state is techniques.TangoState's: each cell's value (-1 empty, 0 sun, 1 moon) and, per line
 # (rows 0..n-1, then columns n..2n-1), its suns and moons as bit masks along it, and its `=` and `×`
 # clues (bit i: a clue between its cells i and i + 1). A placement is cell * 2 + value.
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
 
-from engine.core._clock cimport now
 from engine.games.tango._count cimport tg_valid_lines, TG_MAXN, TG_MAXLINES
 
 cdef extern from *:
@@ -22,8 +24,8 @@ cdef enum:
     MAXCLUES = 2 * TG_MAXN * (TG_MAXN - 1)
     NONE = -1
 
-# The rungs, as techniques.TABLE numbers them, with their costs (techniques.TABLE's, WAYS_COST,
-# LINE_PAIR_COST, LINE_PAIR_LIMIT: test_engine_tango checks that they agree).
+# The rungs, as techniques.TABLE numbers them, with their costs (the table's: test_engine_tango checks
+# that they agree) and the constants of the costlier ones (techniques reads them from CONSTANTS).
 cdef enum:
     PAIR = 0
     SANDWICH = 1
@@ -37,21 +39,16 @@ cdef enum:
     WAYS_COST = 3
     LINE_PAIR_COST = 2
     LINE_PAIR_LIMIT = 400
+    WAYS_SHOWN = 3                   # line-completions returns the ways when there are at most this many
+    MAXDETAIL = 4
 
 cdef int COST[8]
 COST[:] = [1, 1, 1, 2, 4, 5, 8, 20]
 
-# what a run stops at
-cdef enum:
-    SOLVED = 0
-    CONTRADICTION = 1
-    STALLED = 2
-    LATE = 3
-
 COMPILED = LAST
 RUNG_COSTS = tuple(COST[i] for i in range(LAST + 1))
-CONSTANTS = {"WAYS_COST": WAYS_COST, "LINE_PAIR_COST": LINE_PAIR_COST, "LINE_PAIR_LIMIT": LINE_PAIR_LIMIT}
-STOPS = {SOLVED: "solved", CONTRADICTION: "contradiction", STALLED: "stalled", LATE: "late"}
+CONSTANTS = {"WAYS_COST": WAYS_COST, "LINE_PAIR_COST": LINE_PAIR_COST, "LINE_PAIR_LIMIT": LINE_PAIR_LIMIT,
+             "WAYS_SHOWN": WAYS_SHOWN}
 
 
 cdef class Position:
@@ -74,8 +71,10 @@ cdef class Position:
     cdef unsigned short ways_a[TG_MAXLINES]
     cdef unsigned short ways_b[TG_MAXLINES]
     # the last step found
-    cdef int found_rung, found_cost, found_where, nplaced     # where: the line (the clue's number for CLUE)
+    cdef int found_cost, found_where, nplaced     # where: the line (the clue's number for CLUE)
     cdef int placed[MAXCELLS]
+    cdef int detail[MAXDETAIL]                    # what its sentence needs beyond them (see `find`)
+    cdef int ndetail
 
     def __init__(self, int n, const unsigned char[:] values, clues):
         """`values`: a byte a cell (0 sun, 1 moon, 2 empty); `clues`: (a, b, same) in the board's order
@@ -169,8 +168,23 @@ cdef class Position:
             self._put(line, __builtin_ctz(mask), value)
             mask &= mask - 1
 
+    cdef inline void _say(self, int a, int b=-2, int c=-2, int d=-2) noexcept nogil:
+        """The step's detail: the numbers given (-2: none)."""
+        self.detail[0] = a
+        self.ndetail = 1
+        if b != -2:
+            self.detail[1] = b
+            self.ndetail = 2
+        if c != -2:
+            self.detail[2] = c
+            self.ndetail = 3
+        if d != -2:
+            self.detail[3] = d
+            self.ndetail = 4
+
     # --------------------------------------------------------------------------------------------
-    # the rungs: each finds its first step as its Python twin does (placements into `placed`)
+    # the rungs: each finds its step (placements into `placed`, the rest of what its sentence needs
+    # into `detail`), the first in reading order of lines, or the line with the fewest ways
 
     cdef bint _pair(self) noexcept nogil:
         cdef int line, value, i, n = self.n
@@ -192,6 +206,7 @@ cdef class Position:
                         ends += 1
                     if ends:
                         self.found_where = line
+                        self._say(i, value)
                         return 1
         return 0
 
@@ -258,12 +273,13 @@ cdef class Position:
                         self._put(line, i, 1 - value)
                         self._put(line, i + 1, 1 - value)
                         self.found_where = line
+                        self._say(j)
                         return 1
         return 0
 
     cdef bint _pair_count(self) noexcept nogil:
         cdef int line, i, value, need, nopposite, first_equal
-        cdef unsigned int suns, moons, empty, cand, in_pairs, taken, equal, rest, mask
+        cdef unsigned int suns, moons, empty, cand, in_pairs, taken, starts, equal, rest, mask
         for line in range(2 * self.n):
             suns, moons = self.suns[line], self.moons[line]
             empty = self.full & ~(suns | moons)
@@ -271,7 +287,7 @@ cdef class Position:
                 continue
             # the × pairs between empty cells, left to right, sharing no cell
             cand = self.diff[line] & empty & (empty >> 1)
-            in_pairs = taken = 0
+            in_pairs = taken = starts = 0
             nopposite = 0
             while cand:
                 i = __builtin_ctz(cand)
@@ -279,6 +295,7 @@ cdef class Position:
                 if not ((taken >> i) & 3):
                     nopposite += 1
                     taken |= 3u << i
+                    starts |= 1u << i
             in_pairs = taken
             equal = self.same[line] & empty & (empty >> 1)
             first_equal = -1
@@ -295,11 +312,13 @@ cdef class Position:
                 if nopposite and need == 0 and rest:
                     self._put_mask(line, rest, 1 - value)
                     self.found_where = line
+                    self._say(0, <int> starts)          # the x pairs' first cells
                     return 1
                 if first_equal >= 0 and need < 2:
                     self._put(line, first_equal, 1 - value)
                     self._put(line, first_equal + 1, 1 - value)
                     self.found_where = line
+                    self._say(1, need, self.half - __builtin_popcount(mask), nopposite)
                     return 1
         return 0
 
@@ -307,6 +326,7 @@ cdef class Position:
         cdef int line, i, k, best = -1, best_ways = 0
         cdef unsigned int empty, all_moons, any_moon, forced_suns, forced_moons
         cdef unsigned int best_suns = 0, best_moons = 0
+        cdef unsigned short shown[WAYS_SHOWN]
         for line in range(2 * self.n):
             empty = self.full & ~(self.suns[line] | self.moons[line])
             if not empty:
@@ -323,6 +343,8 @@ cdef class Position:
             forced_suns = ~any_moon & empty
             if (forced_moons or forced_suns) and (best < 0 or k < best_ways):
                 best, best_ways, best_suns, best_moons = line, k, forced_suns, forced_moons
+                for i in range(k if k < WAYS_SHOWN else WAYS_SHOWN):
+                    shown[i] = self.ways_a[i]
                 if k == 1:
                     break
         if best < 0:
@@ -331,6 +353,12 @@ cdef class Position:
         self._put_mask(best, best_moons, 1)
         self.found_cost = COST[LINE_COMPLETIONS] + WAYS_COST * (best_ways - 1)
         self.found_where = best
+        self.detail[0] = best_ways                  # the number of ways, then each when few enough
+        self.ndetail = 1
+        if best_ways <= WAYS_SHOWN:
+            for i in range(best_ways):
+                self.detail[1 + i] = shown[i]
+            self.ndetail = 1 + best_ways
         return 1
 
     cdef bint _line_pair(self) noexcept nogil:
@@ -338,6 +366,7 @@ cdef class Position:
         cdef unsigned int same, differ, empty_a, empty_b, a, b, all_a, all_b, any_a, any_b
         cdef unsigned int f[4]
         cdef unsigned int best_f[4]
+        cdef unsigned int best_same = 0, best_differ = 0
         for line in range(2 * n):
             if line % n == n - 1:
                 continue
@@ -372,7 +401,7 @@ cdef class Position:
             f[0], f[1] = all_a & empty_a, ~any_a & empty_a          # moons, suns of the first line
             f[2], f[3] = all_b & empty_b, ~any_b & empty_b          # ... of the second
             if (f[0] | f[1] | f[2] | f[3]) and (best < 0 or joint < best_joint):
-                best, best_joint = line, joint
+                best, best_joint, best_same, best_differ = line, joint, same, differ
                 best_f[0], best_f[1], best_f[2], best_f[3] = f[0], f[1], f[2], f[3]
         if best < 0:
             return 0
@@ -382,35 +411,29 @@ cdef class Position:
         self._put_mask(best + 1, best_f[2], 1)
         self.found_cost = COST[LINE_PAIR] + LINE_PAIR_COST * (best_joint - 1)
         self.found_where = best
+        self._say(best_joint, <int> best_same, <int> best_differ)
         return 1
 
-    cdef int _find(self, int top) noexcept nogil:
-        """The first rung up to `top` that finds a step (its placements in `placed`), or -1."""
-        cdef int rung
-        cdef bint hit
-        for rung in range(top + 1):
-            self.nplaced = 0
-            self.found_cost = COST[rung]
-            if rung == PAIR:
-                hit = self._pair()
-            elif rung == SANDWICH:
-                hit = self._sandwich()
-            elif rung == CLUE:
-                hit = self._clue()
-            elif rung == BALANCE:
-                hit = self._balance()
-            elif rung == EQUAL_PAIR:
-                hit = self._equal_pair()
-            elif rung == PAIR_COUNT:
-                hit = self._pair_count()
-            elif rung == LINE_COMPLETIONS:
-                hit = self._line_completions()
-            else:
-                hit = self._line_pair()
-            if hit:
-                self.found_rung = rung
-                return rung
-        return -1
+    cdef bint _find(self, int rung) noexcept nogil:
+        """Whether rung `rung` finds a step (its placements in `placed`, its cost and detail set)."""
+        self.nplaced = 0
+        self.ndetail = 0
+        self.found_cost = COST[rung]
+        if rung == PAIR:
+            return self._pair()
+        elif rung == SANDWICH:
+            return self._sandwich()
+        elif rung == CLUE:
+            return self._clue()
+        elif rung == BALANCE:
+            return self._balance()
+        elif rung == EQUAL_PAIR:
+            return self._equal_pair()
+        elif rung == PAIR_COUNT:
+            return self._pair_count()
+        elif rung == LINE_COMPLETIONS:
+            return self._line_completions()
+        return self._line_pair()
 
     # --------------------------------------------------------------------------------------------
     # whether chain finds anything (techniques._relations and chain, without the facts)
@@ -488,45 +511,58 @@ cdef class Position:
             out = self._chain_finds()
         return out
 
-    def run(self, int top, double deadline=0.0, int max_steps=-1):
-        """Take steps with the rungs up to `top` (at most COMPILED), cheapest first, restarting from the
-        bottom after each, as engine.ladder.run does: (how it stopped, the steps as (rung, cost,
-        placements sorted, where: the line it was found in, or the clue's number for CLUE)). It stops SOLVED, CONTRADICTION (a line can no longer be completed),
-        STALLED (nothing found, or `max_steps` taken; -1 for no limit) or LATE (the deadline, in
-        monotonic seconds, passed)."""
-        cdef int rung = -1, i, x, stop
-        steps = []
-        if top > LAST:
-            top = LAST
-        while True:
-            with nogil:
-                stop = -1
-                if self._contradiction():
-                    stop = CONTRADICTION
-                elif self._solved():
-                    stop = SOLVED
-            if stop < 0 and max_steps >= 0 and len(steps) >= max_steps:
-                stop = STALLED
-            if stop >= 0:
-                return stop, steps
-            with nogil:
-                if deadline > 0 and now() > deadline:
-                    stop = LATE
-                else:
-                    rung = self._find(top)
-                    if rung < 0:
-                        stop = STALLED
-                    else:
-                        for i in range(self.nplaced):
-                            x = self.placed[i]
-                            self._place(x >> 1, x & 1)
-            if stop >= 0:
-                return stop, steps
-            steps.append((rung, self.found_cost, tuple(sorted([self.placed[i] for i in range(self.nplaced)])),
-                          self.found_where))
+    def find(self, int rung):
+        """The step rung `rung` (0 pair ... COMPILED line-pair, techniques.TABLE's numbers) finds here,
+        or None: (cost, placements sorted, where, detail). `where` is the line it reasons about (the
+        first of the two for line-pair; the clue's number for clue); `detail` is what its sentence
+        needs that the placements do not say: pair (the pair's first position along the line, its
+        symbol); equal-pair (the position of the known cell beside the pair); pair-count (0, the ×
+        pairs' first positions as a mask) or (1, how many more of the symbol fit beyond the × pairs,
+        how many the line needs, the number of × pairs); line-completions (the number of ways, then
+        each way as a moon mask when there are at most WAYS_SHOWN); line-pair (the joint ways, the
+        = and × clues between the lines as masks); () for the others. Never changes the position."""
+        cdef bint hit
+        cdef int i
+        if not 0 <= rung <= LAST:
+            raise ValueError(f"no compiled rung {rung}")
+        with nogil:
+            hit = self._find(rung)
+        if not hit:
+            return None
+        return (self.found_cost, tuple(sorted([self.placed[i] for i in range(self.nplaced)])), self.found_where,
+                tuple([self.detail[i] for i in range(self.ndetail)]))
+
+    def contradiction(self):
+        """Whether some line can no longer be completed."""
+        cdef bint out
+        with nogil:
+            out = self._contradiction()
+        return out
+
+    def solved(self):
+        """Whether every cell holds a symbol."""
+        return self._solved()
+
+    def copy(self):
+        """A Position of its own in the same state."""
+        cdef Position other = Position.__new__(Position)
+        other.n, other.half, other.nclues, other.full, other.nlines = self.n, self.half, self.nclues, self.full, self.nlines
+        memcpy(other.values, self.values, sizeof(self.values))
+        memcpy(other.suns, self.suns, sizeof(self.suns))
+        memcpy(other.moons, self.moons, sizeof(self.moons))
+        memcpy(other.same, self.same, sizeof(self.same))
+        memcpy(other.diff, self.diff, sizeof(self.diff))
+        memcpy(other.link_same, self.link_same, sizeof(self.link_same))
+        memcpy(other.link_diff, self.link_diff, sizeof(self.link_diff))
+        memcpy(other.clue_a, self.clue_a, sizeof(self.clue_a))
+        memcpy(other.clue_b, self.clue_b, sizeof(self.clue_b))
+        memcpy(other.clue_same, self.clue_same, sizeof(self.clue_same))
+        memcpy(other.clue_line, self.clue_line, sizeof(self.clue_line))
+        memcpy(other.lines, self.lines, sizeof(self.lines))
+        return other
 
     def place(self, placements):
-        """Make placements (cell * 2 + value), as a step found elsewhere (chain) does."""
+        """Make placements (cell * 2 + value): a step's."""
         for x in placements:
             if not 0 <= x < 2 * self.n * self.n:
                 raise ValueError(f"no placement {x}")

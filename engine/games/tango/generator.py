@@ -21,8 +21,8 @@ share of the bin over the drawer's), and never outside the published envelope (2
 counts take the counter more than 200,000 search nodes (12x12 drawings now and then) `slow-count`.
 
 Grading: the ladder without its last rung (trial) must finish the board (else `unsolvable`), the band
-must be the asked one (else `wrong-band`), and the fun score must clear the gate (else `dull`). The
-path is found by the compiled rungs (grade.path) and worded once the board is kept (grade.worded).
+must be the asked one (else `wrong-band`), and the fun score must clear the gate (else `dull`). A
+drawing is graded without words; the kept board is graded again with them (the same path).
 
 Same seed, same board: every random choice comes from one splitmix64 stream seeded with the seed
 (the drawer's; the planted solution is drawn from it too).
@@ -39,7 +39,7 @@ from typing import Any
 from engine.errors import DeadlineExceeded, InvalidRules
 from engine.games.tango.board import Clue, TangoBoard
 from engine.games.tango.count import monotonic
-from engine.games.tango.grade import HARD_TIER, describe, path, reference_grade, worded
+from engine.games.tango.grade import HARD_TIER, describe, grade
 from engine.games.tango.layout import GROUPS, LayoutModel
 from engine.games.tango.rules import BANDS, MIN_FUN, TangoRules
 from engine.ladder.fun import fun_score
@@ -138,25 +138,22 @@ def generate(rules: TangoRules, seed: int, *, band: str | None = None, timeout: 
             if outcome == LATE:
                 raise DeadlineExceeded("the tango drawer ran out of time")
             board = board_from(n, solution, orbits, seed).with_solution(solution)
-            found = path(board, "chain", deadline=deadline)
+            found = grade(board, "chain", deadline=deadline, words=False)
             if not found.solved:
                 stats.rejected["unsolvable"] += 1
                 continue
-            if band is not None and found.band(n) != band:
+            if band is not None and found.band != band:
                 stats.rejected["wrong-band"] += 1
                 continue
             if fun_score(found.tiers, hard_tier=HARD_TIER).score < MIN_FUN:
                 stats.rejected["dull"] += 1
                 continue
-            graded = worded(board, found, deadline=deadline) or reference_grade(board, "chain", deadline=deadline)
+            graded = grade(board, "chain", deadline=deadline)
         except DeadlineExceeded:
             stats.rejected["timeout"] += 1
             stats.seconds = time.perf_counter() - started
             raise DeadlineExceeded(f"no {band or 'unique'} tango board within {timeout} s", stats) from None
         described = describe(board, graded)
-        if not graded.solved or (band is not None and graded.band != band) or described["fun"]["score"] < MIN_FUN:
-            stats.rejected["unsolvable"] += 1          # the Python ladder disagreed: never expected
-            continue
         stats.seconds = time.perf_counter() - started
         stats.symmetry = len(GROUPS[group])
         described["generation"] = stats.to_json()

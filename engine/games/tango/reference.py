@@ -1,17 +1,29 @@
 """Plain pure-Python references for the compiled Tango code, slow and obviously right; they exist so
-that parity and soundness tests have an oracle that shares nothing with the engine:
+that parity and soundness tests have an oracle:
 - reference_solutions: every solution of a position, by backtracking over the cells in reading order,
   each cell trying S then M and checked against the rules the moment it is filled (a line's counts, three
   alike ending at it, the clue to its left and the clue above it);
-- reference_valid_lines: the valid lines of length n, by listing every string of S and M.
+- reference_valid_lines: the valid lines of length n, by listing every string of S and M;
+- REFERENCE_LADDER: the technique ladder with a Python finder for each compiled rung (_ladder.pyx, pair
+  to line-pair) on techniques.TangoState's bit masks. Each finds what its compiled twin finds (the
+  placements, the cost and the detail the sentence is built from, techniques.SAY) and the sentence is
+  worded by the same function; chain and trial, Python already, are the live ones, trial's probes run
+  on this ladder. grade.reference_grade runs it; the tests hold it equal to the live ladder. It shares
+  nothing with the solutions' oracle above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from itertools import product
 
-from engine.games.tango.board import Clue
+from engine.games.tango import techniques as T
+from engine.games.tango.board import Clue, line_cells
+from engine.games.tango.techniques import LADDER, LINE_PAIR_COST, LINE_PAIR_LIMIT, SAY, WAYS_COST, WAYS_SHOWN
+from engine.ladder import Ladder, Step
+
+Facts = tuple[int, tuple[int, ...], int, tuple[int, ...]]       # (cost, placements, where, detail)
 
 
 def reference_valid_lines(n: int) -> list[str]:
@@ -64,4 +76,284 @@ def reference_solutions(n: int, values: str, clues: Sequence[Clue], limit: int =
     return found
 
 
-__all__ = ["reference_solutions", "reference_valid_lines"]
+# ------------------------------------------------------------------------------------------------
+# the Python twins of the compiled rungs: each returns Facts, as Position.find does
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _placed(state, line: int, positions: Sequence[int], value: int) -> tuple[int, ...]:
+    cells = line_cells(state.n)[line]
+    return tuple(sorted(cells[i] * 2 + value for i in positions))
+
+
+def _first_line(find_in: Callable[..., Facts | None]) -> Callable[..., Facts | None]:
+    """A finder that takes the first line (rows, then columns) where `find_in` finds a step."""
+    def find(state) -> Facts | None:
+        for line in range(2 * state.n):
+            found = find_in(state, line)
+            if found is not None:
+                return found
+        return None
+    return find
+
+
+def _pair_in(state, line: int) -> Facts | None:
+    """Two alike side by side: the cells at both ends hold the other symbol."""
+    n = state.n
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        pairs = mask & (mask >> 1)            # bit i: cells i and i + 1 both hold `value`
+        while pairs:
+            i = (pairs & -pairs).bit_length() - 1
+            pairs &= pairs - 1
+            ends = [j for j in (i - 1, i + 2) if 0 <= j < n and empty >> j & 1]
+            if ends:
+                return _cost("pair"), _placed(state, line, ends, 1 - value), line, (i, value)
+    return None
+
+
+def _sandwich_in(state, line: int) -> Facts | None:
+    """Two alike with one empty cell between them: the middle holds the other symbol."""
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        middles = (mask & (mask >> 2)) << 1 & empty
+        if middles:
+            i = (middles & -middles).bit_length() - 1
+            return _cost("sandwich"), _placed(state, line, (i,), 1 - value), line, ()
+    return None
+
+
+def _clue(state) -> Facts | None:
+    """A clue with one side known: an `=` copies it, a `×` gives the other symbol."""
+    values = state.values
+    for number, c in enumerate(state.board.clues):
+        a, b = values[c.first], values[c.second]
+        if (a < 0) == (b < 0):
+            continue
+        empty, value = (c.second, a) if b < 0 else (c.first, b)
+        target = value if c.same else 1 - value
+        return _cost("clue"), (empty * 2 + target,), number, ()
+    return None
+
+
+def _balance_in(state, line: int) -> Facts | None:
+    """A line that holds n/2 of a symbol: its other cells hold the other symbol."""
+    empty = state.full & ~(state.suns[line] | state.moons[line])
+    if not empty:
+        return None
+    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
+        if mask.bit_count() == state.half:
+            return _cost("balance"), _placed(state, line, _bits(empty), 1 - value), line, ()
+    return None
+
+
+def _equal_pair_in(state, line: int) -> Facts | None:
+    """An `=` between two empty cells with a known cell just beyond it: the pair is the other symbol,
+    or the three would be alike."""
+    n = state.n
+    suns, moons = state.suns[line], state.moons[line]
+    empty = state.full & ~(suns | moons)
+    pairs = state.same[line] & empty & (empty >> 1)      # bit i: an = between empty cells i, i + 1
+    while pairs:
+        i = (pairs & -pairs).bit_length() - 1
+        pairs &= pairs - 1
+        for j in (i - 1, i + 2):
+            if 0 <= j < n and (suns | moons) >> j & 1:
+                return _cost("equal-pair"), _placed(state, line, (i, i + 1), 1 - (moons >> j & 1)), line, (j,)
+    return None
+
+
+def _disjoint_pairs(mask: int) -> list[int]:
+    """Clue positions (bit i: cells i and i + 1) taken left to right without sharing a cell."""
+    out, taken = [], 0
+    for i in _bits(mask):
+        if not taken >> i & 3:
+            out.append(i)
+            taken |= 3 << i
+    return out
+
+
+def _pair_count_in(state, line: int) -> Facts | None:
+    """Count a line's clue pairs between empty cells: a `×` pair holds one of each symbol, an `=`
+    pair two alike. When the `×` pairs give a line the last of a symbol it needs, its other empty cells
+    are the other symbol; when it needs fewer than two more of a symbol, an `=` pair is the other."""
+    half = state.half
+    suns, moons = state.suns[line], state.moons[line]
+    empty = state.full & ~(suns | moons)
+    if not empty:
+        return None
+    opposite = _disjoint_pairs(state.diff[line] & empty & (empty >> 1))
+    in_pairs = 0
+    for i in opposite:
+        in_pairs |= 3 << i
+    equal = [i for i in _bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
+    for value, mask in ((0, suns), (1, moons)):
+        need = half - mask.bit_count() - len(opposite)          # beyond one per × pair
+        rest = empty & ~in_pairs
+        if opposite and need == 0 and rest:
+            return (_cost("pair-count"), _placed(state, line, _bits(rest), 1 - value), line,
+                    (0, sum(1 << i for i in opposite)))
+        if equal and need < 2:
+            i = equal[0]
+            return (_cost("pair-count"), _placed(state, line, (i, i + 1), 1 - value), line,
+                    (1, need, half - mask.bit_count(), len(opposite)))
+    return None
+
+
+def _completions_in(state, line: int) -> tuple[tuple[int, ...], int, int] | None:
+    """A line's ways and the suns and moons every way agrees on (masks of empty cells), or None
+    when it has no empty cell, no way or nothing forced."""
+    full = state.full
+    empty = full & ~(state.suns[line] | state.moons[line])
+    if not empty:
+        return None
+    ways = state.line_ways(line)
+    if not ways:
+        return None
+    all_moons, any_moon = full, 0
+    for m in ways:
+        all_moons &= m
+        any_moon |= m
+    forced_moons = all_moons & empty
+    forced_suns = ~any_moon & empty
+    if not (forced_moons or forced_suns):
+        return None
+    return ways, forced_suns, forced_moons
+
+
+def _line_completions(state) -> Facts | None:
+    """Every way a line can still be completed: a cell that holds the same symbol in all of them is
+    forced. The line with the fewest ways that forces something is taken."""
+    best, fewest = None, 0
+    for line in range(2 * state.n):
+        found = _completions_in(state, line)
+        if found is not None and (best is None or len(found[0]) < fewest):
+            best, fewest = (line, found), len(found[0])
+            if fewest == 1:
+                break
+    if best is None:
+        return None
+    line, (ways, suns, moons) = best
+    place = tuple(sorted(_placed(state, line, _bits(suns), 0) + _placed(state, line, _bits(moons), 1)))
+    shown = tuple(ways) if len(ways) <= WAYS_SHOWN else ()
+    return _cost("line-completions") + WAYS_COST * (len(ways) - 1), place, line, (len(ways), *shown)
+
+
+def _links(state, line: int) -> tuple[int, int]:
+    """The clues between a line and the next one (row r and r + 1, column c and c + 1), as masks along
+    the lines: (alike, differ)."""
+    n = state.n
+    same = differ = 0
+    for c in state.board.clues:
+        first_line, at = (c.first // n, c.first % n) if c.second == c.first + n else (n + c.first % n, c.first // n)
+        if first_line == line:
+            if c.same:
+                same |= 1 << at
+            else:
+                differ |= 1 << at
+    return same, differ
+
+
+def _joint_in(state, line: int) -> tuple[int, tuple[tuple[int, int], tuple[int, int]], int, int] | None:
+    """Lines `line` and `line + 1` taken together: how many joint ways, what they force ((moons, suns)
+    of the empty cells of each line) and the clues between them (=, ×); None when they have no clue
+    between them, no empty cell, too many ways, no joint way or nothing forced."""
+    n, full = state.n, state.full
+    if line % n == n - 1:
+        return None                       # the last row or column has no next one
+    same, differ = _links(state, line)
+    if not same | differ:
+        return None
+    other = line + 1
+    empty_a = full & ~(state.suns[line] | state.moons[line])
+    empty_b = full & ~(state.suns[other] | state.moons[other])
+    if not empty_a | empty_b:
+        return None
+    ways_a, ways_b = state.line_ways(line), state.line_ways(other)
+    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
+        return None
+    joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+    if not joint:
+        return None
+    all_a = all_b = full
+    any_a = any_b = 0
+    for a, b in joint:
+        all_a &= a
+        any_a |= a
+        all_b &= b
+        any_b |= b
+    forced = ((all_a & empty_a, ~any_a & empty_a), (all_b & empty_b, ~any_b & empty_b))
+    if not any(m or s for m, s in forced):
+        return None
+    return len(joint), forced, same, differ
+
+
+def _line_pair(state) -> Facts | None:
+    """Two neighbouring lines joined by clues (= or × between them): the ways each can be completed,
+    taken together so that the clues between them hold. A cell that holds the same symbol in every
+    joint way is forced. The pair with the fewest joint ways that forces something is taken."""
+    best, fewest = None, 0
+    for line in range(2 * state.n):
+        found = _joint_in(state, line)
+        if found is not None and (best is None or found[0] < fewest):
+            best, fewest = (line, found), found[0]
+    if best is None:
+        return None
+    line, (ways, forced, same, differ) = best
+    place: tuple[int, ...] = ()
+    for k, (moons, suns) in enumerate(forced):
+        place += _placed(state, line + k, _bits(suns), 0) + _placed(state, line + k, _bits(moons), 1)
+    return _cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line, (ways, same, differ)
+
+
+FACTS: dict[str, Callable[..., Facts | None]] = {
+    "pair": _first_line(_pair_in), "sandwich": _first_line(_sandwich_in), "clue": _clue,
+    "balance": _first_line(_balance_in), "equal-pair": _first_line(_equal_pair_in),
+    "pair-count": _first_line(_pair_count_in), "line-completions": _line_completions, "line-pair": _line_pair}
+
+
+def _cost(name: str) -> int:
+    return LADDER[name].cost
+
+
+def _worded(name: str, find: Callable[..., Facts | None]) -> Callable[..., Step | None]:
+    """The ladder's finder of a rung from its Python twin, worded by the live sentence (techniques.SAY)."""
+    say = SAY[name]
+
+    def step(state) -> Step | None:
+        found = find(state)
+        if found is None:
+            return None
+        cost, place, where, detail = found
+        units, why = say(state.board, place, where, detail)
+        return Step(name, cost, place, (), units, why)
+    step.__name__ = name
+    return step
+
+
+def _reference_ladder() -> tuple[Ladder, Ladder]:
+    holder: dict[str, Ladder] = {}
+
+    def trial(state) -> Step | None:
+        return T.found_step("trial", T.trial(state, holder["lower"]))
+
+    def chain(state) -> Step | None:
+        return T.found_step("chain", T.chain(state))
+
+    finders = {name: _worded(name, find) for name, find in FACTS.items()} | {"chain": chain, "trial": trial}
+    ladder = Ladder(replace(t, find=finders[t.name]) for t in T.LADDER)
+    holder["lower"] = Ladder(ladder.capped(T.TRIAL_CAP))
+    return ladder, holder["lower"]
+
+
+REFERENCE_LADDER, REFERENCE_LOWER = _reference_ladder()
+
+
+__all__ = ["FACTS", "REFERENCE_LADDER", "REFERENCE_LOWER", "reference_solutions", "reference_valid_lines"]

@@ -21,24 +21,44 @@ The ladder, in order (tier: 1 easy, 2 medium, 3 hard, 4 expert):
   other cells have the other symbol, or an `=` pair cannot take the symbol the line is short of;
 - line-completions (3): the ways a line can still be completed (balanced, never three alike, its
   clues, its known cells); what every way agrees on is forced; costs more the more ways there are;
-- trial (4): assume a symbol in a cell and run the rungs below; when that breaks a rule, the cell
+- line-pair (4): two neighbouring lines joined by clues, their ways taken together;
+- chain (4): relations (alike, differ) followed from cell to cell across lines;
+- trial (5): assume a symbol in a cell and run the rungs below; when that breaks a rule, the cell
   holds the other symbol. The last rung: the generator's boards never need it.
+
+Where each is found. pair to line-pair are compiled (_ladder.pyx): the ladder asks them on a
+TangoPosition, each once a step, and SAY builds the step's sentence from what the compiled finder
+returns (the placements, the line, the detail: no second search). chain and trial are Python, here;
+chain is asked only where the compiled check (Position.chain_finds) says it finds something.
+TangoState is the Python view of a position (bit masks per line): what chain reads, what trial words
+a broken probe from, and what the reference ladder (reference.py: the compiled finders' Python twins,
+for the tests) runs on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
 from engine.games.tango._count import valid_lines
+from engine.games.tango._ladder import CONSTANTS, Position
+from engine.games.tango.count import clue_triples, codes
 from engine.games.tango.board import Clue, TangoBoard, cell_name, line_cells, line_name
 from engine.games.tango.rules import BANDS
 from engine.ladder import Ladder, Step, Technique, run
+from engine.ladder.table import in_order
 
 NAMES = ("sun", "moon")
 PLURAL = ("suns", "moons")
+
+# The costs and the limit the compiled rungs apply (_ladder.pyx holds them; the reference reads them here)
+WAYS_COST = CONSTANTS["WAYS_COST"]              # line-completions costs this much more for each way beyond the first
+WAYS_SHOWN = CONSTANTS["WAYS_SHOWN"]            # its sentence spells out the ways up to this many
+LINE_PAIR_COST = CONSTANTS["LINE_PAIR_COST"]    # line-pair costs this much more for each joint way beyond the first
+LINE_PAIR_LIMIT = CONSTANTS["LINE_PAIR_LIMIT"]  # two lines are taken together only when their ways multiply to
+                                                # at most this (no person sifts more; every pair of 6x6 lines is within it)
 
 
 def placement(cell: int, value: int) -> int:
@@ -107,6 +127,13 @@ class TangoState:
         return TangoState(self.board, self.values, list(self.suns), list(self.moons), self.same, self.diff,
                           self.deadline)
 
+    def probe(self) -> TangoState:
+        """A copy for trial to assume a symbol in."""
+        return self.copy()
+
+    def python(self) -> TangoState:
+        return self
+
     def place(self, cell: int, value: int) -> None:
         r, c = divmod(cell, self.n)
         self.values[cell] = value
@@ -135,6 +162,51 @@ class TangoState:
         return False
 
 
+class TangoPosition:
+    """The position the ladder grades on: the compiled Position (_ladder.pyx), whose finders the
+    compiled rungs of the table ask, with the board (the sentences name its clues) and whether its
+    steps are worded (a probe's or a solve only measured are not)."""
+
+    __slots__ = ("board", "n", "pos", "words", "deadline")
+
+    def __init__(self, board: TangoBoard, pos: Position, words: bool = True, deadline: float = 0.0):
+        self.board = board
+        self.n = board.n
+        self.pos = pos
+        self.words = words
+        self.deadline = deadline            # trial's probes stop at it (monotonic seconds, 0: none)
+
+    @classmethod
+    def start(cls, board: TangoBoard, values: str | None = None, *, words: bool = True,
+              deadline: float = 0.0) -> TangoPosition:
+        """The position of the board's givens (or of the partial grid `values`: S, M or '.')."""
+        return cls(board, Position(board.n, codes(board.givens if values is None else values),
+                                   clue_triples(board.clues)), words, deadline)
+
+    def probe(self) -> TangoPosition:
+        """A copy for trial to assume a symbol in (its steps need no words)."""
+        return TangoPosition(self.board, self.pos.copy(), False, self.deadline)
+
+    def python(self) -> TangoState:
+        """The position as the Python finders (chain, trial's words) read it."""
+        return TangoState.start(self.board, self.pos.grid(), deadline=self.deadline)
+
+    def place(self, cell: int, value: int) -> None:
+        self.pos.place((placement(cell, value),))
+
+    def apply(self, step: Step) -> None:
+        self.pos.place(step.place)
+
+    def grid(self) -> str:
+        return self.pos.grid()
+
+    def is_solved(self) -> bool:
+        return self.pos.solved()
+
+    def is_contradiction(self) -> bool:
+        return self.pos.contradiction()
+
+
 def _clue_line(n: int, clue: Clue) -> tuple[int, int]:
     """The line a clue lies along and the position of its first cell in it."""
     if clue.second == clue.first + 1:
@@ -159,349 +231,129 @@ def _are(count: int, value: int) -> str:
     return f"is a {NAMES[value]}" if count == 1 else f"are {PLURAL[value]}"
 
 
-def _found(state: TangoState, line: int, positions: Sequence[int], value: int, why: str,
-           cost: int | None = None) -> Found:
-    cells = line_cells(state.n)[line]
-    return Found(tuple(placement(cells[i], value) for i in positions), (line_name(state.n, line),),
-                 why, cost)
+def _along(n: int, line: int, cell: int) -> int:
+    """The position of a cell along a line through it."""
+    return cell % n if line < n else cell // n
+
+
+def _where(n: int, line: int, place: Sequence[int]) -> list[int]:
+    """The positions along `line` of the placements in it."""
+    cells = line_cells(n)[line]
+    return [_along(n, line, x >> 1) for x in place if x >> 1 in cells]
 
 
 # ------------------------------------------------------------------------------------------------
-# tier 1: the rules read off the grid
+# the sentences of the compiled rungs: each words a step from what its finder returns (Position.find:
+# the placements, where it was found and its detail), as (units, sentence)
 
-def _first_line(find_in: Callable[[TangoState, int], Found | None]) -> Callable[[TangoState], Found | None]:
-    """A finder that takes the first line (rows, then columns) where `find_in` finds a step."""
-    def find(state: TangoState) -> Found | None:
-        for line in range(2 * state.n):
-            found = find_in(state, line)
-            if found is not None:
-                return found
-        return None
-    find.__doc__ = find_in.__doc__
-    return find
+Said = tuple[tuple[str, ...], str]
 
 
-def _pair_in(state: TangoState, line: int) -> Found | None:
-    """Two alike side by side: the cells at both ends hold the other symbol."""
-    n = state.n
-    empty = state.full & ~(state.suns[line] | state.moons[line])
-    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-        pairs = mask & (mask >> 1)            # bit i: cells i and i + 1 both hold `value`
-        while pairs:
-            i = (pairs & -pairs).bit_length() - 1
-            pairs &= pairs - 1
-            ends = [j for j in (i - 1, i + 2) if 0 <= j < n and empty >> j & 1]
-            if ends:
-                two = _names(n, line, (i, i + 1))
-                return _found(state, line, ends, 1 - value,
-                              f"{two} are both {PLURAL[value]}, and no three alike may stand side by side "
-                              f"in {line_name(n, line)}, so {_names(n, line, ends)} {_are(len(ends), 1 - value)}")
-    return None
+def _say_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, (i, value) = board.n, detail
+    ends = _where(n, line, place)
+    two = _names(n, line, (i, i + 1))
+    return (line_name(n, line),), (f"{two} are both {PLURAL[value]}, and no three alike may stand side by side "
+                                   f"in {line_name(n, line)}, so {_names(n, line, ends)} {_are(len(ends), 1 - value)}")
 
 
-pair = _first_line(_pair_in)
+def _say_sandwich(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n = board.n
+    i, value = _along(n, line, place[0] >> 1), 1 - (place[0] & 1)
+    return (line_name(n, line),), (f"{_names(n, line, (i - 1, i + 1))} are both {PLURAL[value]}, so "
+                                   f"{_names(n, line, (i,))} between them is a {NAMES[1 - value]} "
+                                   f"(no three alike in {line_name(n, line)})")
 
 
-def _sandwich_in(state: TangoState, line: int) -> Found | None:
-    """Two alike with one empty cell between them: the middle holds the other symbol."""
-    n = state.n
-    empty = state.full & ~(state.suns[line] | state.moons[line])
-    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-        middles = (mask & (mask >> 2)) << 1 & empty
-        if middles:
-            i = (middles & -middles).bit_length() - 1
-            return _found(state, line, (i,), 1 - value,
-                          f"{_names(n, line, (i - 1, i + 1))} are both {PLURAL[value]}, so "
-                          f"{_names(n, line, (i,))} between them is a {NAMES[1 - value]} "
-                          f"(no three alike in {line_name(n, line)})")
-    return None
-
-
-sandwich = _first_line(_sandwich_in)
-
-
-def _clue_at(state: TangoState, number: int) -> Found | None:
-    """A clue (the board's clue `number`) with one side known: an `=` copies it, a `×` gives the
-    other symbol."""
-    n, values = state.n, state.values
-    c = state.board.clues[number]
-    a, b = values[c.first], values[c.second]
-    if (a < 0) == (b < 0):
-        return None
-    known, empty, value = (c.first, c.second, a) if b < 0 else (c.second, c.first, b)
-    target = value if c.same else 1 - value
+def _say_clue(board: TangoBoard, place: tuple[int, ...], number: int, detail: tuple[int, ...]) -> Said:
+    n, c = board.n, board.clues[number]
+    empty, target = place[0] >> 1, place[0] & 1
+    known = c.first if empty == c.second else c.second
+    value = target if c.same else 1 - target
     line, _ = _clue_line(n, c)
     says = "they are alike" if c.same else "they differ"
-    return Found((placement(empty, target),), (line_name(n, line),),
-                 f"{cell_name(n, known)} is a {NAMES[value]} and the {c.sign} between it and "
-                 f"{cell_name(n, empty)} says {says}, so {cell_name(n, empty)} is a {NAMES[target]}")
+    return (line_name(n, line),), (f"{cell_name(n, known)} is a {NAMES[value]} and the {c.sign} between it and "
+                                   f"{cell_name(n, empty)} says {says}, so {cell_name(n, empty)} is a {NAMES[target]}")
 
 
-def clue(state: TangoState) -> Found | None:
-    """A clue with one side known: an `=` copies it, a `×` gives the other symbol."""
-    for number in range(len(state.board.clues)):
-        found = _clue_at(state, number)
-        if found is not None:
-            return found
-    return None
+def _say_balance(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, half = board.n, board.n // 2
+    rest, value = _where(n, line, place), 1 - (place[0] & 1)
+    return (line_name(n, line),), (f"{line_name(n, line).capitalize()} already holds its {half} {PLURAL[value]}, so "
+                                   f"{_names(n, line, rest)} {_are(len(rest), 1 - value)}")
 
 
-def _balance_in(state: TangoState, line: int) -> Found | None:
-    """A line that holds n/2 of a symbol: its other cells hold the other symbol."""
-    n, half = state.n, state.half
-    empty = state.full & ~(state.suns[line] | state.moons[line])
-    if not empty:
-        return None
-    for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
-        if mask.bit_count() == half:
-            rest = _bits(empty)
-            return _found(state, line, rest, 1 - value,
-                          f"{line_name(n, line).capitalize()} already holds its {half} {PLURAL[value]}, so "
-                          f"{_names(n, line, rest)} {_are(len(rest), 1 - value)}")
-    return None
+def _say_equal_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, (j,) = board.n, detail
+    i, value = _along(n, line, place[0] >> 1), 1 - (place[0] & 1)
+    return (line_name(n, line),), (f"The = between {_names(n, line, (i, i + 1))} makes them alike, and beside "
+                                   f"them {_names(n, line, (j,))} is a {NAMES[value]}: two more {PLURAL[value]} "
+                                   f"would make three side by side, so both are {PLURAL[1 - value]}")
 
 
-balance = _first_line(_balance_in)
+def _say_pair_count(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n = board.n
+    value = 1 - (place[0] & 1)
+    if detail[0] == 0:                  # the × pairs give the line the last of a symbol it needs
+        opposite = _bits(detail[1])
+        cells = _where(n, line, place)
+        pairs = " and ".join(_names(n, line, (i, i + 1)) for i in opposite)
+        a = "a" if len(opposite) == 1 else "each"
+        return (line_name(n, line),), (f"{line_name(n, line).capitalize()} needs {len(opposite)} more "
+                                       f"{PLURAL[value] if len(opposite) > 1 else NAMES[value]}, and the × between "
+                                       f"{pairs} gives {a} one, so {_names(n, line, cells)} "
+                                       f"{_are(len(cells), 1 - value)}")
+    _, need, short, opposite_count = detail       # an = pair cannot take the symbol the line is short of
+    i = _along(n, line, place[0] >> 1)
+    counted = " beyond the × pairs" if opposite_count else ""
+    return (line_name(n, line),), (f"{line_name(n, line).capitalize()} has room for {max(need, 0)} more "
+                                   f"{NAMES[value] if need == 1 else PLURAL[value]}{counted} (it needs {short}), "
+                                   f"so the = pair {_names(n, line, (i, i + 1))} cannot be {PLURAL[value]}: "
+                                   f"both are {PLURAL[1 - value]}")
 
 
-# ------------------------------------------------------------------------------------------------
-# tier 2: the clues between empty cells
-
-def _equal_pair_in(state: TangoState, line: int) -> Found | None:
-    """An `=` between two empty cells with a known cell just beyond it: the pair is the other symbol,
-    or the three would be alike."""
-    n = state.n
-    suns, moons = state.suns[line], state.moons[line]
-    empty = state.full & ~(suns | moons)
-    pairs = state.same[line] & empty & (empty >> 1)      # bit i: an = between empty cells i, i + 1
-    while pairs:
-        i = (pairs & -pairs).bit_length() - 1
-        pairs &= pairs - 1
-        for j in (i - 1, i + 2):
-            if 0 <= j < n and (suns | moons) >> j & 1:
-                value = moons >> j & 1
-                return _found(state, line, (i, i + 1), 1 - value,
-                              f"The = between {_names(n, line, (i, i + 1))} makes them alike, and beside "
-                              f"them {_names(n, line, (j,))} is a {NAMES[value]}: two more {PLURAL[value]} "
-                              f"would make three side by side, so both are {PLURAL[1 - value]}")
-    return None
-
-
-equal_pair = _first_line(_equal_pair_in)
-
-
-def _disjoint_pairs(mask: int) -> list[int]:
-    """Clue positions (bit i: cells i and i + 1) taken left to right without sharing a cell."""
-    out, taken = [], 0
-    for i in _bits(mask):
-        if not taken >> i & 3:
-            out.append(i)
-            taken |= 3 << i
-    return out
-
-
-def _pair_count_in(state: TangoState, line: int) -> Found | None:
-    """Count a line's clue pairs between empty cells: a `×` pair holds one of each symbol, an `=`
-    pair two alike. When the `×` pairs give a line the last of a symbol it needs, its other empty cells
-    are the other symbol; when it needs fewer than two more of a symbol, an `=` pair is the other."""
-    n, half = state.n, state.half
-    suns, moons = state.suns[line], state.moons[line]
-    empty = state.full & ~(suns | moons)
-    if not empty:
-        return None
-    opposite = _disjoint_pairs(state.diff[line] & empty & (empty >> 1))
-    in_pairs = 0
-    for i in opposite:
-        in_pairs |= 3 << i
-    equal = [i for i in _bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
-    for value, mask in ((0, suns), (1, moons)):
-        need = half - mask.bit_count() - len(opposite)          # beyond one per × pair
-        rest = empty & ~in_pairs
-        if opposite and need == 0 and rest:
-            cells = _bits(rest)
-            pairs = " and ".join(_names(n, line, (i, i + 1)) for i in opposite)
-            a = "a" if len(opposite) == 1 else "each"
-            return _found(state, line, cells, 1 - value,
-                          f"{line_name(n, line).capitalize()} needs {len(opposite)} more "
-                          f"{PLURAL[value] if len(opposite) > 1 else NAMES[value]}, and the × between "
-                          f"{pairs} gives {a} one, so {_names(n, line, cells)} "
-                          f"{_are(len(cells), 1 - value)}")
-        if equal and need < 2:
-            i = equal[0]
-            short = half - mask.bit_count()
-            counted = " beyond the × pairs" if opposite else ""
-            return _found(state, line, (i, i + 1), 1 - value,
-                          f"{line_name(n, line).capitalize()} has room for {max(need, 0)} more "
-                          f"{NAMES[value] if need == 1 else PLURAL[value]}{counted} (it needs {short}), "
-                          f"so the = pair {_names(n, line, (i, i + 1))} cannot be {PLURAL[value]}: "
-                          f"both are {PLURAL[1 - value]}")
-    return None
-
-
-pair_count = _first_line(_pair_count_in)
-
-
-# ------------------------------------------------------------------------------------------------
-# tier 3: the ways a line can still be completed
-
-WAYS_COST = 3          # line-completions costs this much more for each way beyond the first
-WAYS_SHOWN = 3         # the sentence spells out the ways up to this many
-
-
-def _completions_in(state: TangoState, line: int) -> tuple[tuple[int, ...], int, int] | None:
-    """A line's ways and the suns and moons every way agrees on (masks of empty cells), or None
-    when it has no empty cell, no way or nothing forced."""
-    full = state.full
-    empty = full & ~(state.suns[line] | state.moons[line])
-    if not empty:
-        return None
-    ways = state.line_ways(line)
-    if not ways:
-        return None
-    all_moons, any_moon = full, 0
-    for m in ways:
-        all_moons &= m
-        any_moon |= m
-    forced_moons = all_moons & empty
-    forced_suns = ~any_moon & empty
-    if not (forced_moons or forced_suns):
-        return None
-    return ways, forced_suns, forced_moons
-
-
-def _line_completions_in(state: TangoState, line: int) -> Found | None:
-    """What every way of completing `line` agrees on, worded (None when nothing is forced)."""
-    found = _completions_in(state, line)
-    if found is None:
-        return None
-    n = state.n
-    ways, forced_suns, forced_moons = found
-    cells = line_cells(n)[line]
-    place = tuple(sorted([placement(cells[i], 0) for i in _bits(forced_suns)]
-                         + [placement(cells[i], 1) for i in _bits(forced_moons)]))
+def _forced(n: int, line: int, place: tuple[int, ...]) -> str:
+    """What a line's placements are, in words: its suns, then its moons."""
     said = []
-    for value, mask in ((0, forced_suns), (1, forced_moons)):
-        if mask:
-            said.append(f"{_names(n, line, _bits(mask))} {_are(mask.bit_count(), value)}")
+    cells = line_cells(n)[line]
+    for value in (0, 1):
+        positions = [_along(n, line, x >> 1) for x in place if x & 1 == value and x >> 1 in cells]
+        if positions:
+            said.append(f"{_names(n, line, positions)} {_are(len(positions), value)}")
+    return " and ".join(said)
+
+
+def _say_line_completions(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, ways, shown = board.n, detail[0], detail[1:]
     name = line_name(n, line)
-    if len(ways) == 1:
-        how = f"{name.capitalize()} can be completed in one way only, {_spell(n, ways[0])}"
-    elif len(ways) <= WAYS_SHOWN:
-        how = (f"{name.capitalize()} can still be completed in {len(ways)} ways "
-               f"({', '.join(_spell(n, m) for m in ways)})")
+    if ways == 1:
+        how = f"{name.capitalize()} can be completed in one way only, {_spell(n, shown[0])}"
+    elif ways <= WAYS_SHOWN:
+        how = f"{name.capitalize()} can still be completed in {ways} ways ({', '.join(_spell(n, m) for m in shown)})"
     else:
-        how = f"{name.capitalize()} can still be completed in {len(ways)} ways"
-    why = f"{how}, balanced, never three alike and keeping its clues; in every one {' and '.join(said)}"
-    return Found(place, (name,), why, ENTRY_COST["line-completions"] + WAYS_COST * (len(ways) - 1))
-
-
-def line_completions(state: TangoState) -> Found | None:
-    """Every way a line can still be completed: a cell that holds the same symbol in all of them is
-    forced. The line with the fewest ways that forces something is taken."""
-    best, fewest = None, 0
-    for line in range(2 * state.n):
-        found = _completions_in(state, line)
-        if found is not None and (best is None or len(found[0]) < fewest):
-            best, fewest = line, len(found[0])
-            if fewest == 1:
-                break
-    return None if best is None else _line_completions_in(state, best)
+        how = f"{name.capitalize()} can still be completed in {ways} ways"
+    return (name,), f"{how}, balanced, never three alike and keeping its clues; in every one {_forced(n, line, place)}"
 
 
 def _spell(n: int, moons: int) -> str:
     return "".join("M" if moons >> i & 1 else "S" for i in range(n))
 
 
-# ------------------------------------------------------------------------------------------------
-# tier 4: two neighbouring lines together
-
-LINE_PAIR_COST = 2      # line-pair costs this much more for each joint way beyond the first
-LINE_PAIR_LIMIT = 400   # two lines are taken together only when their ways multiply to at most this
-                        # (no person sifts more; every pair of 6x6 lines is within it)
-
-
-def _links(state: TangoState, line: int) -> tuple[int, int]:
-    """The clues between a line and the next one (row r and r + 1, column c and c + 1), as masks along
-    the lines: (alike, differ)."""
-    n = state.n
-    same = differ = 0
-    for c in state.board.clues:
-        first_line, at = (c.first // n, c.first % n) if c.second == c.first + n else (n + c.first % n, c.first // n)
-        if first_line == line:
-            if c.same:
-                same |= 1 << at
-            else:
-                differ |= 1 << at
-    return same, differ
-
-
-def _joint_in(state: TangoState, line: int) -> tuple[int, tuple[tuple[int, int], tuple[int, int]], int, int] | None:
-    """Lines `line` and `line + 1` taken together: how many joint ways, what they force ((moons, suns)
-    of the empty cells of each line) and the clues between them (=, ×); None when they have no clue
-    between them, no empty cell, too many ways, no joint way or nothing forced."""
-    n, full = state.n, state.full
-    if line % n == n - 1:
-        return None                       # the last row or column has no next one
-    same, differ = _links(state, line)
-    if not same | differ:
-        return None
-    other = line + 1
-    empty_a = full & ~(state.suns[line] | state.moons[line])
-    empty_b = full & ~(state.suns[other] | state.moons[other])
-    if not empty_a | empty_b:
-        return None
-    ways_a, ways_b = state.line_ways(line), state.line_ways(other)
-    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
-        return None
-    joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
-    if not joint:
-        return None
-    all_a = all_b = full
-    any_a = any_b = 0
-    for a, b in joint:
-        all_a &= a
-        any_a |= a
-        all_b &= b
-        any_b |= b
-    forced = ((all_a & empty_a, ~any_a & empty_a), (all_b & empty_b, ~any_b & empty_b))
-    if not any(m or s for m, s in forced):
-        return None
-    return len(joint), forced, same, differ
-
-
-def _line_pair_in(state: TangoState, line: int) -> Found | None:
-    """What lines `line` and `line + 1` force taken together, worded (None when nothing)."""
-    found = _joint_in(state, line)
-    if found is None:
-        return None
-    n = state.n
-    ways, forced, same, differ = found
-    place, said = [], []
-    for k, (moons, suns) in enumerate(forced):
-        cells = line_cells(n)[line + k]
-        place += [placement(cells[i], 0) for i in _bits(suns)] + [placement(cells[i], 1) for i in _bits(moons)]
-        for value, mask in ((0, suns), (1, moons)):
-            if mask:
-                said.append(f"{_names(n, line + k, _bits(mask))} {_are(mask.bit_count(), value)}")
+def _say_line_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, (ways, same, differ) = board.n, detail
+    said = [words for words in (_forced(n, line, place), _forced(n, line + 1, place)) if words]
     names = (line_name(n, line), line_name(n, line + 1))
     plural = "Rows" if line < n else "Columns"
     joined = " and ".join(f"{'an' if m == same else 'a'} {'=' if m == same else '×'}" for m in (same, differ) if m)
     how = "one way only" if ways == 1 else f"only {ways} ways"
-    why = (f"{plural} {names[0].split()[1]} and {names[1].split()[1]}, joined by {joined} between them, can be "
-           f"completed together in {how}; in every one {' and '.join(said)}")
-    return Found(tuple(sorted(place)), names, why, ENTRY_COST["line-pair"] + LINE_PAIR_COST * (ways - 1))
+    return names, (f"{plural} {names[0].split()[1]} and {names[1].split()[1]}, joined by {joined} between them, can be "
+                   f"completed together in {how}; in every one {' and '.join(said)}")
 
 
-def line_pair(state: TangoState) -> Found | None:
-    """Two neighbouring lines joined by clues (= or × between them): the ways each can be completed,
-    taken together so that the clues between them hold. A cell that holds the same symbol in every
-    joint way is forced. The pair with the fewest joint ways that forces something is taken."""
-    best, fewest = None, 0
-    for line in range(2 * state.n):
-        found = _joint_in(state, line)
-        if found is not None and (best is None or found[0] < fewest):
-            best, fewest = line, found[0]
-    return None if best is None else _line_pair_in(state, best)
+SAY: dict[str, Callable[[TangoBoard, tuple[int, ...], int, tuple[int, ...]], Said]] = {
+    "pair": _say_pair, "sandwich": _say_sandwich, "clue": _say_clue, "balance": _say_balance,
+    "equal-pair": _say_equal_pair, "pair-count": _say_pair_count, "line-completions": _say_line_completions,
+    "line-pair": _say_line_pair}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -668,20 +520,22 @@ TRIAL_CAP = "chain"                     # the rungs a trial runs
 TRIAL_STEP_COST = 2                     # trial costs this much more for each step of its chain
 
 
-def trial(state: TangoState) -> Found | None:
-    """Assume a symbol in an empty cell and run the rungs below trial: when the position then breaks
-    a rule, the cell holds the other symbol. Of every cell and symbol, the shortest chain is taken."""
-    n = state.n
+def trial(state: TangoState | TangoPosition, lower: Ladder | None = None) -> Found | None:
+    """Assume a symbol in an empty cell and run the rungs below trial (`lower`: LOWER, the ladder's
+    own; the reference ladder gives its own): when the position then breaks a rule, the cell holds
+    the other symbol. Of every cell and symbol, the shortest chain is taken."""
+    n, grid = state.n, state.grid()
+    lower = LOWER if lower is None else lower
     best: tuple[int, int, int, str] | None = None      # (chain length, cell, value assumed, what broke)
-    for cell, value in ((cell, value) for cell in range(n * n) if state.values[cell] < 0 for value in (0, 1)):
-        probe = state.copy()
+    for cell, value in ((cell, value) for cell in range(n * n) if grid[cell] == "." for value in (0, 1)):
+        probe = state.probe()
         probe.place(cell, value)
         limit = best[0] - 1 if best is not None else None
-        result = run(probe, LOWER, max_steps=limit, deadline=state.deadline)
+        result = run(probe, lower, max_steps=limit, deadline=state.deadline)
         if result.contradiction:
             chain = len(result.steps)
             if best is None or chain < best[0]:
-                best = (chain, cell, value, _broken(probe))
+                best = (chain, cell, value, _broken(probe.python()))
                 if chain == 0:
                     break
     if best is None:
@@ -714,54 +568,70 @@ def _broken(state: TangoState) -> str:
 # ------------------------------------------------------------------------------------------------
 # the table
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    name: str
-    tier: int                   # 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond (trial)
-    cost: int                   # per step (line-completions and trial add to it per step, see above)
-    find: Callable[[TangoState], Found | None]
+def found_step(name: str, found: Found | None) -> Step | None:
+    """The Step of what a Python finder (chain, trial) found."""
+    if found is None:
+        return None
+    return Step(name, ENTRY_COST[name] if found.cost is None else found.cost, found.place, (), found.units, found.why)
 
 
-TABLE: tuple[Entry, ...] = (
-    Entry("pair", 1, 1, pair),
-    Entry("sandwich", 1, 1, sandwich),
-    Entry("clue", 1, 1, clue),
-    Entry("balance", 1, 2, balance),
-    Entry("equal-pair", 2, 4, equal_pair),
-    Entry("pair-count", 2, 5, pair_count),
-    Entry("line-completions", 3, 8, line_completions),
-    Entry("line-pair", 4, 20, line_pair),
-    Entry("chain", 4, 24, chain),
-    Entry("trial", 5, 40, trial),
-)
-ENTRY_COST = {e.name: e.cost for e in TABLE}
-IDS = {e.name: order for order, e in enumerate(TABLE)}
+def _compiled(rung: int, name: str) -> Callable[[TangoPosition], Step | None]:
+    """The ladder's finder of a compiled rung: Position.find once, the step worded from what it
+    returns (not at all for a position that wants no words)."""
+    say = SAY[name]
 
-
-def finder(entry: Entry) -> Callable[[TangoState], Step | None]:
-    """The finder of one technique, as the ladder calls it."""
-    find = entry.find
-
-    def step(state: TangoState) -> Step | None:
-        found = find(state)
+    def step(state: TangoPosition) -> Step | None:
+        found = state.pos.find(rung)
         if found is None:
             return None
-        return Step(entry.name, entry.cost if found.cost is None else found.cost, found.place, (),
-                    found.units, found.why)
-    step.__name__ = entry.name
+        cost, place, where, detail = found
+        if not state.words:
+            return Step(name, cost, place)
+        units, why = say(state.board, place, where, detail)
+        return Step(name, cost, place, (), units, why)
+    step.__name__ = name
     return step
 
 
-LADDER = Ladder(Technique(e.name, order, e.tier, e.cost, finder(e)) for order, e in enumerate(TABLE))
+def _chain(state: TangoPosition) -> Step | None:
+    """chain on the Python view of the position, asked only when the compiled check says it finds a
+    step (most positions where the rungs below stall have none, and building the relations with their
+    facts in Python costs far more than the compiled check)."""
+    if not state.pos.chain_finds():
+        return None
+    return found_step("chain", chain(state.python()))
 
-# The finders of one place: a line (a clue's number for `clue`), as the compiled rungs name where they
-# found a step (grade.worded words a compiled path with these).
-AT: dict[str, Callable[[TangoState, int], Found | None]] = {
-    "pair": _pair_in, "sandwich": _sandwich_in, "clue": _clue_at, "balance": _balance_in,
-    "equal-pair": _equal_pair_in, "pair-count": _pair_count_in, "line-completions": _line_completions_in,
-    "line-pair": _line_pair_in}
+
+def _trial(state: TangoPosition) -> Step | None:
+    return found_step("trial", trial(state))
+
+
+def _rung(name: str, tier: int, cost: int) -> Technique:
+    """A compiled rung's line of the table; its finder is bound below, by its place (its number in
+    _ladder.pyx)."""
+    return Technique(name, 0, tier, cost)
+
+
+# tier 1 easy, 2 medium, 3 hard, 4 expert, 5 beyond (trial); the cost per step (line-completions,
+# line-pair, chain and trial add to it per step, see above)
+_TABLE: tuple[Technique, ...] = in_order((
+    _rung("pair", 1, 1),
+    _rung("sandwich", 1, 1),
+    _rung("clue", 1, 1),
+    _rung("balance", 1, 2),
+    _rung("equal-pair", 2, 4),
+    _rung("pair-count", 2, 5),
+    _rung("line-completions", 3, 8),
+    _rung("line-pair", 4, 20),
+    Technique("chain", 0, 4, 24, _chain),
+    Technique("trial", 0, 5, 40, _trial),
+))
+TABLE = tuple(replace(t, find=_compiled(t.order, t.name)) if t.find is None else t for t in _TABLE)
+ENTRY_COST = {t.name: t.cost for t in TABLE}
+IDS = {t.name: t.order for t in TABLE}
+LADDER = Ladder(TABLE)
 LOWER = Ladder(LADDER.capped(TRIAL_CAP))         # what a trial runs
 
 
-__all__ = ["AT", "BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "TABLE", "TRIAL_CAP", "Entry", "Found",
-           "TangoState", "completions", "finder", "placement"]
+__all__ = ["BANDS", "ENTRY_COST", "IDS", "LADDER", "LOWER", "NAMES", "SAY", "TABLE", "TRIAL_CAP", "Found",
+           "TangoPosition", "TangoState", "completions", "found_step", "placement", "trial"]
