@@ -166,7 +166,7 @@ class StarFamily(Game):
     def daily_positions(self) -> tuple[tuple[str, ...], ...]:
         """The family's positions, given once, by its Star Battle member (the Queens one gives none):
         Star Battle 10×10 two-star easy to expert, then Queens 8×8 easy, 9×9 medium and hard. They are
-        the set's first seven positions as they have always been, so a date's seeds for them stay."""
+        the set's first seven positions, kept in this order so that a date's seeds for them do not move."""
         if self.default_stars == 1:
             return ()
         return (*((str(Rules(10, self.default_stars)), band) for band in self.bands),

@@ -195,7 +195,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 stats.rejected["unproved"] += 1
                 continue
             # The shape needs only the regions: judged before the grade, which can take seconds on
-            # large boards (the same boards are accepted; an ugly drawing is no longer graded first).
+            # large boards, and an ugly drawing is then turned away without one.
             shape = shape_json(board, drawing)
             if min_shape is not None and shape["score"] < min_shape:
                 stats.rejected["ugly"] += 1

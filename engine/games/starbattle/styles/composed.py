@@ -78,7 +78,7 @@ def draw(rules: Rules, answer: tuple[int, ...], rng: random.Random, *, spread: f
 def _pieces(n: int, regions: list[int], answer: tuple[int, ...], rng: random.Random) -> None:
     """Place a geometric piece around each star not yet in a region, one star kept for the background
     (the free cells around it); a piece's mirror image is taken by the star inside it when it can.
-    Compiled (styles/_composed.pyx, pieces), with the draws of the Python it replaced."""
+    Compiled (styles/_composed.pyx, pieces), drawing from `rng` in a fixed order, so a seed keeps its board."""
     pieces(n, regions, answer, rng, THIN)
 
 
@@ -160,7 +160,7 @@ def _cut_paths(n: int, regions: list[int], answer: tuple[int, ...], paths: Seque
                rng: random.Random) -> None:
     """Cut each path (split first where neighbours in it do not share an edge) between its stars, at a
     random point of each gap, each piece going to its star's region; pieces with no star stay free.
-    Compiled (styles/_composed.pyx, cut_paths), with the draws of the Python it replaced."""
+    Compiled (styles/_composed.pyx, cut_paths), drawing from `rng` in a fixed order, so a seed keeps its board."""
     cut_paths(n, regions, answer, paths, rng)
 
 

@@ -390,7 +390,7 @@ def tune(rules: Rules, regions: list[int], answer: tuple[int, ...], rng: random.
 
 def repair_stall(rules: Rules) -> int:
     """Repair rounds without fewer solutions found before the generator gives a drawing up (repair's
-    `stall`): STALL for rules with shape targets, else 0 (the round cap alone, as before)."""
+    `stall`): STALL for rules with shape targets, else 0 (the round cap alone)."""
     return STALL if (rules.stars, rules.size) in TARGETS else 0
 
 

@@ -1,5 +1,5 @@
 """The organic style: regions grown freely from the answer's stars (the drawing of draw.py, unchanged:
-the same RNG calls in the same order, so a seed gives the same board as before styles existed)."""
+the same RNG calls in the same order, so that a seed's organic board does not depend on the other styles)."""
 
 from __future__ import annotations
 
