@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 from celery import Task, signals
@@ -21,13 +21,14 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import ENGINE_VERSION
-from store import init_db, make_engine, session, stalled_jobs, started_jobs, touch_job, unfinished_slots
+from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
 from store.errors import StoreError, one_line
 from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from jobs.daily import OutOfBudget, make_daily, today
 from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
 from jobs.params import FLEET_QUEUE, BadTask, JobParams, queue_of
+from jobs.sweep import lost_jobs, queue_of_job
 from workers.settings import settings
 from jobs.regrade import regrade_range
 from jobs.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
@@ -422,13 +423,6 @@ def _idle_seconds(job: dict[str, Any]) -> float:
     return (datetime.now(timezone.utc) - datetime.fromisoformat(job["updated_at"])).total_seconds()
 
 
-def _queue_of_job(job: dict[str, Any]) -> str:
-    return queue_of(job["params"]) or FLEET_QUEUE
-
-
-SKEW = 5.0      # seconds: a job's messages go out just after its row is made, and hosts' clocks differ
-
-
 def queue_depths(queues: set[str]) -> dict[str, int]:
     """Messages waiting in each of `queues`, over one broker connection; {} when the broker does not
     answer (the sweep then takes none of them for empty)."""
@@ -442,41 +436,6 @@ def queue_depths(queues: set[str]) -> dict[str, int]:
         log.info("could not ask the broker how many messages wait in %s: %s", ", ".join(sorted(queues)),
                  one_line(exc, 200))
         return {}
-
-
-def lost_jobs(db: Engine, jobs: list[dict[str, Any]], depths: Callable[[set[str]], dict[str, int]] = queue_depths
-              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The stalled jobs (no progress for the stall time) split into those whose messages are gone (each
-    with "gone": why that is known) and those whose messages may still wait in their queue, judged
-    from the store and the queues' depth.
-
-    A stalled job's messages are gone when its queue is empty (none waits, and a live worker holding one
-    would have shown progress within the stall time), or when a job made after the stalled one's last
-    progress, on the same queue, has started: a queue serves its messages in order, so the stalled
-    job's were taken before, and they showed nothing. Otherwise they may wait behind older work (a
-    backlog is not a stall). A queue whose depth `depths` does not give counts as not empty."""
-    if not jobs:
-        return [], []
-    last = {job["job"]: datetime.fromisoformat(job["updated_at"]) for job in jobs}
-    with session(db, read_only=True) as s:
-        later = started_jobs(session=s, after_id=min(last), created_after=min(last.values()) + timedelta(seconds=SKEW))
-    moved_past: set[int] = set()
-    for job in jobs:
-        queue = _queue_of_job(job)
-        if any(other["job"] > job["job"] and _queue_of_job(other) == queue
-               and other["created_at"] > last[job["job"]] + timedelta(seconds=SKEW) for other in later):
-            moved_past.add(job["job"])
-    unsure = {_queue_of_job(job) for job in jobs if job["job"] not in moved_past}
-    depth = depths(unsure) if unsure else {}
-    lost = []
-    for job in jobs:
-        queue = _queue_of_job(job)
-        if job["job"] in moved_past:
-            lost.append({**job, "gone": f"a job made after its last progress has started on queue {queue}"})
-        elif depth.get(queue) == 0:
-            lost.append({**job, "gone": f"no message waits in queue {queue}"})
-    gone = {job["job"] for job in lost}
-    return lost, [job for job in jobs if job["job"] not in gone]
 
 
 @app.task(name="puzzlefleet.resume_stalled", base=FleetTask, **RETRY)
@@ -496,14 +455,14 @@ def resume_stalled() -> dict[str, Any]:
         db = store_engine()
         with session(db, read_only=True) as s:
             jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
-        lost, standing = lost_jobs(db, jobs)
-        unserved = _unconsumed({_queue_of_job(job) for job in standing}) if standing else None
+        lost, standing = lost_jobs(db, jobs, queue_depths)
+        unserved = _unconsumed({queue_of_job(job) for job in standing}) if standing else None
         budget = conf.resend_slots
         resumed: dict[str, int] = {}
         waiting_jobs: list[int] = []
         deferred: list[int] = []
         for job in standing:
-            queue = _queue_of_job(job)
+            queue = queue_of_job(job)
             if unserved is not None and queue in unserved:
                 waiting_jobs.append(job["job"])
                 if job["state"] == "queued":

@@ -644,7 +644,7 @@ def test_the_sweep_takes_a_stalled_job_for_lost_from_the_store_and_the_queue_dep
 
     from tests.workers.conftest import redis_client
     from workers.celeryapp import waiting
-    from workers.tasks import lost_jobs
+    from jobs.sweep import lost_jobs
 
     db = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
     store.init_db(db)
