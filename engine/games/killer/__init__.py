@@ -8,9 +8,7 @@ every game's options); the other names load their modules on first use (PEP 562:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from engine.core.exports import on_first_use
 from engine.games.killer.game import GAME
 
 # The other names the package exports -> the submodule that defines each, imported on first use.
@@ -21,15 +19,4 @@ _DEFINED_IN = {"Cage": "board", "KillerBoard": "board", "board_of": "board", "Co
 __all__ = ["GAME", "BANDS", "Cage", "Count", "Grade", "KillerBoard", "board_of", "count_solutions", "describe"]
 
 
-def __getattr__(name: str) -> Any:
-    """A name the package exports but has not loaded yet: imported from its submodule (PEP 562)."""
-    module = _DEFINED_IN.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = on_first_use(__name__, _DEFINED_IN, __all__)

@@ -10,9 +10,7 @@ every game's options); the other names load their modules on first use (PEP 562:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from engine.core.exports import on_first_use
 from engine.games.tango.game import GAME
 
 # The other names the package exports -> the submodule that defines each, imported on first use.
@@ -25,15 +23,4 @@ __all__ = ["BANDS", "GAME", "LADDER", "Clue", "Count", "Grade", "TangoBoard", "T
            "count_solutions", "describe", "generate"]
 
 
-def __getattr__(name: str) -> Any:
-    """A name the package exports but has not loaded yet: imported from its submodule (PEP 562)."""
-    module = _DEFINED_IN.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = on_first_use(__name__, _DEFINED_IN, __all__)
