@@ -41,7 +41,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from machine import markdown_head, markdown_row, run_header, write_result
-    from tests.workers.conftest import Fleet, OwnRedis
+    from tests.workers.conftest import DEFAULT_SETTINGS, Fleet, OwnRedis
     from tests.workers.test_fleet_faults import broker_wipe_under_load
 
     load_at_start = os.getloadavg()[0]
@@ -53,7 +53,7 @@ def main() -> int:
     for run_no in range(1, args.repeat + 1):
         tmp = Path(tempfile.mkdtemp(prefix="bench-wipe-"))
         redis = OwnRedis(tmp)
-        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="", PUZZLEFLEET_TIME_LIMIT="",
+        fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", redis.url, **DEFAULT_SETTINGS,
                       PUZZLEFLEET_RESUME_INTERVAL=f"{args.interval:g}", PUZZLEFLEET_STALL_SECONDS="" if args.stall is None else f"{args.stall:g}")
         try:
             print(f"run {run_no}: wiping under load ...", file=sys.stderr, flush=True)

@@ -39,7 +39,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from machine import markdown_head, markdown_row, run_header, write_result
-    from tests.workers.conftest import Fleet, OwnPostgres, OwnRabbit, _pg_bin, assert_exactly, free_port
+    from tests.workers.conftest import DEFAULT_SETTINGS, Fleet, OwnPostgres, OwnRabbit, _pg_bin, assert_exactly, free_port
 
     load_at_start = os.getloadavg()[0]
     print(run_header())
@@ -56,8 +56,7 @@ def main() -> int:
     try:
         rabbit.start()
         postgres.start()
-        fleet = Fleet(home, postgres.url, rabbit.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="",
-                      PUZZLEFLEET_TIME_LIMIT="")   # the defaults
+        fleet = Fleet(home, postgres.url, rabbit.url, **DEFAULT_SETTINGS)   # the defaults
         port = free_port()
         worker = fleet.worker("w1", concurrency=2, metrics_port=port, queues="starbattle,fleet")
 

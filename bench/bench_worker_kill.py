@@ -33,7 +33,7 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from machine import markdown_head, markdown_row, run_header, write_result
-    from tests.workers.conftest import Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
+    from tests.workers.conftest import DEFAULT_SETTINGS, Fleet, OwnRabbit, OwnRedis, assert_exactly, flush
     from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
     load_at_start = os.getloadavg()[0]
@@ -51,8 +51,9 @@ def main() -> int:
                 tmp.mkdir()
                 flush(server.url)
                 visibility = "" if args.visibility is None else f"{args.visibility:g}"     # empty: the default
-                fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", server.url, PUZZLEFLEET_TIME_LIMIT="",
-                              PUZZLEFLEET_VISIBILITY_TIMEOUT=visibility, PUZZLEFLEET_SPLIT_SECONDS="600")
+                fleet = Fleet(tmp, f"sqlite:///{tmp / 'puzzles.db'}", server.url,
+                              **{**DEFAULT_SETTINGS, "PUZZLEFLEET_VISIBILITY_TIMEOUT": visibility},
+                              PUZZLEFLEET_SPLIT_SECONDS="600")
                 try:
                     print(f"{kind} run {run_no}: killing a worker ...", file=sys.stderr, flush=True)
                     run = kill_with_a_worker_waiting(fleet, within=120.0)

@@ -82,10 +82,24 @@ def _close_interrupted(engine: Engine) -> None:
         # limit comes from a signal handler, at any line) can leave the connection with its command in
         # flight and its transaction open on the server, holding locks. Pooled again, every later call
         # on it fails ("another command is already in progress"); closed, the server ends the
-        # transaction. Only this connection: the others are sound.
-        if not isinstance(ctx.original_exception, (SQLAlchemyError, ctx.dialect.loaded_dbapi.Error)):
+        # transaction. Only this connection: the others are sound. The driver's own error may come
+        # first, raised while it cleaned up after the interruption (psycopg's "cannot exit pipeline
+        # mode while busy" after a soft limit in the middle of an executemany): that is interrupted too.
+        if _interrupted(ctx.original_exception, (SQLAlchemyError, ctx.dialect.loaded_dbapi.Error)):
             ctx.is_disconnect = True
             ctx.invalidate_pool_on_disconnect = False
+
+
+def _interrupted(exc: BaseException, database_errors: tuple[type[BaseException], ...]) -> bool:
+    """Whether `exc`, or an exception it was raised from or while handling, is not a database error."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if not isinstance(current, database_errors):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def shown(engine: Engine) -> str:

@@ -19,6 +19,7 @@ PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by
                                 message held by a live worker goes without progress), which sends its
                                 unfinished slots again, ahead of newer work, when the store shows its
                                 messages are gone: its queue is empty, or a job sent after it has started
+PUZZLEFLEET_RETRY_BACKOFF_MAX   the longest wait between a task's retries, whole seconds (default 10)
 PUZZLEFLEET_RESEND_SLOTS        a sweep sends stalled jobs again whole, oldest first, up to this many
                                 slots (default 1000; the first job whatever its size), the rest next sweep
 PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
@@ -99,6 +100,10 @@ class Settings(BaseSettings):
     resume_interval: Seconds = 10.0
     given_stall_seconds: Seconds | None = Field(None, validation_alias=PREFIX + "STALL_SECONDS")
     resend_slots: Count = 1000
+    # The longest retry delay, in whole seconds as Celery's backoff counts: a task waiting out a store
+    # outage tries again within that of its return, and a retry's countdown (which waits in the worker
+    # that received it, on Redis) fits with the hard limit under the visibility timeout.
+    retry_backoff_max: Count = RETRY_BACKOFF_MAX
     split_seconds: Seconds = 2.0
     job_metrics_seconds: Seconds = 3600.0
     # the plan's text as given, or the content of the file the variable names (read once, at start)
@@ -209,13 +214,6 @@ class Settings(BaseSettings):
         if self.given_multiproc_dir is not None or self.metrics_port is None:
             return self.given_multiproc_dir
         return os.path.join(tempfile.gettempdir(), f"puzzlefleet-metrics-{self.metrics_port}")
-
-    @property
-    def retry_backoff_max(self) -> int:
-        """The longest retry delay, in whole seconds as Celery's backoff counts (10): a task waiting out
-        a store outage tries again within seconds of its return, and a retry's countdown fits with the
-        hard limit under the visibility timeout."""
-        return RETRY_BACKOFF_MAX
 
     @property
     def work_budget(self) -> float:

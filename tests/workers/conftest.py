@@ -47,9 +47,12 @@ AMQP_URL = os.environ.get("PUZZLEFLEET_TEST_AMQP", "")
 AMQP_HOST, AMQP_PORT = "127.0.0.1", 5672
 BROKERS = ("redis", "rabbitmq")          # ids for @pytest.mark.parametrize("broker", BROKERS, indirect=True)
 PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-# seconds: a killed worker's tasks come back fast; tasks of at most TIME_LIMIT s, so that a live
-# worker settles what it holds within the visibility timeout (with a retry's 10 s countdown)
-VISIBILITY, TIME_LIMIT = 15, 4
+# seconds: a killed worker's tasks come back fast; tasks of at most TIME_LIMIT s and retries of at most
+# BACKOFF s, so that a live worker settles what it holds within the visibility timeout
+VISIBILITY, TIME_LIMIT, BACKOFF = 6, 4, 2
+# What a test or bench gives the fleet to run on the settings people run (empty is unset: the default)
+DEFAULT_SETTINGS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": "", "PUZZLEFLEET_TIME_LIMIT": "",
+                    "PUZZLEFLEET_RETRY_BACKOFF_MAX": ""}
 
 
 def _missing(what: str, exc: BaseException) -> None:
@@ -235,6 +238,7 @@ class Fleet:
         self.procs: list[Proc] = []
         self.env = {**os.environ, "PUZZLEFLEET_DB": db_url, "PUZZLEFLEET_BROKER": broker,
                     "PUZZLEFLEET_VISIBILITY_TIMEOUT": str(VISIBILITY), "PUZZLEFLEET_TIME_LIMIT": str(TIME_LIMIT),
+                    "PUZZLEFLEET_RETRY_BACKOFF_MAX": str(BACKOFF),
                     "PYTHONUNBUFFERED": "1", **env}
         for key in ("PROMETHEUS_MULTIPROC_DIR", "PUZZLEFLEET_METRICS_PORT", "FLOWER_BASIC_AUTH"):
             if key not in env:

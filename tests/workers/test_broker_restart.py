@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workers.conftest import Fleet, assert_exactly
+from tests.workers.conftest import DEFAULT_SETTINGS, Fleet, assert_exactly
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
@@ -23,8 +23,7 @@ pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faul
 # and its tasks hand slots over (every 2 s) while the broker is away.
 BOARDS = 400
 OUTAGE = 4.0            # seconds: long enough that every running task hands over (every 2 s) or retries meanwhile
-# conftest's fleet sets short ones; empty is unset: the defaults
-DEFAULTS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": "", "PUZZLEFLEET_TIME_LIMIT": ""}
+DEFAULTS = DEFAULT_SETTINGS             # conftest's fleet sets short limits
 # Seconds past the remaining work: with the broker back empty, the stall time (20 s) and a sweep (every
 # 10 s) pass before the lost slots are sent again.
 RECOVERY = 60.0

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.workers.conftest import BROKERS, Fleet, OwnPostgres, assert_exactly, send_raw
+from tests.workers.conftest import BROKERS, DEFAULT_SETTINGS, Fleet, OwnPostgres, assert_exactly, send_raw
 from tests.workers.test_malformed_messages import _publish as publish
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("chaos")]
@@ -60,7 +60,7 @@ def test_jobs_ride_out_every_fault_with_the_default_settings(
     SIGKILLed and started again (Redis empty: the sweep finds the lost slots), malformed messages, and
     the store stopped for a few seconds, with an `enqueue` while it is down (exit 6 within seconds)
     that is sent by the same command, same --key, once it is back."""
-    fleet = fleet_factory(own_postgres.url, broker=own_broker.url, PUZZLEFLEET_VISIBILITY_TIMEOUT="")
+    fleet = fleet_factory(own_postgres.url, broker=own_broker.url, **DEFAULT_SETTINGS)
     victim = fleet.worker("w1", concurrency=1, queues="starbattle,fleet")
     other = fleet.worker("w2", concurrency=2, queues="starbattle,fleet")
     fleet.beat()

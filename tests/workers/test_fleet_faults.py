@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import store
-from tests.workers.conftest import (BIN, BROKERS, Fleet, OwnRabbit, OwnRedis, add_consumer, assert_exactly, is_amqp,
-                                    make_db_url, redis_client, send_raw, wait_for)
+from tests.workers.conftest import (BIN, BROKERS, DEFAULT_SETTINGS, Fleet, OwnRabbit, OwnRedis, add_consumer,
+                                    assert_exactly, is_amqp, make_db_url, redis_client, send_raw, wait_for)
 
 # All but one are in the slow lane; a killed worker whose tasks go to a waiting one, on both brokers, is
 # the default lane's twin of the fault scenarios.
@@ -133,10 +133,10 @@ def kill_with_a_worker_waiting(fleet: Fleet, *, slots: int = 150, within: float 
 def test_a_killed_workers_tasks_go_to_a_waiting_worker(broker: str, tmp_path: Path,
                                                        fleet_factory: Callable[..., Fleet]) -> None:
     """RabbitMQ hands a SIGKILLed worker's unacknowledged tasks to another worker as soon as its
-    connection closes; Redis only once the visibility timeout (30 s here: tasks of up to 20 s, so that
+    connection closes; Redis only once the visibility timeout (10 s here: tasks of up to 8 s, so that
     the kill finds them running) has passed since the worker took them. Either way the job ends exact."""
-    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker, PUZZLEFLEET_VISIBILITY_TIMEOUT="30",
-                          PUZZLEFLEET_TIME_LIMIT="20", PUZZLEFLEET_SPLIT_SECONDS="600")
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker, PUZZLEFLEET_VISIBILITY_TIMEOUT="10",
+                          PUZZLEFLEET_TIME_LIMIT="8", PUZZLEFLEET_SPLIT_SECONDS="600")
     run = kill_with_a_worker_waiting(fleet, slots=100)
     assert fleet.job(run.job)["stored"] < 200, "the job finished before the kill: make it longer"
     assert_exactly(fleet, run.job, 200)
@@ -156,8 +156,7 @@ def test_a_rabbitmq_restart_mid_job_loses_no_message(tmp_path: Path, own_rabbit:
     Production's time limits: the worker's event loop waits out its reconnection (about 20 s here), and
     a hard limit shorter than that (the suite's usual 4 s) would then fire late, killing a pool process
     that has moved on to another task."""
-    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_rabbit.url,
-                          PUZZLEFLEET_TIME_LIMIT="")
+    fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", broker=own_rabbit.url, **DEFAULT_SETTINGS)
     worker = fleet.worker("w1")
     n = 200
     # Star Battle 10x10 2-star boards (tens of ms each), so that the job outlasts the poll below by

@@ -25,13 +25,12 @@ from sqlalchemy import text
 
 import store
 
-from tests.workers.conftest import BROKERS, Fleet, assert_exactly, is_amqp, send_raw, wait_for
+from tests.workers.conftest import BROKERS, DEFAULT_SETTINGS, Fleet, assert_exactly, is_amqp, send_raw, wait_for
 from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
-# conftest's fleet sets short ones; empty is unset: the defaults
-DEFAULTS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": "", "PUZZLEFLEET_TIME_LIMIT": ""}
+DEFAULTS = DEFAULT_SETTINGS             # conftest's fleet sets short limits
 
 
 @pytest.mark.parametrize("broker", BROKERS, indirect=True)
@@ -47,6 +46,7 @@ def test_a_killed_workers_tasks_are_taken_again_within_a_minute_by_default(
         assert 30.0 < min(run.taken_again.values()) <= max(run.taken_again.values()) < 55.0, run.taken_again
 
 
+@pytest.mark.xdist_group("long-task")       # kills nothing: beside the fault tests, not after them
 def test_a_task_as_long_as_a_task_may_be_stays_with_its_live_worker(tmp_path: Path,
                                                                      fleet_factory: Callable[..., Fleet]) -> None:
     """One task of 2,000 Star Battle 10x10 2-star slots (tens of ms each: more than a task may do) on the

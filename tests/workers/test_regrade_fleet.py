@@ -100,6 +100,7 @@ def test_with_no_worker_it_gives_up_in_one_line_and_a_second_run_resumes(tmp_pat
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("regrade-lost")    # kills nothing: beside the fault tests, not after them
 def test_a_regrade_task_lost_in_the_broker_is_sent_again_after_a_quiet_spell(tmp_path: Path,
                                                                               request: pytest.FixtureRequest,
                                                                               fleet_factory: Callable[..., Fleet]) -> None:
