@@ -24,9 +24,9 @@ pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faul
 BOARDS = 400
 OUTAGE = 4.0            # seconds: long enough that every running task hands over (every 2 s) or retries meanwhile
 DEFAULTS = DEFAULT_SETTINGS             # conftest's fleet sets short limits
-# Seconds past the remaining work: with the broker back empty, the stall time (20 s) and a sweep (every
+# Seconds past the remaining work: with the broker back empty, the stall time (45 s) and a sweep (every
 # 10 s) pass before the lost slots are sent again.
-RECOVERY = 60.0
+RECOVERY = 90.0
 
 
 class Broker:

@@ -328,7 +328,7 @@ def test_a_daily_set_longer_than_the_soft_time_limit_is_finished_by_retries(
     plan = "; ".join(["latin 5, easy"] * 60)
     toygame = str(Path(__file__).resolve().parents[1] / "toygame")
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'puzzles.db'}", PUZZLEFLEET_SOFT_TIME_LIMIT="1.2",
-                          PUZZLEFLEET_TIME_LIMIT="4.5", PUZZLEFLEET_DAILY_PLAN=plan, PUZZLEFLEET_GAMES="toy_latin",
+                          PUZZLEFLEET_TIME_LIMIT="4.5", PUZZLEFLEET_VISIBILITY_TIMEOUT="7", PUZZLEFLEET_DAILY_PLAN=plan, PUZZLEFLEET_GAMES="toy_latin",
                           TOY_LATIN_SECONDS="0.05",
                           PYTHONPATH=os.pathsep.join(filter(None, [toygame, os.environ.get("PYTHONPATH")])))
     worker = fleet.worker("w1", concurrency=1, queues="fleet")
