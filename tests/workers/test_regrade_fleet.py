@@ -41,6 +41,15 @@ def _stale_store(db_url: str, boards: int, env: dict[str, str]) -> Callable[[], 
     return counts
 
 
+def _regraded_once(command: subprocess.Popen, out: str, err: str, regraded: Callable[[], dict[str, int]],
+                   n: int) -> None:
+    """The command ended well, having regraded all `n` boards, each once."""
+    assert command.returncode == 0, err
+    assert f"regraded {n} board(s) to engine {ENGINE_VERSION}" in out
+    counts = regraded()
+    assert len(counts) == n and set(counts.values()) == {1}, {k: v for k, v in counts.items() if v != 1}
+
+
 def _regrade(env: dict[str, str], *extra: str) -> subprocess.Popen:
     return subprocess.Popen([str(BIN / "puzzlefleet"), "regrade", "--fleet", *extra], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -66,10 +75,7 @@ def test_a_worker_killed_midway_costs_no_board_and_regrades_none_twice(tmp_path:
     finally:
         if command.poll() is None:
             command.kill()
-    assert command.returncode == 0, err
-    assert f"regraded {n} board(s) to engine {ENGINE_VERSION}" in out
-    counts = regraded()
-    assert len(counts) == n and set(counts.values()) == {1}, {k: v for k, v in counts.items() if v != 1}
+    _regraded_once(command, out, err, regraded, n)
     db = store.make_engine(db_url)
     with store.session(db, read_only=True) as s:
         assert store.count_stale_boards(session=s, version=ENGINE_VERSION) == 0
@@ -123,8 +129,5 @@ def test_a_regrade_task_lost_in_the_broker_is_sent_again_after_a_quiet_spell(tmp
     finally:
         if command.poll() is None:
             command.kill()
-    assert command.returncode == 0, err
-    assert f"regraded {n} board(s) to engine {ENGINE_VERSION}" in out
-    counts = regraded()
-    assert len(counts) == n and set(counts.values()) == {1}
+    _regraded_once(command, out, err, regraded, n)
 

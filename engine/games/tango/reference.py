@@ -20,7 +20,7 @@ from itertools import product
 
 from engine.games.tango import techniques as T
 from engine.games.tango.board import Clue, line_cells
-from engine.games.tango.techniques import LADDER, LINE_PAIR_COST, LINE_PAIR_LIMIT, SAY, WAYS_COST, WAYS_SHOWN
+from engine.games.tango.techniques import LADDER, LINE_PAIR_COST, LINE_PAIR_LIMIT, SAY, WAYS_COST, WAYS_SHOWN, bits
 from engine.ladder import Ladder, Step
 
 Facts = tuple[int, tuple[int, ...], int, tuple[int, ...]]       # (cost, placements, where, detail)
@@ -78,15 +78,6 @@ def reference_solutions(n: int, values: str, clues: Sequence[Clue], limit: int =
 
 # ------------------------------------------------------------------------------------------------
 # the Python twins of the compiled rungs: each returns Facts, as Position.find does
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def _placed(state, line: int, positions: Sequence[int], value: int) -> tuple[int, ...]:
     cells = line_cells(state.n)[line]
@@ -150,7 +141,7 @@ def _balance_in(state, line: int) -> Facts | None:
         return None
     for value, mask in ((0, state.suns[line]), (1, state.moons[line])):
         if mask.bit_count() == state.half:
-            return _cost("balance"), _placed(state, line, _bits(empty), 1 - value), line, ()
+            return _cost("balance"), _placed(state, line, bits(empty), 1 - value), line, ()
     return None
 
 
@@ -173,7 +164,7 @@ def _equal_pair_in(state, line: int) -> Facts | None:
 def _disjoint_pairs(mask: int) -> list[int]:
     """Clue positions (bit i: cells i and i + 1) taken left to right without sharing a cell."""
     out, taken = [], 0
-    for i in _bits(mask):
+    for i in bits(mask):
         if not taken >> i & 3:
             out.append(i)
             taken |= 3 << i
@@ -193,12 +184,12 @@ def _pair_count_in(state, line: int) -> Facts | None:
     in_pairs = 0
     for i in opposite:
         in_pairs |= 3 << i
-    equal = [i for i in _bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
+    equal = [i for i in bits(state.same[line] & empty & (empty >> 1)) if not in_pairs >> i & 3]
     for value, mask in ((0, suns), (1, moons)):
         need = half - mask.bit_count() - len(opposite)          # beyond one per × pair
         rest = empty & ~in_pairs
         if opposite and need == 0 and rest:
-            return (_cost("pair-count"), _placed(state, line, _bits(rest), 1 - value), line,
+            return (_cost("pair-count"), _placed(state, line, bits(rest), 1 - value), line,
                     (0, sum(1 << i for i in opposite)))
         if equal and need < 2:
             i = equal[0]
@@ -241,7 +232,7 @@ def _line_completions(state) -> Facts | None:
     if best is None:
         return None
     line, (ways, suns, moons) = best
-    place = tuple(sorted(_placed(state, line, _bits(suns), 0) + _placed(state, line, _bits(moons), 1)))
+    place = tuple(sorted(_placed(state, line, bits(suns), 0) + _placed(state, line, bits(moons), 1)))
     shown = tuple(ways) if len(ways) <= WAYS_SHOWN else ()
     return _cost("line-completions") + WAYS_COST * (len(ways) - 1), place, line, (len(ways), *shown)
 
@@ -309,7 +300,7 @@ def _line_pair(state) -> Facts | None:
     line, (ways, forced, same, differ) = best
     place: tuple[int, ...] = ()
     for k, (moons, suns) in enumerate(forced):
-        place += _placed(state, line + k, _bits(suns), 0) + _placed(state, line + k, _bits(moons), 1)
+        place += _placed(state, line + k, bits(suns), 0) + _placed(state, line + k, bits(moons), 1)
     return _cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line, (ways, same, differ)
 
 

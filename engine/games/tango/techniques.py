@@ -66,7 +66,8 @@ def placement(cell: int, value: int) -> int:
     return cell * 2 + value
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The positions of a mask's set bits, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -295,7 +296,7 @@ def _say_pair_count(board: TangoBoard, place: tuple[int, ...], line: int, detail
     n = board.n
     value = 1 - (place[0] & 1)
     if detail[0] == 0:                  # the × pairs give the line the last of a symbol it needs
-        opposite = _bits(detail[1])
+        opposite = bits(detail[1])
         cells = _where(n, line, place)
         pairs = " and ".join(_names(n, line, (i, i + 1)) for i in opposite)
         a = "a" if len(opposite) == 1 else "each"
