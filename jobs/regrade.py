@@ -54,6 +54,4 @@ def ranges_left(db: Engine) -> list[tuple[str | None, str | None]]:
             index = int(found[:2], 16)
             left.append(RANGES[index])
             after = RANGES[index][1]
-            if after is None:
-                break
     return left

@@ -37,17 +37,16 @@ def lost_jobs(db: Engine, jobs: list[dict[str, Any]], depths: Callable[[set[str]
     last = {job["job"]: datetime.fromisoformat(job["updated_at"]) for job in jobs}
     with session(db, read_only=True) as s:
         later = started_jobs(session=s, after_id=min(last), created_after=min(last.values()) + timedelta(seconds=SKEW))
-    moved_past: set[int] = set()
-    for job in jobs:
-        queue = queue_of_job(job)
-        if any(other["job"] > job["job"] and queue_of_job(other) == queue
-               and other["created_at"] > last[job["job"]] + timedelta(seconds=SKEW) for other in later):
-            moved_past.add(job["job"])
-    unsure = {queue_of_job(job) for job in jobs if job["job"] not in moved_past}
+    started = [(other["job"], queue_of_job(other), other["created_at"]) for other in later]
+    queues = {job["job"]: queue_of_job(job) for job in jobs}
+    moved_past = {job_id for job_id, queue in queues.items()
+                  if any(other > job_id and on == queue and made > last[job_id] + timedelta(seconds=SKEW)
+                         for other, on, made in started)}
+    unsure = {queue for job_id, queue in queues.items() if job_id not in moved_past}
     depth = depths(unsure) if unsure else {}
     lost = []
     for job in jobs:
-        queue = queue_of_job(job)
+        queue = queues[job["job"]]
         if job["job"] in moved_past:
             lost.append({**job, "gone": f"a job made after its last progress has started on queue {queue}"})
         elif depth.get(queue) == 0:
