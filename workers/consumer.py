@@ -38,8 +38,9 @@ class FleetConsumer(Consumer):
     malformed message."""
 
     def on_decode_error(self, message: Any, exc: Exception) -> None:
+        from store.errors import one_line
         from workers.transport import drop
-        drop("not-json", " ".join(str(exc).split())[:120], message.body)
+        drop("not-json", one_line(exc, 120), message.body)
         message.ack_log_error(logger, self.connection_errors)
 
     def on_unknown_message(self, body: Any, message: Any) -> None:

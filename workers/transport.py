@@ -34,6 +34,8 @@ from typing import Any
 import amqp
 from kombu.transport import pyamqp, redis
 
+from store.errors import one_line
+
 log = logging.getLogger("puzzlefleet.malformed")
 settle_log = logging.getLogger("puzzlefleet.transport")
 
@@ -71,14 +73,14 @@ class Channel(redis.Channel):
         try:
             return super()._brpop_read(**options)
         except ValueError as exc:            # the popped payload is not JSON (json's decode error)
-            drop("not-json", " ".join(str(exc).split())[:120])
+            drop("not-json", one_line(exc, 120))
             raise Empty() from None
 
     def _get(self, queue: str) -> Any:
         try:
             payload = super()._get(queue)
         except ValueError as exc:
-            drop("not-json", " ".join(str(exc).split())[:120])
+            drop("not-json", one_line(exc, 120))
             raise Empty() from None
         if not is_envelope(payload):
             drop("not-a-task", "JSON, but not a task message", payload)
@@ -102,7 +104,7 @@ class Channel(redis.Channel):
                 raise                               # a live channel: a bug, not a closed connection
             cause = "its connection was closed while its task ran"
         except (*self.connection_errors, BrokenPipeError) as exc:
-            cause = " ".join(str(exc).split())[:200] or type(exc).__name__
+            cause = one_line(exc, 200)
         verb = "acknowledge" if requeue is None else ("requeue" if requeue else "reject")
         try:
             with origin.clone() as conn:
@@ -114,7 +116,7 @@ class Channel(redis.Channel):
         except Exception as exc:      # the broker away: the message comes back after its visibility timeout
             settle_log.info("could not %s message %s (%s; again: %s): the broker hands it out again once its "
                             "visibility timeout has passed, and its slots are idempotent", verb, tag, cause,
-                            " ".join(str(exc).split())[:200])
+                            one_line(exc, 200))
             return
         settle_log.info("%s message %s on a new connection: %s", {"acknowledge": "acknowledged",
                         "requeue": "requeued", "reject": "rejected"}[verb], tag, cause)
@@ -132,7 +134,7 @@ class Transport(redis.Transport):
 
 def _not_settled(verb: str, tag: Any, exc: BaseException) -> None:
     settle_log.info("could not %s message %s (%s): its connection is gone, so RabbitMQ hands it out again, "
-                    "and its slots are idempotent", verb, tag, " ".join(str(exc).split())[:200] or type(exc).__name__)
+                    "and its slots are idempotent", verb, tag, one_line(exc, 200))
 
 
 _GONE = (amqp.exceptions.RecoverableConnectionError, ConnectionError, OSError)
