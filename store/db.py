@@ -15,7 +15,7 @@ from sqlalchemy.engine import URL, ExceptionContext, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlmodel import Session
 
-from store.errors import StoreError, one_line, store_error
+from store.errors import StoreError, exception_chain, one_line, store_error
 from store.progress import database_url, shown_url
 
 if TYPE_CHECKING:
@@ -92,14 +92,7 @@ def _close_interrupted(engine: Engine) -> None:
 
 def _interrupted(exc: BaseException, database_errors: tuple[type[BaseException], ...]) -> bool:
     """Whether `exc`, or an exception it was raised from or while handling, is not a database error."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if not isinstance(current, database_errors):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
+    return any(not isinstance(each, database_errors) for each in exception_chain(exc))
 
 
 def shown(engine: Engine) -> str:

@@ -1,6 +1,10 @@
 """The one error type the store raises, so callers (CLI, workers) can print a single line and exit,
 and the helper that makes that line."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+
 # Exception class names (anywhere in a class's MRO) that mean "the database did not answer", whichever
 # layer raised them: SQLAlchemy's wrappers, sqlite3 and psycopg all name them so. Matched by name so
 # that this module imports no driver (store.progress reads jobs without SQLAlchemy).
@@ -19,6 +23,16 @@ class StoreError(Exception):
 class StoreUnreachable(StoreError):
     """The database could not be reached or dropped the connection: retrying later may succeed (the
     command line exits 6 for it, not 2)."""
+
+
+def exception_chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc`, then each exception it was raised from or while handling, once each."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        yield current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
 
 
 def is_unreachable(exc: BaseException) -> bool:

@@ -20,7 +20,7 @@ from billiard.exceptions import WorkerLostError
 import redis.exceptions
 from sqlalchemy import exc as sa_exc
 
-from store.errors import is_unreachable, one_line
+from store.errors import exception_chain, is_unreachable, one_line
 
 # A marker per worker (its main process's pid), made by the first of its pool processes that finds the
 # store away and removed by the first task that succeeds after: one WARNING when a store outage begins
@@ -52,15 +52,11 @@ def is_transient(exc: BaseException) -> bool:
     """Whether a retry may succeed: walks the exception's causes (StoreError wraps the driver's)."""
     from store.errors import StoreUnreachable
     from jobs.params import BadTask
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, BadTask):
+    for each in exception_chain(exc):
+        if isinstance(each, BadTask):
             return False
-        if isinstance(current, (*_TRANSIENT, StoreUnreachable)) or is_unreachable(current):
+        if isinstance(each, (*_TRANSIENT, StoreUnreachable)) or is_unreachable(each):
             return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
     return False
 
 

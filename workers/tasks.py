@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from engine import ENGINE_VERSION
 from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
-from store.errors import StoreError, one_line
+from store.errors import StoreError, exception_chain, one_line
 from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from jobs.daily import OutOfBudget, make_daily, today
@@ -217,14 +217,7 @@ def store_outage_ended(**_: Any) -> None:
 
 def _cause_of(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:
     """`exc` or the first exception it was raised from or while handling that is one of `kinds`."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, kinds):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
+    return next((each for each in exception_chain(exc) if isinstance(each, kinds)), None)
 
 
 def _game(params: Any) -> str:
