@@ -147,8 +147,8 @@ class Gates:
 
 @dataclass(frozen=True, slots=True)
 class Outline:
-    """A group of cells outlined together, whatever it means in the game (a Killer Sudoku cage): a
-    dashed line inset inside the cells, and `label` small in the corner of its first cell (the
+    """A group of cells outlined together, whatever it means in the game (a group whose digits add up
+    to its label, say): a dashed line inset inside the cells, and `label` small in the corner of its first cell (the
     top-most, then left-most). Cells are numbered r * n + c."""
     label: str
     cells: tuple[int, ...]
@@ -157,9 +157,45 @@ class Outline:
 @dataclass(frozen=True, slots=True)
 class EdgeClue:
     """A clue standing on the edge between two side-by-side cells (r * n + c, the upper or left one
-    first), drawn as `symbol` centred on that edge: Tango's "=" and "×"."""
+    first), drawn as `symbol` centred on that edge: as lines where the game's `Drawing` has a mark for
+    it, else as type."""
     cells: tuple[int, int]
     symbol: str
+
+
+Point = tuple[float, float]
+Stroke = tuple[float, float, float, float]      # a line segment (x0, y0, x1, y1)
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """A cell symbol drawn as a shape rather than type, so that it looks the same in SVG, PNG and the
+    player whatever fonts a machine has: `polygons(cx, cy, size)` gives the closed polygons that draw it
+    centred on (cx, cy) in a cell `size` wide (pure arithmetic), filled with `fill` and edged with
+    `stroke` (CSS colours)."""
+    polygons: Callable[[float, float, float], list[list[Point]]]
+    fill: str
+    stroke: str
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeMark:
+    """A clue on an edge drawn as lines rather than type: `strokes(cx, cy, cell)` gives the segments
+    that draw it centred on (cx, cy), the middle of the edge, between cells `cell` wide."""
+    strokes: Callable[[float, float, float], list[Stroke]]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """How a game's symbols look, declared by the game and composed by the pictures and the player:
+    `glyphs` are the cell symbols drawn as shapes and `marks` the clues on edges drawn as lines, by
+    symbol; every other symbol is drawn as type."""
+    glyphs: Mapping[str, Glyph] = field(default_factory=dict)
+    marks: Mapping[str, EdgeMark] = field(default_factory=dict)
+
+    def symbols(self) -> tuple[str, ...]:
+        """Every symbol this drawing draws its own way."""
+        return (*self.glyphs, *self.marks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +203,8 @@ class Picture:
     """What to draw, in grid terms, from game-neutral parts: `areas` gives each cell's area (a region,
     a Sudoku box, or one area for a grid without them; thick lines run between areas), `coloured`
     fills areas with the palette (else paper white), `symbols` are what stands in cells as (row,
-    column, symbol, given?): a digit, or a symbol the renderer draws as a shape where it has one (★,
-    ☀, ☾); `outlines` and `edges` as their types say. Rows and columns from 0."""
+    column, symbol, given?): type, or a shape where the game's `Drawing` has a glyph for the symbol;
+    `outlines` and `edges` as their types say. Rows and columns from 0."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
@@ -234,7 +270,9 @@ class PlaySpec:
     empty when areas go unnamed. `outlines` and `edges` are drawn as in `Picture`. `hints` is the
     stored solve path (`hints_from_steps`). `rules` is the rules sentence and `words` the names of
     the symbols (for screen readers), by language code, for the languages the game words them in
-    beyond English (`words` may hold "en" too)."""
+    beyond English (`words` may hold "en" too). `phrases` are the page's own words the game puts its
+    way, by language code then the page's key: "sum" names the selected cell's sum check ("{s}" its
+    total), "sums" words the sets that still make it ("{s}", "{k}" cells, "{list}")."""
     n: int
     areas: tuple[tuple[int, ...], ...]
     coloured: bool
@@ -251,6 +289,7 @@ class PlaySpec:
     hints: tuple[dict[str, Any], ...] = ()
     rules: Mapping[str, str] = field(default_factory=dict)
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    phrases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.mode not in get_args(InputMode):
@@ -287,6 +326,7 @@ class Game(ABC):
     options: ClassVar[type[GameOptions]] = GameOptions   # its request options beyond size and band
     input_mode: ClassVar[InputMode] = "marks"
     text_form: ClassVar[str | None] = None   # a one-line board text `parse_text` reads, for messages
+    drawing: ClassVar[Drawing] = Drawing()   # its symbols' shapes and edge marks; the rest drawn as type
 
     @property
     def queue(self) -> str:
@@ -538,6 +578,7 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]],
                  for step in steps)
 
 
-__all__ = ["EdgeClue", "Game", "GameOptions", "Gates", "InputMode", "OptionSpec", "Outline", "Picture", "PlaySpec",
-           "StyleGroup", "adds_up", "alike", "apart", "at_most", "distinct", "hints_from_steps",
-           "look_up_other_games_options", "no_run", "option", "option_specs_of", "unlike"]
+__all__ = ["Drawing", "EdgeClue", "EdgeMark", "Game", "GameOptions", "Gates", "Glyph", "InputMode", "OptionSpec",
+           "Outline", "Picture", "PlaySpec", "Point", "Stroke", "StyleGroup", "adds_up", "alike", "apart", "at_most",
+           "distinct", "hints_from_steps", "look_up_other_games_options", "no_run", "option", "option_specs_of",
+           "unlike"]

@@ -1,7 +1,8 @@
 """GET /play/{id}: one self-contained page (CSS, JS and the board inlined; no CDN), so it keeps
 working offline once loaded. What the page plays (marks or digits, symbols, conflict checks, answer,
-hints) is the board's game's `play` spec, and how its parts look (symbols' shapes, outlines, clues on
-edges) is the pictures' own drawing (store.render); the script knows no game."""
+hints) is the board's game's `play` spec, and how its parts look is the pictures' drawing: the
+symbols' shapes and the clues on edges as the game declares them (`Game.drawing`), the outlines as
+store.render draws them; the script knows no game."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
-from engine import game_of
+from engine import EdgeClue, game_of
+from engine.games.base import Drawing
 from store.api.offload import Drawn, drawn
-from store.render import SHAPES, area_colours, edge_strokes, heading, outline_path, rules_text, shape_path
+from store.render import area_colours, heading, outline_path, rules_text, shape_path
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -40,16 +42,19 @@ def _json_in_script(value: object) -> str:
 
 def player_page(data: dict) -> str:
     page, css, js = _assets()
-    spec = game_of(data).play(data)
+    game = game_of(data)
+    spec = game.play(data)
     title = heading(data)
     # the same colouring as the PNG/SVG pictures and the print page, by area label
     colours = area_colours(spec.areas) if spec.coloured else {}
-    # the pictures' drawing of the parts, in grid units (the page scales them with its board)
+    # the game's drawing of its parts, in grid units (the page scales them with its board)
+    glyphs = game.drawing.glyphs
     drawing = {"outlines": [{"label": o.label, "first": min(o.cells), "d": outline_path(spec.n, o.cells)}
                             for o in spec.outlines],
-               "shapes": {symbol: {"d": shape_path(symbol), "fill": SHAPES[symbol][0], "stroke": SHAPES[symbol][1]}
-                          for symbol in (*spec.symbols, *spec.givens) if symbol in SHAPES},
-               "edges": [_edge(spec.n, clue.cells, clue.symbol) for clue in spec.edges]}
+               "glyphs": {symbol: {"d": shape_path(glyphs[symbol]), "fill": glyphs[symbol].fill,
+                                   "stroke": glyphs[symbol].stroke}
+                          for symbol in (*spec.symbols, *spec.givens) if symbol in glyphs},
+               "edges": [_edge(spec.n, clue, game.drawing) for clue in spec.edges]}
     board = {"id": str(data.get("id")), "title": title}
     return (page.replace("{{TITLE}}", html.escape(title)).replace("{{RULES}}", html.escape(rules_text(data)))
             .replace("{{MODE}}", html.escape(spec.mode)).replace("{{ID}}", html.escape(str(data.get("id"))))
@@ -59,12 +64,15 @@ def player_page(data: dict) -> str:
             .replace("{{JS}}", js))
 
 
-def _edge(n: int, cells: tuple[int, int], symbol: str) -> dict[str, object]:
-    """A clue on an edge as the page draws it: its centre and strokes in grid units."""
-    (r0, c0), (r1, c1) = divmod(cells[0], n), divmod(cells[1], n)
+def _edge(n: int, clue: EdgeClue, drawing: Drawing) -> dict[str, object]:
+    """A clue on an edge as the page draws it: its centre and the game's strokes in grid units ([]: the
+    symbol as type)."""
+    (r0, c0), (r1, c1) = divmod(clue.cells[0], n), divmod(clue.cells[1], n)
     x, y = (c0 + c1) / 2 + 0.5, (r0 + r1) / 2 + 0.5
-    return {"x": x, "y": y, "symbol": symbol, "cells": list(cells),
-            "strokes": [[round(v, 4) for v in stroke] for stroke in edge_strokes(symbol, x, y, 1.0)]}
+    mark = drawing.marks.get(clue.symbol)
+    strokes = mark.strokes(x, y, 1.0) if mark else []
+    return {"x": x, "y": y, "symbol": clue.symbol, "cells": list(clue.cells),
+            "strokes": [[round(v, 4) for v in stroke] for stroke in strokes]}
 
 
 def add_player_routes(app: FastAPI, board_text: Callable[[str], str], pictures: Drawn,

@@ -1,7 +1,8 @@
 """One layout of a board (cells, fills, thin and thick lines, symbols, outlines, clues on edges), drawn
 two ways: as SVG text and as a Pillow image. Both read the same layout, so the pictures agree cell for
-cell. What to draw comes from the board's game (`Game.picture`), in game-neutral parts; how each part
-looks is decided here, once for every game."""
+cell. What to draw comes from the board's game (`Game.picture`), in game-neutral parts, and so do
+its symbols' shapes and edge marks (`Game.drawing`); how the rest looks (palette, lines, type,
+outlines) is decided here, once for every game."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import EdgeClue, Outline, PuzzleError, game_of
+from engine.games.base import Drawing, Glyph
 from engine.core.regions import colour_areas
 
 # Region fills: nine light colours, every pair of which stays apart (CIE76 distance at least 20) for
@@ -23,22 +25,17 @@ from engine.core.regions import colour_areas
 # (`engine.core.regions.colour_areas`): touching regions never share one. tests/exports checks both.
 PALETTE: list[str] = ["#99DDFF", "#FDBF6F", "#CCEBC5", "#BC80BD", "#FFD92F", "#FB8072", "#B3B3B3", "#AAAA00",
                       "#FFFFB3"]
-INK = "#111111"          # shapes, thick borders, given digits
+INK = "#111111"          # thick borders, outlines, clues, given symbols drawn as type
 GRID = "#555555"         # thin lines between cells of one area
-SOLVED_DIGIT = "#0072B2"  # symbols drawn as text that the solver filled in (a Sudoku solution)
+SOLVED_DIGIT = "#0072B2"  # symbols drawn as type that the solution fills in
 PAPER = "#FFFFFF"
-GIVEN_PATCH = "#E4E4E4"  # under a given symbol drawn as a shape, as printed binary puzzles shade givens
-# Outlines (a Killer Sudoku cage): a dashed line this far inside the cells (a share of a cell), clear of
-# the area rules, and the label in small type in the corner of the first cell, on a patch of the cell's
-# fill that breaks the dashes there, as printed Killer Sudoku does.
+GIVEN_PATCH = "#E4E4E4"  # under a given symbol drawn as a shape, as printed puzzles shade givens
+# Outlines: a dashed line this far inside the cells (a share of a cell), clear of the area rules, and
+# the label in small type in the corner of the first cell, on a patch of the cell's fill that breaks
+# the dashes there, as printed puzzles with outlined groups do.
 OUTLINE_INSET = 0.12
 LABEL_SIZE = 0.27        # the label's font size, a share of a cell
 EDGE_PATCH = 0.17        # the radius of the paper disc under a clue on an edge, a share of a cell
-
-# Symbols drawn as shapes rather than type, so that they look the same in SVG, PNG and the player
-# whatever fonts a machine has: (fill, outline).
-SHAPES: dict[str, tuple[str, str]] = {"★": (INK, PAPER), "☀": ("#F6B40E", "#A86B00"), "☾": ("#3D6FD6", "#1F3F85")}
-
 
 class RenderError(ValueError):
     """The board dict cannot be drawn (missing or malformed fields)."""
@@ -53,48 +50,10 @@ def area_colours(areas: Sequence[Sequence[int]]) -> dict[int, str]:
     return {label: PALETTE[colour] for label, colour in sorted(colouring.items())}
 
 
-def shape_polygons(symbol: str, cx: float, cy: float, size: float) -> list[list[tuple[float, float]]]:
-    """The polygons that draw `symbol` centred on (cx, cy) in a cell `size` wide ([] when the symbol is
-    drawn as type). The one shape of each symbol the pictures and the player draw."""
-    if symbol == "★":
-        outer, inner = 0.36 * size, 0.15 * size
-        return [[(cx + (outer if i % 2 == 0 else inner) * math.sin(i * math.pi / 5),
-                  cy - (outer if i % 2 == 0 else inner) * math.cos(i * math.pi / 5)) for i in range(10)]]
-    if symbol == "☀":
-        return [_arc(cx, cy, 0.3 * size, 0.0, 2 * math.pi, 48)]
-    if symbol == "☾":
-        # a crescent: the disc less a disc of the same size moved up and right, facing left
-        radius = 0.32 * size
-        dx, dy = 0.42 * radius, -0.3 * radius
-        d = math.hypot(dx, dy)
-        along, across = d / 2, math.sqrt(radius * radius - d * d / 4)
-        ux, uy = dx / d, dy / d
-        tips = [(along * ux - across * uy, along * uy + across * ux), (along * ux + across * uy, along * uy - across * ux)]
-        t0, t1 = (math.atan2(y, x) for x, y in tips)
-        away = math.atan2(-dy, -dx)
-        outer = _arc(cx, cy, radius, t0, _through(t0, t1, away), 40)
-        u0, u1 = (math.atan2(y - dy, x - dx) for x, y in reversed(tips))
-        inner = _arc(cx + dx, cy + dy, radius, u0, _through(u0, u1, away), 32)
-        return [outer + inner[1:-1]]
-    return []
-
-
-def _through(start: float, end: float, via: float) -> float:
-    """The sweep from `start` to `end` (radians, either way round) that passes angle `via`."""
-    ccw = (end - start) % (2 * math.pi)
-    return ccw if (via - start) % (2 * math.pi) < ccw else ccw - 2 * math.pi
-
-
-def _arc(cx: float, cy: float, r: float, start: float, sweep: float, steps: int) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(start + sweep * k / steps), cy + r * math.sin(start + sweep * k / steps))
-            for k in range(steps + (0 if abs(sweep) >= 2 * math.pi else 1))]
-
-
-def shape_path(symbol: str, size: float = 1.0) -> str:
-    """A symbol's shape as SVG path data in a box `size` wide ("" for a symbol drawn as type): the
-    player draws its marks with it."""
+def shape_path(glyph: Glyph, size: float = 1.0) -> str:
+    """A glyph's shape as SVG path data in a box `size` wide: the player draws its symbols with it."""
     return "".join("M" + "L".join(f"{x:.3f} {y:.3f}" for x, y in polygon) + "Z"
-                   for polygon in shape_polygons(symbol, size / 2, size / 2, size))
+                   for polygon in glyph.polygons(size / 2, size / 2, size))
 
 
 @dataclass
@@ -109,6 +68,7 @@ class Layout:
     symbols: list[tuple[int, int, str, bool]] = field(default_factory=list)  # row, col, symbol, given?
     outlines: list[Outline] = field(default_factory=list)
     edges: list[EdgeClue] = field(default_factory=list)
+    drawing: Drawing = field(default_factory=Drawing)       # the game's glyphs and edge marks
 
     @property
     def width(self) -> int:
@@ -127,10 +87,19 @@ class Layout:
         return self.xy((c0 + c1) / 2 + 0.5, (r0 + r1) / 2 + 0.5)
 
     def drawn_as_shape(self) -> list[tuple[int, int, str, bool]]:
-        return [item for item in self.symbols if item[2] in SHAPES]
+        return [item for item in self.symbols if item[2] in self.drawing.glyphs]
 
     def drawn_as_type(self) -> list[tuple[int, int, str, bool]]:
-        return [item for item in self.symbols if item[2] not in SHAPES]
+        return [item for item in self.symbols if item[2] not in self.drawing.glyphs]
+
+    def polygons(self, r: int, c: int, symbol: str) -> list[list[tuple[float, float]]]:
+        """The game's glyph for `symbol` in cell (r, c), in pixels."""
+        return self.drawing.glyphs[symbol].polygons(*self.centre(r, c), self.cell)
+
+    def strokes(self, clue: EdgeClue) -> list[tuple[float, float, float, float]]:
+        """The game's mark for a clue on an edge, in pixels; [] for one drawn as type."""
+        mark = self.drawing.marks.get(clue.symbol)
+        return mark.strokes(*self.edge_centre(clue), self.cell) if mark else []
 
 
 def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
@@ -145,7 +114,7 @@ def layout(data: Any, *, solution: bool = False, cell: int = 40) -> Layout:
     colours = area_colours(areas) if picture.coloured else {}
     fills = [[colours.get(v, PAPER) for v in row] for row in areas]
     return Layout(picture.n, cell, margin, game.name, areas, fills, _borders(areas), list(picture.symbols),
-                  list(picture.outlines), list(picture.edges))
+                  list(picture.outlines), list(picture.edges), game.drawing)
 
 
 def outline_loops(n: int, cells: Iterable[int], inset: float = OUTLINE_INSET) -> list[list[tuple[float, float]]]:
@@ -265,11 +234,11 @@ def svg(data: Any, *, solution: bool = False, cell: int = 40) -> str:
     if lay.drawn_as_shape():
         out.append('<g class="shapes">')
         for r, c, symbol, given in lay.drawn_as_shape():
-            fill, edge = SHAPES[symbol]
+            glyph = lay.drawing.glyphs[symbol]
             d = "".join("M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in polygon) + "Z"
-                        for polygon in shape_polygons(symbol, *lay.centre(r, c), cell))
+                        for polygon in lay.polygons(r, c, symbol))
             out.append(f'<path class="shape {"given" if given else "solved"}" data-row="{r}" data-col="{c}" '
-                       f'data-symbol="{html.escape(symbol)}" d="{d}" fill="{fill}" stroke="{edge}" '
+                       f'data-symbol="{html.escape(symbol)}" d="{d}" fill="{glyph.fill}" stroke="{glyph.stroke}" '
                        f'stroke-width="{max(1, cell // 30)}" stroke-linejoin="round"/>')
         out.append("</g>")
     if lay.outlines:
@@ -324,18 +293,6 @@ def _svg_outlines(lay: Layout) -> list[str]:
     return out
 
 
-def edge_strokes(symbol: str, cx: float, cy: float, cell: float) -> list[tuple[float, float, float, float]]:
-    """The strokes that draw a clue on an edge centred on (cx, cy): "=" two bars, "×" a cross; []
-    for a symbol drawn as type. The one drawing of each the pictures and the player share."""
-    half = 0.085 * cell
-    if symbol == "=":
-        gap = 0.045 * cell
-        return [(cx - half, cy - gap, cx + half, cy - gap), (cx - half, cy + gap, cx + half, cy + gap)]
-    if symbol == "×":
-        return [(cx - half, cy - half, cx + half, cy + half), (cx - half, cy + half, cx + half, cy - half)]
-    return []
-
-
 def _svg_edges(lay: Layout) -> list[str]:
     width = max(2, round(lay.cell * 0.05))
     radius = EDGE_PATCH * lay.cell
@@ -343,7 +300,7 @@ def _svg_edges(lay: Layout) -> list[str]:
     for clue in lay.edges:
         cx, cy = lay.edge_centre(clue)
         (r0, c0), (r1, c1) = (divmod(i, lay.n) for i in clue.cells)
-        strokes = edge_strokes(clue.symbol, cx, cy, lay.cell)
+        strokes = lay.strokes(clue)
         out.append(f'<g class="edge" data-symbol="{html.escape(clue.symbol)}" data-cells="{r0},{c0} {r1},{c1}">'
                    f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{PAPER}" stroke="none"/>')
         if strokes:
@@ -396,7 +353,7 @@ def _png_edges(lay: Layout, pen: ImageDraw.ImageDraw) -> None:
     for clue in lay.edges:
         cx, cy = lay.edge_centre(clue)
         pen.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=PAPER)
-        strokes = edge_strokes(clue.symbol, cx, cy, lay.cell)
+        strokes = lay.strokes(clue)
         for x0, y0, x1, y1 in strokes:
             pen.line([(x0, y0), (x1, y1)], fill=INK, width=width)
         if not strokes:
@@ -422,9 +379,9 @@ def png(data: Any, *, solution: bool = False, cell: int = 40) -> bytes:
         (x0, y0), (x1, y1) = lay.xy(gx0, gy0), lay.xy(gx1, gy1)
         pen.rectangle([x0 - half, y0 - half, x1 + half, y1 + half], fill=INK)   # square caps
     for r, c, symbol, _ in lay.drawn_as_shape():
-        fill, edge = SHAPES[symbol]
-        for polygon in shape_polygons(symbol, *lay.centre(r, c), cell):
-            pen.polygon(polygon, fill=fill, outline=edge)
+        glyph = lay.drawing.glyphs[symbol]
+        for polygon in lay.polygons(r, c, symbol):
+            pen.polygon(polygon, fill=glyph.fill, outline=glyph.stroke)
     if lay.outlines:
         _png_outlines(lay, pen)
     if lay.edges:
@@ -447,7 +404,7 @@ def rules_text(data: dict[str, Any]) -> str:
 
 
 def heading(data: dict[str, Any]) -> str:
-    """A board's title for people: its game, size and band ("Queens 8×8 · hard")."""
+    """A board's title for people: its game's heading (title and size), then its band."""
     try:
         head = game_of(data).heading(data)
     except PuzzleError as exc:

@@ -22,6 +22,11 @@ def _board(model: KillerBoardModel, seed: int | None = None) -> KillerBoard:
                     model.givens, model.solution, seed)
 
 
+# the player's words for a cage, the sum check each cage makes
+PHRASES = {"en": {"sum": "cage {s}", "sums": "Cage {s} in {k}: {list}"},
+           "ms": {"sum": "sangkar {s}", "sums": "Sangkar {s} dalam {k}: {list}"}}
+
+
 def _outlines(board: KillerBoard) -> tuple[Outline, ...]:
     """The cages as outlines labelled with their sums."""
     return tuple(Outline(str(cage.total), tuple(cage.cells)) for cage in board.cages)
@@ -97,7 +102,7 @@ class Killer(NineByNine):
         checks = (*(distinct(cage.cells) for cage in board.cages),
                   *(adds_up(cage.total, cage.cells) for cage in board.cages))
         return self.digits_play(board.givens, model.solution, hints_from_steps(model.steps, names),
-                                self._rules_sentence_ms(), checks, outlines=_outlines(board))
+                                self._rules_sentence_ms(), checks, outlines=_outlines(board), phrases=PHRASES)
 
 
 GAME = Killer()

@@ -16,6 +16,7 @@ from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
 from engine.games.starbattle.generator import describe, generate
+from engine.games.starbattle.glyphs import CROSS, DRAWING, STAR
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
 from engine.games.starbattle.pzpr import from_url, to_url
@@ -25,8 +26,6 @@ from engine.games.starbattle.rules import DIAGONAL_SIZE_RANGE, SIZE_RANGE, Rules
 _BACKGROUNDS = [214, 117, 36, 227, 32, 166, 175, 250, 108, 180, 147, 223, 66, 152, 217, 144, 189, 137,
                 109, 230]
 
-
-STAR, CROSS = "★", "×"      # the answer's mark, and the player's memo for "no star here"
 
 _STARS = {"help": "stars per unit, for games with stars (default: the game's)", "ge": min(SIZE_RANGE),
           "le": max(SIZE_RANGE), "refusal": "{game} has no stars"}
@@ -49,6 +48,7 @@ class StarFamily(Game):
     bands = BANDS
     input_mode = "marks"
     text_form = "a puzz.link starbattle URL"
+    drawing = DRAWING
 
     def __init__(self, name: str, title: str, *, default_stars: int, options: type[GameOptions]) -> None:
         self.name = name                    # type: ignore[misc]  # an instance per family member

@@ -10,13 +10,13 @@ from engine.core.grid import lines
 from engine.errors import InvalidBoard
 from engine.games.base import (EdgeClue, Game, Gates, Picture, PlaySpec, alike, at_most, hints_from_steps, no_run,
                                unlike)
+from engine.games.tango.glyphs import DRAWING, MOON, OPPOSITE, SAME, SUN
 from engine.games.tango.model import TangoBoardModel
 from engine.games.tango.rules import BANDS, MIN_FUN, TangoRules
 
 if TYPE_CHECKING:
     from engine.games.tango.board import TangoBoard
 
-SUN, MOON = "☀", "☾"            # how pictures and the player show S and M
 DRAWN = {"S": SUN, "M": MOON}
 
 
@@ -27,7 +27,7 @@ def _board(model: TangoBoardModel, seed: int | None = None) -> TangoBoard:
 
 
 def _edges(board: TangoBoard) -> tuple[EdgeClue, ...]:
-    return tuple(EdgeClue((clue.first, clue.second), "=" if clue.same else "×") for clue in board.clues)
+    return tuple(EdgeClue((clue.first, clue.second), SAME if clue.same else OPPOSITE) for clue in board.clues)
 
 
 class Tango(Game):
@@ -37,6 +37,7 @@ class Tango(Game):
     bands = BANDS
     input_mode = "marks"
     text_form = None
+    drawing = DRAWING
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> TangoRules:
         self.read_options(options)          # it takes none: refuses any asked for

@@ -14,7 +14,7 @@
       help_digits: "Tap a cell, then a digit on the pad; Notes pencils candidates in. Keys: arrows move, " +
         "digits fill, Backspace or 0 erases, N toggles notes, Ctrl+Z / Ctrl+Y undo and redo.",
       undo: "Undo", redo: "Redo", check: "Check", hint: "Hint", reveal: "Reveal", reset: "Reset",
-      notes: "Notes", erase: "Erase", letters: "Region letters", autox: "Auto ×",
+      notes: "Notes", erase: "Erase", letters: "Region letters", autox: "Auto {memo}",
       grid: "{title} board", row: "row {r}", column: "column {c}", region: "region {x}",
       wrong: "wrong", empty: "empty", given: "given {d}", notes_of: "notes {d}",
       digit_key: "digit {d}", erase_key: "erase", notes_key: "notes",
@@ -22,7 +22,7 @@
       wrong_one: "1 wrong entry marked.", wrong_many: "{n} wrong entries marked.", no_mistakes: "No mistakes so far.",
       step: "Step {i} of {n}", all_done: "No more hints: every step is done.", no_path: "No solve path stored.",
       finish_title: "Solved!", finish_time: "Your time: {t}", close: "Close",
-      cage: "cage {s}", combos: "Cage {s} in {k}: {list}", no_combos: "none fits",
+      sum: "sum {s}", sums: "Sum {s} in {k}: {list}", no_combos: "none fits",
       puzzle_png: "Puzzle PNG", solution_png: "Solution PNG", print: "Print",
     },
     ms: {
@@ -31,7 +31,7 @@
       help_digits: "Ketik petak, kemudian digit pada pad; Nota mencatat calon dengan pensel. Kekunci: anak panah " +
         "bergerak, digit mengisi, Backspace atau 0 memadam, N menukar nota, Ctrl+Z / Ctrl+Y buat asal dan buat semula.",
       undo: "Buat asal", redo: "Buat semula", check: "Semak", hint: "Petunjuk", reveal: "Dedahkan", reset: "Set semula",
-      notes: "Nota", erase: "Padam", letters: "Huruf kawasan", autox: "× automatik",
+      notes: "Nota", erase: "Padam", letters: "Huruf kawasan", autox: "{memo} automatik",
       grid: "Papan {title}", row: "baris {r}", column: "lajur {c}", region: "kawasan {x}",
       wrong: "salah", empty: "kosong", given: "diberi {d}", notes_of: "nota {d}",
       digit_key: "digit {d}", erase_key: "padam", notes_key: "nota",
@@ -41,14 +41,16 @@
       step: "Langkah {i} daripada {n}", all_done: "Tiada lagi petunjuk: setiap langkah sudah selesai.",
       no_path: "Tiada laluan penyelesaian disimpan.",
       finish_title: "Selesai!", finish_time: "Masa anda: {t}", close: "Tutup",
-      cage: "sangkar {s}", combos: "Sangkar {s} dalam {k}: {list}", no_combos: "tiada yang muat",
+      sum: "jumlah {s}", sums: "Jumlah {s} dalam {k}: {list}", no_combos: "tiada yang muat",
       puzzle_png: "PNG teka-teki", solution_png: "PNG penyelesaian", print: "Cetak",
     },
   };
   const asked = new URLSearchParams(location.search).get("lang") ||
     (navigator.languages || [navigator.language || "en"]).map((l) => String(l).slice(0, 2)).find((l) => WORDS[l]);
   const lang = WORDS[asked] ? asked : "en";
-  const say = (key, values) => WORDS[lang][key].replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  // the game's own words for some of them (its phrases) stand in for the table's
+  const phrases = Object.assign({}, WORDS[lang], (play.phrases || {})[lang]);
+  const say = (key, values) => phrases[key].replace(/\{(\w+)\}/g, (_, k) => values[k]);
   document.documentElement.lang = lang;
 
   const digits = play.mode === "digits";
@@ -68,8 +70,8 @@
   // Sums: [total, cells] of the "sum" checks; each cell's sum (-1: none), and each sum's sets of
   // distinct symbols (read as numbers) of its size that make it, smallest first.
   const sums = play.checks.filter((check) => check.check === "sum").map((check) => [check.total, check.cells]);
-  const cageOf = new Array(N).fill(-1);
-  sums.forEach(([, members], k) => members.forEach((i) => { cageOf[i] = k; }));
+  const sumOf = new Array(N).fill(-1);
+  sums.forEach(([, members], k) => members.forEach((i) => { sumOf[i] = k; }));
   const sets = sums.map(([sum, members]) => {
     const out = [];
     (function pick(from, chosen, total) {
@@ -82,7 +84,7 @@
   });
 
   // The words: the table's, and the game's rules in this language where the game gives them.
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = say(el.dataset.t, {}); });
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = say(el.dataset.t, { memo: play.notes[0] }); });
   $("help").textContent = say(digits ? "help_digits" : "help_marks", {
     cycle: play.symbols.join(" → "), drag: memo ? say("drag", { memo: play.notes[0] }) : "" });
   if (play.rules && play.rules[lang]) $("rules").textContent = play.rules[lang];
@@ -120,11 +122,11 @@
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
     return el;
   }
-  // A symbol in a cell: the pictures' shape where it has one (★ ☀ ☾), else the symbol as type.
+  // A symbol in a cell: the game's glyph where it declares one (as the pictures draw it), else the symbol as type.
   function showSymbol(holder, symbol) {
     if (holder.dataset.symbol === symbol) return;
     holder.dataset.symbol = symbol;
-    const shape = drawing.shapes[symbol];
+    const shape = drawing.glyphs[symbol];
     if (!shape) { holder.textContent = symbol; return; }
     const picture = svgNode("svg", { viewBox: "0 0 1 1", class: "shape", "aria-hidden": "true" });
     picture.appendChild(svgNode("path", { d: shape.d, fill: shape.fill, stroke: shape.stroke, "stroke-width": 0.03,
@@ -347,7 +349,7 @@
     const r = Math.floor(i / n), c = i % n;
     const parts = [say("row", { r: r + 1 }), say("column", { c: c + 1 })];
     if (play.letters.length) parts.push(say("region", { x: play.letters[area(i)] }));
-    if (cageOf[i] >= 0) parts.push(say("cage", { s: sums[cageOf[i]][0] }));
+    if (sumOf[i] >= 0) parts.push(say("sum", { s: sums[sumOf[i]][0] }));
     if (isGiven(i)) parts.push(say("given", { d: wordFor(givens[i]) }));
     else if (shown(i)) parts.push(wordFor(shown(i)));
     else parts.push(say("empty", {}), ...(notes[i] ? [say("notes_of", { d: [...notes[i]].join(" ") })] : []));
@@ -355,18 +357,18 @@
     return parts.join(", ");
   }
 
-  // The selected cell's cage: the sets that make its sum, less those the digits placed in it rule out.
+  // The selected cell's sum check: the sets that make its total, less those the symbols placed in it rule out.
   function combos(k) {
     const placed = sums[k][1].map(shown).filter(Boolean);
     const fits = (set) => new Set(placed).size === placed.length && placed.every((s) => set.includes(s));
     return sets[k].filter(fits);
   }
   function drawCombos() {
-    const k = cageOf[cursor], line = $("combos");
+    const k = sumOf[cursor], line = $("combos");
     line.hidden = k < 0;
     if (k < 0) return;
     const list = combos(k);
-    line.textContent = say("combos", { s: sums[k][0], k: sums[k][1].length,
+    line.textContent = say("sums", { s: sums[k][0], k: sums[k][1].length,
                                        list: list.length ? list.join(" ") : say("no_combos", {}) });
   }
 
