@@ -147,9 +147,9 @@ class Gates:
 
 @dataclass(frozen=True, slots=True)
 class Outline:
-    """A group of cells outlined together, whatever it means in the game (a group whose digits add up
-    to its label, say): a dashed line inset inside the cells, and `label` small in the corner of its first cell (the
-    top-most, then left-most). Cells are numbered r * n + c."""
+    """A group of cells outlined together, whatever it means in the game (cells whose digits add up
+    to its label, say): a dashed line inset inside the cells, and `label` small in the corner of its
+    first cell (the top-most, then left-most). Cells are numbered r * n + c."""
     label: str
     cells: tuple[int, ...]
 

@@ -16,8 +16,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import EdgeClue, Outline, PuzzleError, game_of
-from engine.games.base import Drawing, Glyph
 from engine.core.regions import colour_areas
+from engine.games.base import Drawing, Glyph
 
 # Region fills: nine light colours, every pair of which stays apart (CIE76 distance at least 20) for
 # normal, protanope and deuteranope eyes (at least 10 for tritanopes), so black symbols and digits
@@ -36,6 +36,7 @@ GIVEN_PATCH = "#E4E4E4"  # under a given symbol drawn as a shape, as printed puz
 OUTLINE_INSET = 0.12
 LABEL_SIZE = 0.27        # the label's font size, a share of a cell
 EDGE_PATCH = 0.17        # the radius of the paper disc under a clue on an edge, a share of a cell
+
 
 class RenderError(ValueError):
     """The board dict cannot be drawn (missing or malformed fields)."""
