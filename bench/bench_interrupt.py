@@ -1,4 +1,4 @@
-"""How long `generate` takes to stop after Ctrl-C: the README promises two seconds.
+"""How long `generate` takes to stop after Ctrl-C: the README and docs/cli.md promise two seconds.
 
     .venv/bin/python bench/bench_interrupt.py [--rounds 5]
 

@@ -70,7 +70,7 @@ SCALARS = ("tiny", "straight", "boundary_per_row", "perimeter_per_cell", "fill",
 LOOK = ("largest_share", "mirrored", "corners_per_row", "rectangles", "geometric")
 FAMILIES = ("shape", "texture")
 MODELS = ("logistic", "boosting")
-GOAL = 0.70                 # the AUC the issue asks for, at every size with MIN_BOARDS boards or more
+GOAL = 0.70                 # the AUC aimed for, at every size with MIN_BOARDS boards or more
 MIN_BOARDS = 30
 FITTED = ("PARAMS", "LIKENESS", "TEXTURE")    # a style's tables an honest run fits on each half
 

@@ -103,7 +103,7 @@ def main() -> None:
             print("| " + " | ".join(row) + " |")
     print(f"\nload average {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     path = write_result("startup", tables, load_at_start=load_at_start,
-                        notes=["The goal (issue 40): generate --count 1 at most 0.35 s on a quiet machine."])
+                        notes=["The goal: generate --count 1 at most 0.35 s on a quiet machine."])
     print(f"wrote {path.relative_to(Path(__file__).resolve().parents[1])}")
 
 

@@ -1,6 +1,6 @@
 """The player page. Served: self-contained HTML (no CDN), a spec per game, the pictures' colouring.
-Played in a real headless Chromium the way the README says (`puzzlefleet generate`, `puzzlefleet
-serve`, open /play/ID): Queens, Star Battle, Sudoku and Killer Sudoku each solved on a 390×844 phone by taps alone
+Played in a real headless Chromium the way the README and docs/api.md say (`puzzlefleet generate`,
+`puzzlefleet serve`, open /play/ID): Queens, Star Battle, Sudoku and Killer Sudoku each solved on a 390×844 phone by taps alone
 and on a 1200×900 desktop by keys alone; drag, auto-×, notes, highlighting, undo/redo, hints, check,
 reveal (which locks the board), progress kept across a reload, Malay words, fixed row heights, 44 px
 targets and no sideways scrolling; Killer's cage outlines, sums and combinations. Screenshots go to a folder the run prints."""
@@ -92,7 +92,8 @@ def test_player_pictures_and_print_page_share_one_colouring(client, boards):
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, dict]]]:
-    """A store made the README's way, served by `puzzlefleet serve`: the base URL and its boards by game."""
+    """A store made the way the README and docs/api.md make one, served by `puzzlefleet serve`: the base
+    URL and its boards by game."""
     folder = tmp_path_factory.mktemp("player")
     env = {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{folder / 'puzzles.db'}"}
     exe = str(Path(sys.executable).with_name("puzzlefleet"))

@@ -240,7 +240,7 @@ def test_a_bad_database_url_is_one_line(env):
 
 
 def test_solve_file_reports_the_generator_gates(env, tmp_path):
-    """The README's `puzzlefleet solve FILE`: per unique board, whether the generator's gates (the
+    """docs/cli.md's `puzzlefleet solve FILE`: per unique board, whether the generator's gates (the
     game's own, as `generate` applies them) would keep it; a published board passes, a drawing with
     three gift cells fails the shape gate."""
     from engine.games.starbattle.generator import Settings, generate

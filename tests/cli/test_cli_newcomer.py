@@ -74,8 +74,8 @@ def _interrupt(env: dict[str, str], jobs: str, signals: int, tmp_path: Path) -> 
 @pytest.mark.parametrize("jobs, signals", [("2", 1), ("1", 1), ("2", 2)])
 def test_ctrl_c_stops_generate_and_keeps_what_it_stored(
         env: dict[str, str], tmp_path: Path, jobs: str, signals: int) -> None:
-    """The README's "within two seconds" is measured by bench/bench_interrupt.py; here the bound only
-    catches a generate that ignores Ctrl-C (a loaded machine must not fail it)."""
+    """The "within two seconds" of the README and docs/cli.md is measured by bench/bench_interrupt.py;
+    here the bound only catches a generate that ignores Ctrl-C (a loaded machine must not fail it)."""
     proc, took, out = _interrupt(env, jobs, signals, tmp_path)
     assert proc.returncode == 130
     assert took < 15, f"took {took:.2f} s"

@@ -1,6 +1,6 @@
 """`puzzlefleet solve` on boards as users bring them: their own ids (any string of up to 200
 characters, or an integer) come back unchanged as `id`, the store's id beside them as `board_id`, and
-fields the board model does not know are ignored. Run as the README runs it."""
+fields the board model does not know are ignored. Run as docs/cli.md ("solve") runs it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tango on the command line, as the README shows it: generate, list, show, export in every format,
+"""Tango on the command line, as docs/games.md ("Tango") and docs/cli.md show it: generate, list, show, export in every format,
 solve the published boards; and its bad input, each one line and a non-zero exit."""
 
 from __future__ import annotations

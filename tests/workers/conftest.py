@@ -28,6 +28,7 @@ from sqlalchemy import Engine
 import engine
 import store
 from store import StoreError
+from tests.documented import documented_flower
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -252,7 +253,7 @@ class Fleet:
     def worker(self, name: str, *, concurrency: int = 2, pool: str = "prefork", metrics_port: int | None = None,
                queues: str = "queens,starbattle,sudoku,killer,fleet", **env: str) -> Proc:
         extra = dict(env)
-        if metrics_port is not None:            # as the README says: the port alone
+        if metrics_port is not None:            # as docs/fleet.md says: the port alone
             extra["PUZZLEFLEET_METRICS_PORT"] = str(metrics_port)
         proc = self._start(name, ["worker", "--pool", pool, "-c", str(concurrency), "-n", f"{name}@test",
                                   "-Q", queues, "-l", "info", "--without-mingle", "--without-gossip"], extra)
@@ -282,9 +283,9 @@ class Fleet:
         return proc
 
     def flower(self, port: int, basic_auth: str) -> Proc:
-        # As the README starts it: the task list shows each task's result (its acceptance line).
-        proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}",
-                                      "--tasks_columns=name,state,result,runtime,worker,received,args,uuid"],
+        # As docs/fleet.md starts it: the task list shows each task's result (its acceptance line).
+        columns = documented_flower().option("--tasks_columns")
+        proc = self._start("flower", ["flower", "--address=127.0.0.1", f"--port={port}", f"--tasks_columns={columns}"],
                            {"FLOWER_BASIC_AUTH": basic_auth})
 
         def listening() -> bool:

@@ -1,8 +1,8 @@
 """A broker restart with the settings people run (no PUZZLEFLEET_* overrides): every task in flight comes
 back, none is dropped because its retry or hand-over could not be sent while the broker was away, and
 the job ends exact within a minute of the broker's return, beyond the time its boards left take at the pace
-the fleet kept before the outage (the machine's load slows both alike). On Redis with its append-only file (as the
-README runs it) and without (every queued task lost: beat's sweep sends the lost slots again), and on
+the fleet kept before the outage (the machine's load slows both alike). On Redis with its append-only file (as
+docs/fleet.md runs it) and without (every queued task lost: beat's sweep sends the lost slots again), and on
 RabbitMQ (quorum queues on disk)."""
 
 from __future__ import annotations

@@ -54,8 +54,8 @@ def own_broker(request: pytest.FixtureRequest) -> Broker:
 
 def test_jobs_ride_out_every_fault_with_the_default_settings(
         own_broker: Broker, own_postgres: OwnPostgres, fleet_factory: Callable[..., Fleet]) -> None:
-    """With no PUZZLEFLEET_* setting at all (recovery in seconds is the default, README "What the
-    defaults trade"), five jobs each hit by one fault while they run: a worker SIGKILLed (its tasks come
+    """With no PUZZLEFLEET_* setting at all (recovery in seconds is the default, docs/fleet.md, "What
+    the defaults trade"), five jobs each hit by one fault while they run: a worker SIGKILLed (its tasks come
     back within the 30 s lease on Redis, at once on RabbitMQ), a pool process SIGKILLed, the broker
     SIGKILLed and started again (Redis empty: the sweep finds the lost slots), malformed messages, and
     the store stopped for a few seconds, with an `enqueue` while it is down (exit 6 within seconds)

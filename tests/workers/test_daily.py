@@ -43,7 +43,7 @@ POOL_SIZE = 3
 DAY = date(2025, 6, 15)                      # any date; this one generates its set quickly
 DAILY_PLAN = default_plan()                  # every registered game's own positions
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [str(Path(sys.executable).parent / "puzzlefleet")]      # the installed command, as the README runs it
+CLI = [str(Path(sys.executable).parent / "puzzlefleet")]      # the installed command, as docs/daily.md runs it
 
 
 @pytest.fixture(autouse=True)
@@ -621,7 +621,7 @@ def cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_cli_makes_a_set_of_every_game_by_default(tmp_path: Path, pool: list[list[Entry]]) -> None:
-    """`PUZZLEFLEET_DB=sqlite:///... puzzlefleet daily`, as the README has it: a board of every
+    """`PUZZLEFLEET_DB=sqlite:///... puzzlefleet daily`, as docs/daily.md has it: a board of every
     registered game, each as the default plan asks, the table and the JSON alike."""
     url = f"sqlite:///{tmp_path / 'puzzles.db'}"
     db = store.make_engine(url)

@@ -15,6 +15,7 @@ import yaml
 
 from workers.celeryapp import broker_queues, queue_keys
 from jobs.params import FLEET_QUEUE, queues
+from tests.documented import CELERY_WORKER, FLEET_PAGE, documented
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 HARD_LIMIT = 30
@@ -206,7 +207,8 @@ def _consumed(command: list[str] | str) -> set[str]:
 
 
 def test_every_games_queue_has_a_worker_in_every_deployment() -> None:
-    """Derived from the game registry: a game added without a worker anywhere fails here."""
+    """Derived from the game registry: a game added without a worker anywhere (the deployment files, or
+    the commands docs/fleet.md runs the fleet with) fails here."""
     wanted = {*queues(), FLEET_QUEUE}
     compose = _docs(DEPLOY / "compose.yaml")[0]["services"]
     served = set().union(*(_consumed(service.get("command") or []) for service in compose.values()))
@@ -219,6 +221,8 @@ def test_every_games_queue_has_a_worker_in_every_deployment() -> None:
     assert all(f"puzzlefleet-worker@{queue}" in enabled for queue in queues())
     example = (DEPLOY / "systemd" / "fleet.env.example").read_text()
     assert all(f"worker-{queue}.env" in example for queue in queues())
+    served = set().union(*(_consumed(command.argv) for command in documented(CELERY_WORKER, FLEET_PAGE)))
+    assert wanted <= served, f"docs/fleet.md: no worker for {sorted(wanted - served)}"
 
 
 def test_every_worker_runs_without_gossip_and_mingle() -> None:
@@ -231,9 +235,9 @@ def test_every_worker_runs_without_gossip_and_mingle() -> None:
                  for c in d["spec"]["template"]["spec"]["containers"] if c.get("args", [])[3:4] == ["worker"]]
     commands.append(_unit("puzzlefleet-worker@.service")["Service"]["ExecStart"])
     commands += [line for line in (DEPLOY / "Dockerfile").read_text().splitlines() if line.startswith("CMD")]
-    readme = (DEPLOY.parent / "README.md").read_text()
-    commands += [line for line in readme.splitlines() if "celery -A workers worker" in line and "-Q" in line
-                 and not line.lstrip().startswith(("#", "|", "5."))]
+    documented_workers = [command.text for command in documented(CELERY_WORKER) if "-Q" in command.argv]
+    assert {"README.md", "fleet.md"} <= {command.page.name for command in documented(CELERY_WORKER)}
+    commands += documented_workers          # as README.md and docs/fleet.md start them
     assert len(commands) >= 14, commands
     for command in commands:
         assert "--without-gossip" in command and "--without-mingle" in command, command

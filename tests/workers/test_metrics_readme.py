@@ -1,6 +1,7 @@
-"""Metrics the way the README starts a worker: `PUZZLEFLEET_METRICS_PORT=... celery -A workers worker -Q
-queens,fleet -n queens@%h -c 2 -l info`, with no other metrics setting, show the counters of a job and
-its per-job summary; the summary leaves /metrics once its window (PUZZLEFLEET_JOB_METRICS_SECONDS) has
+"""Metrics the way docs/fleet.md (and the README's quick start) starts a worker, the command read from
+the page: `PUZZLEFLEET_METRICS_PORT=... celery -A workers worker -Q queens,fleet -n queens@%h -c 2 -l info
+--without-gossip --without-mingle`, with no other metrics setting, shows the counters of a job and its
+per-job summary; the summary leaves /metrics once its window (PUZZLEFLEET_JOB_METRICS_SECONDS) has
 passed; every per-job metric the Grafana dashboard queries is really on /metrics."""
 
 from __future__ import annotations
@@ -13,16 +14,21 @@ from pathlib import Path
 
 import pytest
 
+from tests.documented import documented_worker
 from tests.workers.conftest import Fleet, free_port, wait_for
 
 pytestmark = [pytest.mark.fleet, pytest.mark.slow]
 
+CELERY_PROGRAM = ("celery", "-A", "workers")        # what Fleet._start puts before its arguments
 DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "dashboards" / "puzzlefleet.json"
 
 
-def _readme_worker(fleet: Fleet, port: int, **env: str):
-    worker = fleet._start("queens", ["worker", "-Q", "queens,fleet", "-n", "queens@%h", "-c", "2", "-l", "info"],
-                          {"PUZZLEFLEET_METRICS_PORT": str(port), **env})
+def _documented_worker(fleet: Fleet, port: int, **env: str):
+    """The Queens worker as docs/fleet.md starts it, on a free port instead of the page's."""
+    command = documented_worker("queens")
+    assert set(command.env) == {"PUZZLEFLEET_METRICS_PORT"}, command.env      # the port alone
+    worker = fleet._start("queens", command.argv[len(CELERY_PROGRAM):],
+                          {**command.env, "PUZZLEFLEET_METRICS_PORT": str(port), **env})
     worker.wait_for_log(" ready.")
     return worker
 
@@ -46,10 +52,10 @@ def _job(fleet: Fleet, job_id: int) -> dict:
     return json.loads(shown.stdout)
 
 
-def test_metrics_as_the_readme_starts_a_worker(fleet_factory, tmp_path) -> None:
+def test_metrics_as_the_docs_start_a_worker(fleet_factory, tmp_path) -> None:
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'metrics.db'}")
     port = free_port()
-    worker = _readme_worker(fleet, port)
+    worker = _documented_worker(fleet, port)
     sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "5", "--seed", "3", "--wait", "--json")
     assert sent.returncode == 0, sent.stderr + worker.text()[-3000:]
     job = json.loads(sent.stdout.splitlines()[-1])
@@ -90,7 +96,7 @@ def test_a_finished_jobs_gauges_leave_after_their_window(fleet_factory, tmp_path
     window = 8
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'window.db'}")
     port = free_port()
-    _readme_worker(fleet, port, PUZZLEFLEET_JOB_METRICS_SECONDS=str(window))
+    _documented_worker(fleet, port, PUZZLEFLEET_JOB_METRICS_SECONDS=str(window))
     sent = fleet.cli("enqueue", "--game", "queens", "--size", "6", "--count", "3", "--seed", "5", "--wait", "--json")
     assert sent.returncode == 0, sent.stderr
     job_id = json.loads(sent.stdout.splitlines()[0])["job"]

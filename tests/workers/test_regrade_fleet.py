@@ -1,4 +1,4 @@
-"""`puzzlefleet regrade --fleet`, as the README runs it: the workers regrade a store's stale boards
+"""`puzzlefleet regrade --fleet`, as docs/cli.md ("regrade") runs it: the workers regrade a store's stale boards
 while the command shows the count falling; a worker SIGKILLed midway costs time, not a board, and
 no board is regraded twice (a trigger in the store notes every regrade); run again, it resumes."""
 
