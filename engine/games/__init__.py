@@ -20,7 +20,7 @@ from typing import Any
 from engine.errors import InvalidBoard, InvalidRules
 from engine.games.base import (EdgeClue, Game, GameOptions, Gates, OptionSpec, Outline, Picture, PlaySpec,
                                StyleGroup, look_up_other_games_options, option)
-from engine.games.model import board_schema as _board_schema
+from engine.games.model import board_schema as _board_schema, board_type as _board_type
 
 BUILTIN = (                 # one game package a line: adding a game adds its line
     "engine.games.queens",
@@ -233,6 +233,11 @@ def board_schema() -> dict[str, Any]:
     return _board_schema([game.model for game in all_games()])
 
 
+def board_type() -> Any:
+    """The type of a board of any registered game (the read API's model of a board answer)."""
+    return _board_type([game.model for game in all_games()])
+
+
 def board_schema_text() -> str:
     """The schema as published (docs/board.schema.json, GET /schema/board.json): stable JSON text."""
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -240,6 +245,6 @@ def board_schema_text() -> str:
 
 __all__ = ["BUILTIN", "ENTRY_POINTS", "EdgeClue", "Game", "GameOptions", "Gates", "OptionSpec", "Outline",
            "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
-           "board_schema_text", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
+           "board_schema_text", "board_type", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
            "option_spec", "option_specs", "own_option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
            "unregister"]

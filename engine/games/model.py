@@ -93,16 +93,21 @@ def validate_board(model: type[BoardModel], data: Any) -> BoardModel:
         raise InvalidBoard(first_error(exc)) from None
 
 
+def board_type(models: list[type[BoardModel]]) -> Any:
+    """The type of a board of any of these games, told apart by "game" (for a TypeAdapter or an API's
+    response model)."""
+    if len(models) == 1:
+        return models[0]
+    return Annotated[Union[tuple(models)], Field(discriminator="game")]  # noqa: UP007
+
+
 def board_schema(models: list[type[BoardModel]]) -> dict[str, Any]:
     """The JSON Schema of a board of any of these games, told apart by "game"."""
-    if len(models) == 1:
-        adapter: TypeAdapter[Any] = TypeAdapter(models[0])
-    else:
-        adapter = TypeAdapter(Annotated[Union[tuple(models)], Field(discriminator="game")])  # noqa: UP007
+    adapter: TypeAdapter[Any] = TypeAdapter(board_type(models))
     schema = adapter.json_schema(mode="validation")
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "puzzlefleet board"
     return schema
 
 
-__all__ = ["BoardModel", "Difficulty", "Fun", "Id", "Shape", "Step", "board_schema", "first_error", "validate_board"]
+__all__ = ["BoardModel", "Difficulty", "Fun", "Id", "Shape", "Step", "board_schema", "board_type", "first_error", "validate_board"]

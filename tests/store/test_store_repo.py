@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import datetime, timezone
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import store
 import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata, whichever tests run)
 import store.jobmodels  # noqa: F401
 from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
-from store.repo import Listing, board_page, count_listing, decode_cursor, encode_cursor, iter_board_texts
+from store.repo import CURSOR_PATTERN, Listing, board_page, count_listing, decode_cursor, encode_cursor, iter_board_texts
 
 
 def test_round_trip(engine: Engine, board: Any) -> None:
@@ -93,7 +94,11 @@ def test_keyset_pages_walk_every_listing_once_in_order_both_ways(engine: Engine,
 def test_a_cursor_is_the_board_it_continues_after_and_nothing_else() -> None:
     moment = datetime(2026, 12, 7, 8, 30, 1, 123456, tzinfo=timezone.utc)
     assert decode_cursor(encode_cursor(moment, "0123456789abcdef")) == (moment, "0123456789abcdef")
-    for bad in ("", "zzz", "not|base64", encode_cursor(moment, "0123")[:-3] + "abc"):
+    assert re.fullmatch(CURSOR_PATTERN, encode_cursor(moment, "0123456789abcdef"))
+    before_1970 = datetime(1901, 2, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+    assert decode_cursor(encode_cursor(before_1970, "00000000000000ff")) == (before_1970, "00000000000000ff")
+    for bad in ("", "zzz", "not|base64", encode_cursor(moment, "0123456789abcdef")[:-1],
+                encode_cursor(moment, "0123456789abcdef") + "0", "12345678901234567.0123456789abcdef"):
         with pytest.raises(StoreError, match="bad cursor"):
             decode_cursor(bad)
 
