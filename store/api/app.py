@@ -18,18 +18,21 @@ from pathlib import Path
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, Path as PathParam, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, Field, create_model
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field, WrapValidator, create_model
+from pydantic_core import PydanticCustomError
 from urllib.parse import urlencode
 
 from sqlalchemy import Engine, bindparam, select
 from sqlmodel import col
 
 import store
-from engine import (ENGINE_VERSION, PuzzleError, all_games, board_schema_text, check_style_filter, game_of,
-                    recorded_option_specs)
+from engine import (ENGINE_VERSION, PuzzleError, all_games, bands, board_schema_text, board_type, game_of, names,
+                    recorded_option_specs, style_names)
+from engine.games.model import Difficulty, Step
+from store.api.errors import add_error_handlers, declared, error_response, refused
 from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
@@ -37,7 +40,7 @@ from store.db import make_engine, session
 from store.errors import StoreError
 from store.models import Puzzle
 from store.errors import StoreUnreachable
-from store.repo import TOTAL_CAP, Listing, board_page, count_listing, recorded_options
+from store.repo import CURSOR_PATTERN, TOTAL_CAP, Listing, board_page, count_listing, recorded_options
 from store.render import RenderError, png, print_page, svg
 
 MAX_LIMIT = 200
@@ -50,14 +53,20 @@ LIST_CACHE = "public, max-age=30"
 # page costs its one index read; a board stored meanwhile shows in the pages at once, in `total` after.
 COUNT_SECONDS = 30.0
 COUNTS_KEPT = 1024
-_NAME = r"^[a-z][a-z0-9-]{0,31}$"
+NOT_MODIFIED = {304: {"description": "the copy the client holds (If-None-Match) is current: no body"}}
+
+
+def _one_of(values: tuple[str, ...]) -> Any:
+    """The type taking exactly these values (an enum in the schema), as the registry lists them now:
+    a game or style added later shows up by itself."""
+    return Literal[values]
 
 
 def _page_model() -> type[BaseModel]:
     """The listing's page model: a board's summary names each option its rules record (stars,
     diagonals, ...: every game's, as the games declare them), between its size and its band."""
     recorded = {spec.name: (spec.kind | None, Field(None, description=spec.help)) for spec in recorded_option_specs()}
-    summary = create_model("BoardSummary", id=(str, ...), game=(str, ...), size=(int, ...), **recorded,
+    summary = create_model("BoardSummary", id=(str, ...), game=(_one_of(names()), ...), size=(int, ...), **recorded,
                            band=(str | None, ...), score=(int | None, ...), created_at=(datetime, ...), url=(str, ...),
                            style=(str | None, Field(None, description="the drawing style, where the board records one")))
     return create_model(
@@ -68,6 +77,8 @@ def _page_model() -> type[BaseModel]:
         limit=(int, ...),
         next=(str | None, Field(description="the next page's URL (this listing from after its last board), "
                                             "or null on the last page")),
+        cursor=(str | None, Field(description="the next page's `cursor` (the one in `next`), or null on the "
+                                              "last page")),
         boards=(list[summary], ...))
 
 
@@ -84,6 +95,18 @@ def _option_filters() -> Any:
                           default=Query(None, ge=spec.low, le=spec.high, description=spec.help))
         for spec in recorded_option_specs()])
     return asked
+
+
+def _only_zero(value: Any, handler: Any) -> Any:
+    try:
+        return handler(value)
+    except ValueError:
+        raise PydanticCustomError("offset_not_taken", "offset is no longer taken: follow each page's `next` "
+                                  "link (/boards?...&cursor=...) from the first page") from None
+
+
+# Skipping `offset` rows costs as many reads as it skips; a cursor costs one page's.
+OnlyZero = Annotated[int, Field(ge=0, le=0), WrapValidator(_only_zero)]
 
 
 class StyleChoice(BaseModel):
@@ -109,16 +132,20 @@ class Health(BaseModel):
 
 class Steps(BaseModel):
     id: str
-    difficulty: dict[str, Any] | None
-    steps: list[dict[str, Any]]
+    difficulty: Difficulty | None
+    steps: list[Step]
 
 
-class DailySet(BaseModel):
-    date: date
-    boards: list[dict[str, Any]]
+class SvgResponse(Response):
+    media_type = "image/svg+xml"
 
 
-NOT_FOUND = {404: {"description": "no board with this id"}}
+class PngResponse(Response):
+    media_type = "image/png"
+
+
+class SchemaResponse(JSONResponse):
+    media_type = "application/schema+json"
 
 
 def _etag(*parts: str) -> str:
@@ -142,7 +169,35 @@ def _cached(request: Request, body: bytes | str, media_type: str, etag: str, cac
     return Response(content=body, media_type=media_type, headers=headers)
 
 
+# The operations a board's id leads to, by operationId: the links of every answer naming boards.
+BOARD_OPERATIONS = {"board": "get_board", "steps": "get_board_steps", "svg": "get_board_svg",
+                    "png": "get_board_png", "pzpr": "get_board_pzpr", "print": "get_board_print",
+                    "play": "play_board"}
+
+
+def board_links(board_id: str, *, prefix: str = "") -> dict[str, Any]:
+    """OpenAPI links from an answer to each operation on the board whose id is at `board_id` (a
+    runtime expression such as $response.body#/boards/0/id)."""
+    return {f"{prefix}{name}": {"operationId": operation, "parameters": {"board_id": board_id},
+                                "description": f"the board's {name}" if name != "board" else "the board"}
+            for name, operation in BOARD_OPERATIONS.items()}
+
+
+def _answer(model: Any = None, *, media_type: str = "application/json", description: str,
+            links: dict[str, Any] | None = None, **content: Any) -> dict[int | str, dict[str, Any]]:
+    answer: dict[str, Any] = {"description": description}
+    if model is not None:
+        answer["model"] = model
+    if content:
+        answer["content"] = {media_type: content}
+    if links:
+        answer["links"] = links
+    return {200: answer}
+
+
 _BOARD = select(col(Puzzle.data)).where(col(Puzzle.id) == bindparam("id"))
+BoardId = Annotated[str, PathParam(min_length=1, description="a board's id, as listings give it")]
+ShowSolution = Annotated[bool, Query(description="draw the solution instead of the puzzle")]
 
 
 def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAPI:
@@ -151,6 +206,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     pictures = Drawn()                       # drawings of this app's boards, by ETag
     counts: dict[Listing, tuple[float, tuple[int, bool]]] = {}     # filters -> (when counted, total)
     picture_files = pictures_dir()
+    board = board_type()                     # the registered games' boards (a game added later shows up)
 
     def picture_file(board_id: str, kind: str, solution: bool) -> Path | None:
         """Where a puzzle picture is kept for a static server (only the plain puzzle: the URL a static
@@ -166,7 +222,8 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     app = FastAPI(title="puzzlefleet", version=ENGINE_VERSION, lifespan=lifespan,
                   description="Read API over the puzzle store: boards as board JSON (schema at "
-                              "/schema/board.json), their solve paths, pictures, print pages and the player.")
+                              "/schema/board.json), their solve paths, pictures, print pages and the player. "
+                              "Every error answers {\"detail\": [{\"loc\", \"msg\", \"type\"}]}.")
 
     origins = cors_origins()
     if origins:
@@ -174,6 +231,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_credentials=False,
                            allow_methods=["GET", "HEAD"], expose_headers=["ETag", "Cache-Control"])
     app.add_middleware(HeadAsGet)
+    add_error_handlers(app)
 
     def engine_() -> Engine:
         if "db" not in state:                 # used without the lifespan (no `with TestClient(app)`)
@@ -184,35 +242,37 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         with session(engine_(), read_only=True) as s:
             text = s.connection().execute(_BOARD, {"id": board_id}).scalar()
         if text is None:
-            raise HTTPException(404, f"no board with id {board_id}")
+            raise refused(404, f"no board with id {board_id}", loc=("path", "board_id"))
         return text
 
     @app.exception_handler(StoreError)
     async def store_error(_request: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=503)
+        return error_response(503, str(exc))
 
     @app.exception_handler(RenderError)
     async def render_error(_request: Request, exc: RenderError) -> JSONResponse:
-        return JSONResponse({"detail": f"cannot draw this board: {exc}"}, status_code=422)
+        return error_response(422, f"cannot draw this board: {exc}", loc=("path", "board_id"), kind="cannot_draw")
 
-    @app.get("/health", response_model=Health, tags=["meta"])
+    @app.get("/health", response_model=Health, tags=["meta"], operation_id="get_health", responses=declared(503))
     async def health() -> Response:
         with session(engine_(), read_only=True) as s:
             s.scalar(select(1))
         return JSONResponse({"status": "ok", "engine_version": ENGINE_VERSION},
                             headers={"Cache-Control": "no-store"})
 
-    @app.get("/schema/board.json", tags=["meta"], responses={
-        200: {"content": {"application/schema+json": {}}, "description": "the JSON Schema of a board"}})
+    @app.get("/schema/board.json", tags=["meta"], operation_id="get_board_schema", response_class=SchemaResponse,
+             response_model=dict[str, Any], responses={**NOT_MODIFIED, **_answer(description="the JSON Schema of a board")})
     def get_board_schema(request: Request) -> Response:
         body = board_schema_text()       # the registered games' (a game added later shows up)
-        return _cached(request, body, "application/schema+json", _etag(body), BOARD_CACHE)
+        return _cached(request, body, SchemaResponse.media_type, _etag(body), BOARD_CACHE)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
-    @app.get("/games", tags=["meta"], response_model=list[GameInfo])
+    @app.get("/games", tags=["meta"], response_model=list[GameInfo], operation_id="get_games", responses=_answer(
+        description="the games", links={"boards": {"operationId": "list_boards", "description": "the game's boards",
+                                                   "parameters": {"game": "$response.body#/0/name"}}}))
     def get_games() -> Response:
         """The games this store can hold, with the bands a board of each may have and the drawing styles
         by rules (sizes, and the other rules fields each group goes with; the default style first)."""
@@ -221,33 +281,28 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                 for game in all_games()]
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
 
-    @app.get("/boards", response_model=_page_model(), tags=["boards"])
+    listing_links = {**board_links("$response.body#/boards/0/id", prefix="first_"),
+                     "next": {"operationId": "list_boards", "description": "the next page (`next`)",
+                              "parameters": {"cursor": "$response.body#/cursor"}}}
+
+    @app.get("/boards", response_model=_page_model(), tags=["boards"], operation_id="list_boards", responses={
+        **NOT_MODIFIED, **declared(422, 503), **_answer(description="a page of the listing", links=listing_links)})
     async def list_boards(
         request: Request,
         options: Annotated[dict[str, Any], Depends(_option_filters())],
-        game: Annotated[str | None, Query(pattern=_NAME, description="a game's name, as /games lists them")] = None,
+        game: Annotated[_one_of(names()) | None, Query(description="a game's name, as /games lists them")] = None,
         size: Annotated[int | None, Query(ge=1, le=64)] = None,
-        band: Annotated[str | None, Query(pattern=_NAME, description="easy, medium, hard, expert, ...")] = None,
-        style: Annotated[str | None, Query(pattern=_NAME, description="a drawing style, as /games lists them "
-                                           "(422 when no board of the other filters can have it)")] = None,
+        band: Annotated[_one_of(bands()) | None, Query(description="a band, as /games lists them")] = None,
+        style: Annotated[_one_of(style_names()) | None, Query(description="a drawing style, as /games lists them "
+                                                              "(no boards when none of the other filters can have it)")] = None,
         day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
         order: Annotated[Literal["oldest", "newest"], Query(description="oldest first (the default: new "
                                                             "boards join the end) or newest first")] = "oldest",
-        cursor: Annotated[str | None, Query(max_length=200, description="where the listing continues: "
-                                            "take it from a page's `next`")] = None,
-        offset: Annotated[int, Query(ge=0, le=10_000_000, deprecated=True, description="only 0: pages go "
-                                     "by their `next` link")] = 0,
+        cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN, description="where the listing continues: "
+                                            "take it from a page's `next` (or `cursor`)")] = None,
+        offset: Annotated[OnlyZero, Query(deprecated=True, description="only 0: pages go by their `next` link")] = 0,
     ) -> Response:
-        if offset:
-            # Skipping `offset` rows costs as many reads as it skips; a cursor costs one page's.
-            raise HTTPException(422, "offset is no longer taken: follow each page's `next` link "
-                                     "(/boards?...&cursor=...) from the first page")
-        if style is not None:
-            try:
-                check_style_filter(style, game=game, size=size, **options)
-            except PuzzleError as exc:
-                raise HTTPException(422, str(exc)) from None
         start = end = None
         if day is not None:
             start = datetime.combine(day, time(), timezone.utc)
@@ -266,8 +321,10 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                         del counts[next(iter(counts))]      # the oldest counted
             total, capped = known[1]
         except StoreError as exc:
+            # The parameters' schema takes only what the store reads; were it to miss a case, the
+            # store's refusal is still the request's fault, not the store's.
             if not isinstance(exc, StoreUnreachable) and exc.__cause__ is None:
-                raise HTTPException(422, str(exc)) from None      # a bad cursor or option value
+                raise refused(422, str(exc), loc=("query",)) from None
             raise
         boards = [{"id": r["id"], "game": r["game"], "size": r["size"], **recorded_options(r["rules"]),
                    "band": r["band"], "score": r["score"],
@@ -278,25 +335,29 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         if after is not None:
             query = [(k, v) for k, v in request.query_params.multi_items() if k not in ("cursor", "offset")]
             follow = f"/boards?{urlencode([*query, ('cursor', after)])}"
-        body = json.dumps({"total": total, "total_capped": capped, "limit": limit, "next": follow,
+        body = json.dumps({"total": total, "total_capped": capped, "limit": limit, "next": follow, "cursor": after,
                            "boards": boards}, separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
+    drawing_errors = declared(404, 422, 503, s404="no board with this id")
+
     # The picture routes come before /boards/{board_id}: that pattern would swallow "ID.svg".
-    @app.get("/boards/{board_id}.svg", tags=["pictures"], responses={
-        **NOT_FOUND, 200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}})
-    async def board_svg(request: Request, board_id: str, solution: bool = False) -> Response:
+    @app.get("/boards/{board_id}.svg", tags=["pictures"], operation_id="get_board_svg", response_class=SvgResponse,
+             responses={**NOT_MODIFIED, **drawing_errors, **_answer(description="the board as SVG")})
+    async def board_svg(request: Request, board_id: BoardId, solution: ShowSolution = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "svg", str(solution))
         if fresh(request, etag):
             return Response(status_code=304, headers={"ETag": etag, "Cache-Control": PICTURE_CACHE})
         body = await drawn(pictures, etag, lambda: svg(json.loads(text), solution=solution),
                            file=picture_file(board_id, "svg", solution))
-        return _cached(request, body, "image/svg+xml", etag, PICTURE_CACHE)
+        return _cached(request, body, SvgResponse.media_type, etag, PICTURE_CACHE)
 
-    @app.get("/boards/{board_id}.png", tags=["pictures"], responses={
-        **NOT_FOUND, 200: {"content": {"image/png": {}}, "description": "the board as PNG"}})
-    async def board_png(request: Request, board_id: str, solution: bool = False) -> Response:
+    @app.get("/boards/{board_id}.png", tags=["pictures"], operation_id="get_board_png", response_class=PngResponse,
+             responses={**NOT_MODIFIED, **drawing_errors, **_answer(
+                 description="the board as PNG", media_type=PngResponse.media_type,
+                 schema={"type": "string", "format": "binary"})})
+    async def board_png(request: Request, board_id: BoardId, solution: ShowSolution = False) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "png", str(solution))
         headers = {"ETag": etag, "Cache-Control": PICTURE_CACHE,
@@ -305,12 +366,14 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
             return Response(status_code=304, headers=headers)
         body = await drawn(pictures, etag, lambda: png(json.loads(text), solution=solution),
                            file=picture_file(board_id, "png", solution))
-        return Response(body, media_type="image/png", headers=headers)
+        return PngResponse(body, headers=headers)
 
-    @app.get("/boards/{board_id}.pzpr", tags=["pictures"], responses={
-        **NOT_FOUND, 422: {"description": "the game has no puzz.link form"},
-        200: {"content": {"text/plain": {}}, "description": "the puzz.link URL"}})
-    async def board_pzpr(request: Request, board_id: str) -> Response:
+    @app.get("/boards/{board_id}.pzpr", tags=["pictures"], operation_id="get_board_pzpr",
+             response_class=PlainTextResponse, responses={
+                 **NOT_MODIFIED, **declared(404, 422, 503, s404="no board with this id, or its game or rules have "
+                                                                "no puzz.link form (Sudoku, classic-diagonal Queens)"),
+                 **_answer(description="the puzz.link URL, on one line")})
+    async def board_pzpr(request: Request, board_id: BoardId) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "pzpr")
 
@@ -320,29 +383,35 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                 game = game_of(data)
                 return 200, game.to_url(game.board_from_json(data)) + "\n"
             except PuzzleError as exc:        # kept too: the answer cannot change until the board does
-                return 422, str(exc)
+                return 404, str(exc)
         status, body = await drawn(pictures, etag, url)
         if status != 200:
-            raise HTTPException(status, body)
+            # A board whose rules puzz.link cannot state has no such page, as an unknown id has none.
+            raise refused(status, body, loc=("path", "board_id"), kind="no_puzz_link")
         return _cached(request, body, "text/plain; charset=utf-8", etag, BOARD_CACHE)
 
-    @app.get("/boards/{board_id}", tags=["boards"], responses={
-        **NOT_FOUND, 200: {"content": {"application/json": {}},
-                           "description": "the board JSON, as stored (schema at /schema/board.json)"}})
-    async def get_board(request: Request, board_id: str) -> Response:
+    @app.get("/boards/{board_id}", tags=["boards"], operation_id="get_board", response_model=board, responses={
+        **NOT_MODIFIED, **declared(404, 422, 503, s404="no board with this id"),
+        **_answer(description="the board JSON, as stored (also as a JSON Schema at /schema/board.json)",
+                  links=board_links("$response.body#/id"))})
+    async def get_board(request: Request, board_id: BoardId) -> Response:
         text = board_text(board_id)
         return _cached(request, text, "application/json", _etag(text), BOARD_CACHE)
 
-    @app.get("/boards/{board_id}/steps", response_model=Steps, tags=["boards"], responses=NOT_FOUND)
-    async def get_steps(request: Request, board_id: str) -> Response:
+    @app.get("/boards/{board_id}/steps", response_model=Steps, tags=["boards"], operation_id="get_board_steps",
+             responses={**NOT_MODIFIED, **declared(404, 422, 503, s404="no board with this id"),
+                        **_answer(description="the board's solve path")})
+    async def get_steps(request: Request, board_id: BoardId) -> Response:
         text = board_text(board_id)
         data = json.loads(text)
         body = json.dumps({"id": data.get("id"), "difficulty": data.get("difficulty"),
                            "steps": data.get("steps") or []}, separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(text, "steps"), BOARD_CACHE)
 
-    @app.get("/boards/{board_id}/print", response_class=HTMLResponse, tags=["pictures"], responses=NOT_FOUND)
-    async def get_print(request: Request, board_id: str) -> Response:
+    @app.get("/boards/{board_id}/print", response_class=HTMLResponse, tags=["pictures"], operation_id="get_board_print",
+             responses={**NOT_MODIFIED, **drawing_errors,
+                        **_answer(description="the print page: the puzzle on one page, its solution on the next")})
+    async def get_print(request: Request, board_id: BoardId) -> Response:
         text = board_text(board_id)
         etag = _etag(text, "print")
         if fresh(request, etag):
@@ -350,15 +419,22 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         body = await drawn(pictures, etag, lambda: print_page([json.loads(text)], title=f"puzzlefleet {board_id}"))
         return _cached(request, body, "text/html; charset=utf-8", etag, BOARD_CACHE)
 
-    @app.get("/daily/{day}", response_model=DailySet, tags=["daily"],
-             responses={404: {"description": "no set for this day"}})
-    async def get_daily(request: Request, day: date) -> Response:
+    daily_set = create_model("DailySet", date=(date, ...), boards=(list[board], Field(min_length=1)))
+
+    @app.get("/daily/{day}", response_model=daily_set, tags=["daily"], operation_id="get_daily", responses={
+        **NOT_MODIFIED, **declared(404, 422, 503, s404="no set for this day"),
+        **_answer(description="the day's set, its boards in order",
+                  links={**board_links("$response.body#/boards/0/id", prefix="first_"),
+                         "boards_stored_that_day": {"operationId": "list_boards", "parameters": {
+                             "date": "$response.body#/date"}, "description": "the boards stored on that day"}})})
+    async def get_daily(request: Request, day: Annotated[date, PathParam(description="a UTC day, YYYY-MM-DD")]) -> Response:
         with session(engine_(), read_only=True) as s:
             boards = store.daily_set(session=s, day=day)
         if not boards:
-            raise HTTPException(404, f"no daily set for {day.isoformat()}")
+            raise refused(404, f"no daily set for {day.isoformat()}", loc=("path", "day"))
         body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))
         return _cached(request, body, "application/json", _etag(body), LIST_CACHE)
 
-    add_player_routes(app, board_text, pictures, _etag, fresh)
+    add_player_routes(app, board_text, pictures, _etag, fresh,
+                      responses={**NOT_MODIFIED, **drawing_errors, **_answer(description="the player page")})
     return app

@@ -12,8 +12,9 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Path as PathParam, Request
 from fastapi.responses import HTMLResponse, Response
 
 from engine import EdgeClue, game_of
@@ -76,10 +77,14 @@ def _edge(n: int, clue: EdgeClue, drawing: Drawing) -> dict[str, object]:
 
 
 def add_player_routes(app: FastAPI, board_text: Callable[[str], str], pictures: Drawn,
-                      etag_of: Callable[..., str], fresh: Callable[[Request, str], bool]) -> None:
-    @app.get("/play/{board_id}", response_class=HTMLResponse, tags=["player"],
-             responses={404: {"description": "no board with this id"}})
-    async def play(request: Request, board_id: str) -> Response:
+                      etag_of: Callable[..., str], fresh: Callable[[Request, str], bool], *,
+                      responses: dict[int | str, dict[str, Any]]) -> None:
+    """GET /play/{board_id}, answering as `responses` declares (the app's error body and 304)."""
+    @app.get("/play/{board_id}", response_class=HTMLResponse, tags=["player"], operation_id="play_board",
+             responses=responses)
+    async def play(request: Request,
+                   board_id: Annotated[str, PathParam(min_length=1, description="a board's id, as listings give it")]
+                   ) -> Response:
         text = board_text(board_id)
         etag = etag_of(text, "play", _assets_digest())     # a new player is a new page too
         headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}

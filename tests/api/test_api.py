@@ -13,6 +13,7 @@ from PIL import Image
 
 import engine
 from engine.games.starbattle import Board
+from store.api.errors import ErrorBody
 from store.render import png, svg
 
 
@@ -93,13 +94,24 @@ def test_a_total_is_counted_once_in_its_window_while_pages_show_new_boards(tmp_p
 def test_offset_paging_is_refused_naming_the_next_link(client):
     assert client.get("/boards", params={"offset": 0}).status_code == 200
     r = client.get("/boards", params={"offset": 2})
-    assert r.status_code == 422 and "`next`" in r.json()["detail"]
+    assert r.status_code == 422
+    [entry] = r.json()["detail"]
+    assert entry["loc"] == ["query", "offset"] and "`next`" in entry["msg"] and entry["type"] == "offset_not_taken"
 
 
-@pytest.mark.parametrize("cursor", ["zzz", "", "bm90IGEgY3Vyc29y", "MjAyNi0xMi0wN1QwNzoxNDo0N3wwMTIz"])
-def test_a_cursor_no_listing_gave_is_422(client, cursor):
+@pytest.mark.parametrize("cursor", ["zzz", "", "bm90IGEgY3Vyc29y", "1765091687123456.0123", "1765091687123456|0123456789abcdef"])
+def test_a_cursor_not_of_the_declared_form_is_422(client, cursor):
     r = client.get("/boards", params={"cursor": cursor})
-    assert r.status_code == 422 and "cursor" in r.json()["detail"], r.json()
+    assert r.status_code == 422
+    assert [entry["loc"] for entry in r.json()["detail"]] == [["query", "cursor"]], r.json()
+
+
+def test_any_cursor_of_the_declared_form_is_a_place_in_the_listing(client, boards):
+    """The schema's pattern is all a cursor must match: one naming no stored board still continues the
+    listing from its place (here: after every board, and before every board)."""
+    assert client.get("/boards", params={"cursor": "9999999999999999.ffffffffffffffff"}).json()["boards"] == []
+    first = client.get("/boards", params={"cursor": "-9999999999999999.0000000000000000"}).json()
+    assert [b["id"] for b in first["boards"]] == [b["id"] for b in boards]
 
 
 @pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 201}, {"offset": -1}, {"size": "x"},
@@ -127,7 +139,23 @@ def test_unknown_ids_are_404(client, path):
     for board_id in ("0123456789abcdef", "nope", "%27%3B--"):
         r = client.get(path.format(board_id))
         assert r.status_code == 404, (path, board_id)
-        assert "detail" in r.json()
+        assert ErrorBody.model_validate(r.json()).detail[0].type == "not_found"
+
+
+def test_every_error_has_the_one_declared_body(client):
+    """A parameter that fails validation, an unknown id or day, an unknown path and another method
+    all answer {"detail": [{"loc", "msg", "type"}]} (ErrorBody, as the schema declares it)."""
+    answers = [(422, client.get("/boards", params={"limit": 0}), ["query", "limit"]),
+               (404, client.get("/daily/1999-01-01"), ["path", "day"]),
+               (404, client.get("/no/such/path"), []),
+               (405, client.post("/boards"), [])]
+    for status, r, loc in answers:
+        assert r.status_code == status and r.headers["content-type"] == "application/json", (status, r.text)
+        [entry] = ErrorBody.model_validate(r.json()).detail
+        assert entry.loc == loc and entry.msg and entry.type, r.json()
+    assert "GET" in answers[-1][1].headers["allow"]
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["schemas"]["ErrorBody"]["required"] == ["detail"]
 
 
 def test_pictures_and_print(client, queens):
@@ -188,7 +216,8 @@ def test_the_puzz_link_url_opens_the_same_board(client, boards):
     for data in boards:
         r = client.get(f"/boards/{data['id']}.pzpr")
         if data["game"] == "sudoku" or data["rules"].get("diagonals"):
-            assert r.status_code == 422          # puzz.link cannot state these exactly
+            assert r.status_code == 404          # puzz.link cannot state these exactly
+            assert r.json()["detail"][0]["type"] == "no_puzz_link"
             continue
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain") and r.headers["etag"]
         url = r.text.strip()
@@ -233,8 +262,9 @@ def test_the_games_list_their_drawing_styles_by_rules(client):
 
 
 def test_the_listing_filters_by_style(client, boards):
-    """Every generated star board names its style; ?style= selects by it, and a style no board of the
-    other filters can have (unknown, one-star only with stars=2, any on Sudoku) is 422."""
+    """Every generated star board names its style; ?style= selects by it; a style no game has is 422
+    (the schema lists the styles), and one no board of the other filters can have (one-star only with
+    stars=2, any on Sudoku) selects no boards."""
     styled = [b for b in boards if b["game"] != "sudoku"]
     assert all(b["style"] == b["generation"]["style"] for b in styled)
     for style in {b["style"] for b in styled}:
@@ -243,8 +273,12 @@ def test_the_listing_filters_by_style(client, boards):
         assert {b["style"] for b in page["boards"]} == {style}
     assert client.get("/boards", params={"game": "sudoku"}).json()["boards"][0]["style"] is None
     assert client.get("/boards", params={"style": "composed", "size": 6}).status_code == 200
-    for params in ({"style": "cubist"}, {"style": "composed", "stars": 2}, {"style": "composed", "game": "starbattle"},
-                   {"style": "organic", "game": "sudoku"}, {"style": "Organic!"}):
+    for params in ({"style": "cubist"}, {"style": "Organic!"}):
         r = client.get("/boards", params=params)
         assert r.status_code == 422, params
-        assert "\n" not in json.dumps(r.json())
+        [entry] = r.json()["detail"]
+        assert entry["loc"] == ["query", "style"] and "composed" in entry["msg"], entry
+    for params in ({"style": "composed", "stars": 2}, {"style": "composed", "game": "starbattle"},
+                   {"style": "organic", "game": "sudoku"}):
+        page = client.get("/boards", params=params).json()
+        assert page["boards"] == [] and page["total"] == 0, params

@@ -56,7 +56,10 @@ def test_a_favicon(client):
 def test_puzz_link_only_where_it_states_the_board(client, boards):
     diagonal = next(b for b in boards if b["rules"].get("diagonals"))
     r = client.get(f"/boards/{diagonal['id']}.pzpr")
-    assert r.status_code == 422 and "diagonal rule" in r.json()["detail"]
+    assert r.status_code == 404
+    [entry] = r.json()["detail"]
+    assert entry == {"loc": ["path", "board_id"], "msg": entry["msg"], "type": "no_puzz_link"}
+    assert "diagonal rule" in entry["msg"]
 
 
 def test_cors_origins_come_from_the_environment():
