@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "store.daily": ("daily_set", "daily_sets_between", "get_boards", "in_daily_set", "save_daily",
+    "store.daily": ("daily_days", "daily_set", "daily_sets_between", "get_boards", "in_daily_set", "save_daily",
                     "unused_board_ids"),
     "store.dailymodels": ("DailyEntry",),
     "store.db": ("init_db", "make_engine", "session"),
@@ -43,7 +43,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:    # the same names, for type checkers and editors
-    from store.daily import (daily_set, daily_sets_between, get_boards, in_daily_set, save_daily,
+    from store.daily import (daily_days, daily_set, daily_sets_between, get_boards, in_daily_set, save_daily,
                              unused_board_ids)
     from store.dailymodels import DailyEntry
     from store.db import init_db, make_engine, session

@@ -1,5 +1,5 @@
 """Keyword-only repository functions over the daily table (see store/dailymodels.py): read a day's
-set, find boards no day has used, and write a day's set once, all or nothing.
+set or the days that have one, find boards no day has used, and write a day's set once, all or nothing.
 
 Which boards make a good set is the scheduler's business (jobs/daily.py); this module only keeps
 the record straight, also against concurrent writers."""
@@ -42,6 +42,17 @@ def daily_set(*, session: Session, day: date) -> list[dict[str, Any]]:
     stmt = (select(col(Puzzle.data)).join(DailyEntry, col(DailyEntry.board_id) == col(Puzzle.id))
             .where(col(DailyEntry.day) == _day(day)).order_by(col(DailyEntry.position)))
     return [json.loads(text) for text in session.scalars(stmt)]
+
+
+def daily_days(*, session: Session, limit: int, before: date | None = None) -> list[date]:
+    """The days that have a set, newest first, up to `limit` of them (only days before `before`, when
+    given): read along the (day, position) key, a cost that does not grow with the store."""
+    if limit < 0:
+        raise StoreError("limit must not be negative")
+    stmt = select(col(DailyEntry.day)).distinct().order_by(col(DailyEntry.day).desc()).limit(limit)
+    if before is not None:
+        stmt = stmt.where(col(DailyEntry.day) < _day(before))
+    return [_day(day) for day in session.scalars(stmt)]
 
 
 def daily_sets_between(*, session: Session, first: date, last: date) -> dict[date, list[dict[str, Any]]]:

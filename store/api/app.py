@@ -12,6 +12,7 @@ from dataclasses import replace
 from time import monotonic
 import inspect
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Path as PathParam, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field, WrapValidator, create_model
+from pydantic import BaseModel, BeforeValidator, Field, WrapValidator, create_model
 from pydantic_core import PydanticCustomError
 from urllib.parse import urlencode
 
@@ -44,6 +45,7 @@ from store.repo import CURSOR_PATTERN, TOTAL_CAP, Listing, board_page, count_lis
 from store.render import RenderError, png, print_page, svg
 
 MAX_LIMIT = 200
+MAX_DAYS = 366
 BOARD_CACHE = "public, max-age=300"      # a board changes only when re-graded; the ETag revalidates it
 # A picture shows the grid and the answer, which the board's id (its fingerprint) names: a re-grade
 # leaves it as it is, so browsers and CDNs may serve repeats for a day without asking.
@@ -105,6 +107,16 @@ def _only_zero(value: Any, handler: Any) -> Any:
                                   "link (/boards?...&cursor=...) from the first page") from None
 
 
+def _full_date(value: Any) -> Any:
+    # pydantic would also read "0" (a Unix time) or "2026-01-15T00:00" as a day; the schema says YYYY-MM-DD.
+    if isinstance(value, str) and not FULL_DATE.fullmatch(value):
+        raise PydanticCustomError("date_format", "a day is written YYYY-MM-DD")
+    return value
+
+
+FULL_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+Day = Annotated[date, BeforeValidator(_full_date)]
+
 # Skipping `offset` rows costs as many reads as it skips; a cursor costs one page's.
 OnlyZero = Annotated[int, Field(ge=0, le=0), WrapValidator(_only_zero)]
 
@@ -128,6 +140,11 @@ class GameInfo(BaseModel):
 class Health(BaseModel):
     status: str
     engine_version: str
+
+
+class DailyDays(BaseModel):
+    days: list[date] = Field(description="the days that have a set, newest first")
+    earlier: date | None = Field(description="`before` for the page of days before these, or null when none is")
 
 
 class Steps(BaseModel):
@@ -253,7 +270,9 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
     async def render_error(_request: Request, exc: RenderError) -> JSONResponse:
         return error_response(422, f"cannot draw this board: {exc}", loc=("path", "board_id"), kind="cannot_draw")
 
-    @app.get("/health", response_model=Health, tags=["meta"], operation_id="get_health", responses=declared(503))
+    @app.get("/health", response_model=Health, tags=["meta"], operation_id="get_health", responses={
+        **declared(503), **_answer(description="the store answers", links={
+            "games": {"operationId": "get_games", "description": "the games this engine version knows"}})})
     async def health() -> Response:
         with session(engine_(), read_only=True) as s:
             s.scalar(select(1))
@@ -272,7 +291,9 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     @app.get("/games", tags=["meta"], response_model=list[GameInfo], operation_id="get_games", responses=_answer(
         description="the games", links={"boards": {"operationId": "list_boards", "description": "the game's boards",
-                                                   "parameters": {"game": "$response.body#/0/name"}}}))
+                                                   "parameters": {"game": "$response.body#/0/name"}},
+                                        "board_schema": {"operationId": "get_board_schema",
+                                                         "description": "the JSON Schema of a board of these games"}}))
     def get_games() -> Response:
         """The games this store can hold, with the bands a board of each may have and the drawing styles
         by rules (sizes, and the other rules fields each group goes with; the default style first)."""
@@ -295,7 +316,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         band: Annotated[_one_of(bands()) | None, Query(description="a band, as /games lists them")] = None,
         style: Annotated[_one_of(style_names()) | None, Query(description="a drawing style, as /games lists them "
                                                               "(no boards when none of the other filters can have it)")] = None,
-        day: Annotated[date | None, Query(alias="date", description="boards stored on this UTC day")] = None,
+        day: Annotated[Day | None, Query(alias="date", description="boards stored on this UTC day")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
         order: Annotated[Literal["oldest", "newest"], Query(description="oldest first (the default: new "
                                                             "boards join the end) or newest first")] = "oldest",
@@ -419,6 +440,22 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         body = await drawn(pictures, etag, lambda: print_page([json.loads(text)], title=f"puzzlefleet {board_id}"))
         return _cached(request, body, "text/html; charset=utf-8", etag, BOARD_CACHE)
 
+    @app.get("/daily", response_model=DailyDays, tags=["daily"], operation_id="list_daily_days", responses={
+        **declared(422, 503), **_answer(description="the days that have a set, newest first", links={
+            "newest": {"operationId": "get_daily", "parameters": {"day": "$response.body#/days/0"},
+                       "description": "the newest day's set"},
+            "earlier": {"operationId": "list_daily_days", "parameters": {"before": "$response.body#/earlier"},
+                        "description": "the days before these"}})})
+    async def list_daily_days(
+        before: Annotated[Day | None, Query(description="only days before this one (a page's `earlier`)")] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 30,
+    ) -> Response:
+        with session(engine_(), read_only=True) as s:
+            days = store.daily_days(session=s, limit=limit + 1, before=before)
+        body = {"days": [day.isoformat() for day in days[:limit]],
+                "earlier": days[limit - 1].isoformat() if len(days) > limit else None}
+        return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
+
     daily_set = create_model("DailySet", date=(date, ...), boards=(list[board], Field(min_length=1)))
 
     @app.get("/daily/{day}", response_model=daily_set, tags=["daily"], operation_id="get_daily", responses={
@@ -427,7 +464,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                   links={**board_links("$response.body#/boards/0/id", prefix="first_"),
                          "boards_stored_that_day": {"operationId": "list_boards", "parameters": {
                              "date": "$response.body#/date"}, "description": "the boards stored on that day"}})})
-    async def get_daily(request: Request, day: Annotated[date, PathParam(description="a UTC day, YYYY-MM-DD")]) -> Response:
+    async def get_daily(request: Request, day: Annotated[Day, PathParam(description="a UTC day, YYYY-MM-DD")]) -> Response:
         with session(engine_(), read_only=True) as s:
             boards = store.daily_set(session=s, day=day)
         if not boards:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from engine.games.starbattle import Rules, generate
-from store import init_db, make_engine, save_board, session
+from store import init_db, make_engine, save_board, save_daily, session
 from store.api import create_app
 
 SUDOKU = {"id": "5d0c0000000000aa", "game": "sudoku", "rules": {"size": 9},
@@ -19,19 +21,32 @@ SUDOKU = {"id": "5d0c0000000000aa", "game": "sudoku", "rules": {"size": 9},
           "engine_version": "0.1.0"}
 
 
-@pytest.fixture(scope="session")
-def store_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    url = f"sqlite:///{tmp_path_factory.mktemp('api') / 'puzzles.db'}"
+DAILY_DAY = date(2026, 1, 15)
+
+
+def make_store(path: Path) -> str:
+    """The URL of a new SQLite store at `path` holding the boards the API tests read: star boards of
+    three rules, a classic-diagonal Queens and a Sudoku; and a daily set of the Sudoku and a Queens on
+    DAILY_DAY."""
+    url = f"sqlite:///{path}"
     db = make_engine(url)
     init_db(db)
+    board_ids: list[str] = []
     with session(db) as s:
         for rules, seed in ((Rules(6, 1, False), 1), (Rules(8, 1, False), 2), (Rules(8, 1, True), 3),
                             (Rules(10, 2, False), 4)):
             board, _ = generate(rules, seed)
             assert save_board(session=s, data=board.to_json(), fingerprint=board.fingerprint)
+            board_ids.append(board.to_json()["id"])
         assert save_board(session=s, data=SUDOKU, fingerprint="5d" * 32)
+        assert save_daily(session=s, day=DAILY_DAY, board_ids=[SUDOKU["id"], board_ids[0]]) == "stored"
     db.dispose()
     return url
+
+
+@pytest.fixture(scope="session")
+def store_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return make_store(tmp_path_factory.mktemp("api") / "puzzles.db")
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from PIL import Image
 import engine
 from engine.games.starbattle import Board
 from store.api.errors import ErrorBody
+from tests.api.conftest import DAILY_DAY, SUDOKU
 from store.render import png, svg
 
 
@@ -181,7 +182,6 @@ def test_pictures_and_print(client, queens):
 
 
 def test_sudoku_from_the_json_alone(client):
-    from tests.api.conftest import SUDOKU
     assert client.get(f"/boards/{SUDOKU['id']}").json() == SUDOKU
     digits = ET.fromstring(client.get(f"/boards/{SUDOKU['id']}.svg", params={"solution": "true"}).text)\
         .findall(".//{http://www.w3.org/2000/svg}text")
@@ -189,9 +189,17 @@ def test_sudoku_from_the_json_alone(client):
     assert client.get(f"/boards/{SUDOKU['id']}.png").status_code == 200
 
 
-def test_daily_route(client):
+def test_daily_route(client, boards):
+    assert client.get("/daily").json() == {"days": [DAILY_DAY.isoformat()], "earlier": None}
+    day = client.get(f"/daily/{DAILY_DAY.isoformat()}").json()
+    assert day["date"] == DAILY_DAY.isoformat() and [b["id"] for b in day["boards"]][0] == SUDOKU["id"]
+    assert day["boards"][1] == next(b for b in boards if b["id"] == day["boards"][1]["id"])
+    assert client.get("/daily", params={"before": DAILY_DAY.isoformat()}).json() == {"days": [], "earlier": None}
     assert client.get("/daily/2001-01-01").status_code == 404
-    assert client.get("/daily/not-a-date").status_code == 422
+    for bad in ("not-a-date", "0", "2026-01-15T00:00:00", "2026-1-15"):
+        r = client.get(f"/daily/{bad}")
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "day"], bad
+    assert client.get("/boards", params={"date": "0"}).status_code == 422
 
 
 def test_steps_model_in_openapi(client):

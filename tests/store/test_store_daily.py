@@ -14,7 +14,7 @@ from sqlalchemy import Engine, inspect, insert
 from sqlalchemy.exc import IntegrityError
 
 import store
-from store import DailyEntry, StoreError, daily_set, daily_sets_between, save_daily, unused_board_ids
+from store import DailyEntry, StoreError, daily_days, daily_set, daily_sets_between, save_daily, unused_board_ids
 from store.db import alembic_config
 
 DAY = date(2025, 3, 14)
@@ -143,6 +143,22 @@ def test_daily_sets_between_includes_both_ends(engine: Engine, board: Any) -> No
                                                                                     days[2]: [ids[2]]}
         assert store.in_daily_set(session=s, board_id=ids[0]) and not store.in_daily_set(session=s, board_id=ids[4])
         assert set(store.get_boards(session=s, board_ids=[ids[4], "0" * 16])) == {ids[4]}
+
+
+def test_daily_days_are_the_days_with_a_set_newest_first(engine: Engine, board: Any) -> None:
+    ids = _stored(engine, board, [f"d{i}" for i in range(4)])
+    days = [DAY + timedelta(days=d) for d in (0, 2, 3)]
+    with store.session(engine) as s:
+        assert daily_days(session=s, limit=5) == []
+        for day, board_ids in zip(days, (ids[:2], ids[2:3], ids[3:])):
+            assert save_daily(session=s, day=day, board_ids=board_ids) == "stored"
+    with store.session(engine, read_only=True) as s:
+        assert daily_days(session=s, limit=5) == days[::-1]          # a day of two boards listed once
+        assert daily_days(session=s, limit=2) == [days[2], days[1]]
+        assert daily_days(session=s, limit=5, before=days[2]) == [days[1], days[0]]
+        assert daily_days(session=s, limit=5, before=days[0]) == []
+        with pytest.raises(StoreError, match="limit"):
+            daily_days(session=s, limit=-1)
 
 
 def test_concurrent_writers_of_one_day_leave_one_set(db_url: str, board: Any) -> None:
