@@ -169,11 +169,14 @@ def test_the_read_api_serves_it(tmp_path: Path) -> None:
     with TestClient(create_app(db=db)) as client:
         listing = client.get("/boards", params={"game": "latin"}).json()
         assert [b["id"] for b in listing["boards"]] == [board.id]
+        # the read API's schema names the new game among the games a listing takes
+        parameters = client.get("/openapi.json").json()["paths"]["/boards"]["get"]["parameters"]
+        assert "latin" in next(p for p in parameters if p["name"] == "game")["schema"]["anyOf"][0]["enum"]
         assert client.get(f"/boards/{board.id}").json()["givens"] == board.givens
         svg = client.get(f"/boards/{board.id}.svg", params={"solution": 1}).text
         assert svg.count('<text class="digit') == 16
         assert client.get(f"/boards/{board.id}.png").content.startswith(b"\x89PNG")
-        assert client.get(f"/boards/{board.id}.pzpr").status_code == 422
+        assert client.get(f"/boards/{board.id}.pzpr").status_code == 404     # puzz.link has no Latin squares
         assert "Latin square 4×4" in client.get(f"/boards/{board.id}/print").text
         assert '"mode":"digits"' in client.get(f"/play/{board.id}").text
         schema = client.get("/schema/board.json").json()
