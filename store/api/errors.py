@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 # A word for each status the app (or its router: an unknown path, another method) may answer with.
-KINDS = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 422: "unprocessable",
+KINDS = {404: "not_found", 405: "method_not_allowed", 422: "unprocessable",
          503: "store_unavailable"}
 _SAYS = {404: "not found: no such board, day or page", 405: "this path answers GET and HEAD only",
          422: "the request is well formed but cannot be answered (a parameter out of what it takes, "
