@@ -39,16 +39,19 @@ class ErrorBody(BaseModel):
     detail: list[ErrorEntry] = Field(min_length=1)
 
 
+def _entry(status: int, msg: str, loc: tuple[str | int, ...], kind: str | None) -> dict[str, Any]:
+    return {"loc": list(loc), "msg": msg, "type": kind or KINDS.get(status, "error")}
+
+
 def refused(status: int, msg: str, *, loc: tuple[str | int, ...] = (), kind: str | None = None) -> HTTPException:
     """The exception that answers `status` with the error body of one entry."""
-    entry = {"loc": list(loc), "msg": msg, "type": kind or KINDS.get(status, "error")}
-    return HTTPException(status, detail=[entry])
+    return HTTPException(status, detail=[_entry(status, msg, loc, kind)])
 
 
 def error_response(status: int, msg: str, *, loc: tuple[str | int, ...] = (), kind: str | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
-    entry = {"loc": list(loc), "msg": msg, "type": kind or KINDS.get(status, "error")}
-    return JSONResponse({"detail": [entry]}, status_code=status, headers=headers)
+    """The error body of one entry, as a response (for an exception handler)."""
+    return JSONResponse({"detail": [_entry(status, msg, loc, kind)]}, status_code=status, headers=headers)
 
 
 def declared(*statuses: int, **descriptions: str) -> dict[int | str, dict[str, Any]]:
