@@ -1,4 +1,4 @@
-# The compiled Tango rungs: the finders of techniques.TABLE from pair to line-pair, the ones the ladder
+# The compiled Tango rungs: the finders of techniques.TABLE from pair to line-links, the ones the ladder
 # asks (techniques.TangoPosition wraps a Position for engine.ladder's loop). A finder returns what a
 # sentence needs beside the placements (`Position.find`: the line, the pair, the ways ...), so that
 # techniques.SAY words the step from it without looking again. Chain and trial, above these rungs,
@@ -35,15 +35,16 @@ cdef enum:
     PAIR_COUNT = 5
     LINE_COMPLETIONS = 6
     LINE_PAIR = 7
-    LAST = LINE_PAIR                 # the last rung compiled here
+    LINE_LINKS = 8
+    LAST = LINE_LINKS                # the last rung compiled here
     WAYS_COST = 3
     LINE_PAIR_COST = 2
     LINE_PAIR_LIMIT = 400
     WAYS_SHOWN = 3                   # line-completions returns the ways when there are at most this many
-    MAXDETAIL = 4
+    MAXDETAIL = 1 + TG_MAXN          # line-links: its ways, then a link per cell of its line
 
-cdef int COST[8]
-COST[:] = [1, 1, 1, 2, 4, 5, 8, 20]
+cdef int COST[9]
+COST[:] = [1, 1, 1, 2, 4, 5, 8, 20, 22]
 
 COMPILED = LAST
 RUNG_COSTS = tuple(COST[i] for i in range(LAST + 1))
@@ -414,6 +415,100 @@ cdef class Position:
         self._say(best_joint, <int> best_same, <int> best_differ)
         return 1
 
+    cdef int _linked_ways(self, int line, int *parent, int *parity, int *link) noexcept nogil:
+        """The line's ways (into ways_b) that keep the relations between its empty cells (`parent`,
+        `parity`: the union-find over the cells); `link` gets, per position, the first earlier empty
+        cell of the line related to it as j * 2 + parity (-1: none, or a known cell)."""
+        cdef int i, j, k, kept = 0, ri, rj, pi, pj
+        cdef unsigned int empty = self.full & ~(self.suns[line] | self.moons[line]), m
+        cdef int roots[TG_MAXN]
+        cdef int parities[TG_MAXN]
+        for i in range(self.n):
+            link[i] = -1
+            if (empty >> i) & 1:
+                roots[i] = self._root(parent, parity, self._cell(line, i), &parities[i])
+                for j in range(i):
+                    if (empty >> j) & 1 and roots[j] == roots[i]:
+                        link[i] = j * 2 + (parities[i] ^ parities[j])
+                        break
+        k = self._ways(line, self.ways_a)
+        for j in range(k):
+            m = self.ways_a[j]
+            for i in range(self.n):
+                if link[i] >= 0 and (((m >> i) ^ (m >> (link[i] >> 1))) & 1) != (link[i] & 1):
+                    break
+            else:
+                self.ways_b[kept] = <unsigned short> m
+                kept += 1
+        return kept
+
+    cdef bint _line_links(self) noexcept nogil:
+        cdef int parent[MAXCELLS]
+        cdef int parity[MAXCELLS]
+        cdef int link[TG_MAXN]
+        cdef int best_link[TG_MAXN]
+        cdef int n = self.n, cell, k, line, i, j, ways, best = -1, best_ways = 0
+        cdef unsigned int empty, m, alike, ever, all_moons, any_moon, best_suns = 0, best_moons = 0
+        cdef bint broken = 0, changed = 1
+        for cell in range(n * n):
+            parent[cell] = cell
+            parity[cell] = 0
+        for k in range(self.nclues):
+            if self.values[self.clue_a[k]] < 0 and self.values[self.clue_b[k]] < 0:
+                self._relate(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, &broken)
+        # what each line's ways keep alike or apart between its empty cells, to a fixed point
+        while changed and not broken:
+            changed = 0
+            for line in range(2 * n):
+                empty = self.full & ~(self.suns[line] | self.moons[line])
+                if not empty:
+                    continue
+                ways = self._linked_ways(line, parent, parity, link)
+                if ways == 0:
+                    return 0
+                for i in range(n):
+                    if not (empty >> i) & 1:
+                        continue
+                    alike = self.full
+                    ever = 0
+                    for k in range(ways):
+                        m = self.ways_b[k]
+                        m = m if (m >> i) & 1 else ~m & self.full      # bit j: cell j alike cell i
+                        alike &= m
+                        ever |= m
+                    for j in range(i + 1, n):
+                        if (empty >> j) & 1 and ((alike >> j) & 1 or not (ever >> j) & 1):
+                            changed |= self._relate(parent, parity, self._cell(line, i), self._cell(line, j),
+                                                    0 if (alike >> j) & 1 else 1, &broken)
+        if broken:
+            return 0
+        for line in range(2 * n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            if not empty:
+                continue
+            ways = self._linked_ways(line, parent, parity, link)
+            all_moons = self.full
+            any_moon = 0
+            for k in range(ways):
+                all_moons &= self.ways_b[k]
+                any_moon |= self.ways_b[k]
+            if (all_moons & empty or ~any_moon & empty) and (best < 0 or ways < best_ways):
+                best, best_ways = line, ways
+                best_moons, best_suns = all_moons & empty, ~any_moon & empty
+                for i in range(n):
+                    best_link[i] = link[i]
+        if best < 0:
+            return 0
+        self._put_mask(best, best_suns, 0)
+        self._put_mask(best, best_moons, 1)
+        self.found_cost = COST[LINE_LINKS] + WAYS_COST * (best_ways - 1)
+        self.found_where = best
+        self.detail[0] = best_ways                  # the ways, then each position's link
+        for i in range(n):
+            self.detail[1 + i] = best_link[i]
+        self.ndetail = 1 + n
+        return 1
+
     cdef bint _find(self, int rung) noexcept nogil:
         """Whether rung `rung` finds a step (its placements in `placed`, its cost and detail set)."""
         self.nplaced = 0
@@ -433,7 +528,9 @@ cdef class Position:
             return self._pair_count()
         elif rung == LINE_COMPLETIONS:
             return self._line_completions()
-        return self._line_pair()
+        elif rung == LINE_PAIR:
+            return self._line_pair()
+        return self._line_links()
 
     # --------------------------------------------------------------------------------------------
     # whether chain finds anything (techniques._relations and chain, without the facts)
@@ -512,7 +609,7 @@ cdef class Position:
         return out
 
     def find(self, int rung):
-        """The step rung `rung` (0 pair ... COMPILED line-pair, techniques.TABLE's numbers) finds here,
+        """The step rung `rung` (0 pair ... COMPILED line-links, techniques.TABLE's numbers) finds here,
         or None: (cost, placements sorted, where, detail). `where` is the line it reasons about (the
         first of the two for line-pair; the clue's number for clue); `detail` is what its sentence
         needs that the placements do not say: pair (the pair's first position along the line, its
@@ -520,7 +617,9 @@ cdef class Position:
         pairs' first positions as a mask) or (1, how many more of the symbol fit beyond the × pairs,
         how many the line needs, the number of × pairs); line-completions (the number of ways, then
         each way as a moon mask when there are at most WAYS_SHOWN); line-pair (the joint ways, the
-        = and × clues between the lines as masks); () for the others. Never changes the position."""
+        = and × clues between the lines as masks); line-links (the ways that keep the relations, then
+        for each position along the line the first earlier empty cell related to it, as j * 2 + 1 when
+        they differ, j * 2 when alike, -1 for none); () for the others. Never changes the position."""
         cdef bint hit
         cdef int i
         if not 0 <= rung <= LAST:

@@ -5,7 +5,7 @@ that parity and soundness tests have an oracle:
   alike ending at it, the clue to its left and the clue above it);
 - reference_valid_lines: the valid lines of length n, by listing every string of S and M;
 - REFERENCE_LADDER: the technique ladder with a Python finder for each compiled rung (_ladder.pyx, pair
-  to line-pair) on techniques.TangoState's bit masks. Each finds what its compiled twin finds (the
+  to line-links) on techniques.TangoState's bit masks. Each finds what its compiled twin finds (the
   placements, the cost and the detail the sentence is built from, techniques.SAY) and the sentence is
   worded by the same function; chain and trial, Python already, are the live ones, trial's probes run
   on this ladder. grade.reference_grade runs it; the tests hold it equal to the live ladder. It shares
@@ -304,10 +304,97 @@ def _line_pair(state) -> Facts | None:
     return _cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line, (ways, same, differ)
 
 
+class _Links:
+    """Which cells are alike (0) or differ (1): a union-find with parity."""
+
+    def __init__(self, size: int):
+        self.parent = list(range(size))
+        self.parity = [0] * size
+        self.broken = False
+
+    def root(self, x: int) -> tuple[int, int]:
+        parity = 0
+        while self.parent[x] != x:
+            parity ^= self.parity[x]
+            x = self.parent[x]
+        return x, parity
+
+    def link(self, a: int, b: int, parity: int) -> bool:
+        """Record the relation; True when it is new (a contradicting one breaks the links)."""
+        (ra, pa), (rb, pb) = self.root(a), self.root(b)
+        if ra == rb:
+            self.broken |= pa ^ pb != parity
+            return False
+        self.parent[ra], self.parity[ra] = rb, pa ^ pb ^ parity
+        return True
+
+
+def _linked_ways(state, links: _Links, line: int) -> tuple[list[int], list[int]]:
+    """A line's ways that keep the relations between its empty cells, and per position the first
+    earlier empty cell related to it (j * 2 + parity; -1 none or a known cell)."""
+    n, cells = state.n, line_cells(state.n)[line]
+    empty = [i for i in range(n) if state.values[cells[i]] < 0]
+    roots = {i: links.root(cells[i]) for i in empty}
+    link = [-1] * n
+    for i in empty:
+        earlier = [j for j in empty if j < i and roots[j][0] == roots[i][0]]
+        if earlier:
+            link[i] = earlier[0] * 2 + (roots[i][1] ^ roots[earlier[0]][1])
+    kept = [m for m in state.line_ways(line)
+            if all((m >> i ^ m >> (j >> 1)) & 1 == j & 1 for i, j in enumerate(link) if j >= 0)]
+    return kept, link
+
+
+def _line_links(state) -> Facts | None:
+    """Link the empty cells: the clues between them, and in each line every two of its empty cells
+    that are alike (or differ) in every way the line can be completed keeping the links so far, over
+    and over until nothing new follows. A line whose ways, keeping the links, agree on an empty cell
+    forces it; the line with the fewest such ways is taken."""
+    n = state.n
+    links = _Links(n * n)
+    for c in state.board.clues:
+        if state.values[c.first] < 0 and state.values[c.second] < 0:
+            links.link(c.first, c.second, 0 if c.same else 1)
+    lines = line_cells(n)
+    changed = True
+    while changed and not links.broken:
+        changed = False
+        for line, cells in enumerate(lines):
+            empty = [i for i in range(n) if state.values[cells[i]] < 0]
+            if not empty:
+                continue
+            ways, _ = _linked_ways(state, links, line)
+            if not ways:
+                return None
+            for a, i in enumerate(empty):
+                for j in empty[a + 1:]:
+                    kinds = {(m >> i ^ m >> j) & 1 for m in ways}
+                    if len(kinds) == 1:
+                        changed |= links.link(cells[i], cells[j], kinds.pop())
+    if links.broken:
+        return None
+    best = None
+    for line, cells in enumerate(lines):
+        empty = [i for i in range(n) if state.values[cells[i]] < 0]
+        if not empty:
+            continue
+        ways, link = _linked_ways(state, links, line)
+        suns = [i for i in empty if all(not m >> i & 1 for m in ways)]
+        moons = [i for i in empty if all(m >> i & 1 for m in ways)]
+        if (suns or moons) and (best is None or len(ways) < best[0]):
+            best = (len(ways), line, suns, moons, link)
+    if best is None:
+        return None
+    ways, line, suns, moons, link = best
+    place = tuple(sorted(_placed(state, line, suns, 0) + _placed(state, line, moons, 1)))
+    return _cost("line-links") + WAYS_COST * (ways - 1), place, line, (ways, *link)
+
+
 FACTS: dict[str, Callable[..., Facts | None]] = {
     "pair": _first_line(_pair_in), "sandwich": _first_line(_sandwich_in), "clue": _clue,
     "balance": _first_line(_balance_in), "equal-pair": _first_line(_equal_pair_in),
-    "pair-count": _first_line(_pair_count_in), "line-completions": _line_completions, "line-pair": _line_pair}
+    "pair-count": _first_line(_pair_count_in), "line-completions": _line_completions, "line-pair": _line_pair,
+    "line-links": _line_links}
 
 
 def _cost(name: str) -> int:
