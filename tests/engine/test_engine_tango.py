@@ -405,7 +405,7 @@ def test_line_links_moves_where_the_rungs_below_it_stall() -> None:
     worded = [step for step in worded if step is not None and " are alike" in step.why and " differ" in step.why]
     assert worded
     for step in worded:
-        assert step.why.startswith("Following the clues") and "can be completed in" in step.why
+        assert step.why.startswith("Following the clues") and "can be completed in " in step.why
         assert "r0" not in step.why and "c0" not in step.why and step.units[0].startswith(("row ", "column "))
 
 

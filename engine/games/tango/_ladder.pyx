@@ -442,6 +442,67 @@ cdef class Position:
                 kept += 1
         return kept
 
+    cdef int _pair_links(self, int line, int *parent, int *parity, bint *broken) noexcept nogil:
+        """Lines `line` and `line + 1`, joined by clues, taken together (when their ways multiply to at
+        most LINE_PAIR_LIMIT): their joint ways that keep the clues between them and the relations
+        between their empty cells, and every two of those cells alike (or differing) in all of them
+        related. 1 when a relation is new, 0 when none is, -1 when no joint way is left."""
+        cdef int n = self.n, other = line + 1, ka, kb, i, j, p, q, kept = 0, changed = 0
+        cdef unsigned int same = self.link_same[line], differ = self.link_diff[line], a, b, m, alike, ever
+        cdef unsigned int full2 = (1u << (2 * n)) - 1, empty
+        cdef unsigned int joint[LINE_PAIR_LIMIT]
+        cdef int cells[2 * TG_MAXN]
+        cdef int roots[2 * TG_MAXN]
+        cdef int parities[2 * TG_MAXN]
+        cdef int link[2 * TG_MAXN]
+        if line % n == n - 1 or not (same | differ):
+            return 0
+        empty = (self.full & ~(self.suns[line] | self.moons[line])) | (
+            (self.full & ~(self.suns[other] | self.moons[other])) << n)
+        if not empty:
+            return 0
+        ka = self._ways(line, self.ways_a)
+        kb = self._ways(other, self.ways_b)
+        if ka * kb > LINE_PAIR_LIMIT:
+            return 0
+        for p in range(2 * n):
+            cells[p] = self._cell(line, p) if p < n else self._cell(other, p - n)
+            link[p] = -1
+            if (empty >> p) & 1:
+                roots[p] = self._root(parent, parity, cells[p], &parities[p])
+                for q in range(p):
+                    if (empty >> q) & 1 and roots[q] == roots[p]:
+                        link[p] = q * 2 + (parities[p] ^ parities[q])
+                        break
+        for i in range(ka):
+            a = self.ways_a[i]
+            for j in range(kb):
+                b = self.ways_b[j]
+                if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
+                    continue
+                m = a | (b << n)
+                for p in range(2 * n):
+                    if link[p] >= 0 and (((m >> p) ^ (m >> (link[p] >> 1))) & 1) != (link[p] & 1):
+                        break
+                else:
+                    joint[kept] = m
+                    kept += 1
+        if kept == 0:
+            return -1
+        for p in range(2 * n):
+            if not (empty >> p) & 1:
+                continue
+            alike = full2
+            ever = 0
+            for i in range(kept):
+                m = joint[i] if (joint[i] >> p) & 1 else ~joint[i] & full2
+                alike &= m
+                ever |= m
+            for q in range(p + 1, 2 * n):
+                if (empty >> q) & 1 and ((alike >> q) & 1 or not (ever >> q) & 1):
+                    changed |= self._relate(parent, parity, cells[p], cells[q], 0 if (alike >> q) & 1 else 1, broken)
+        return changed
+
     cdef bint _line_links(self) noexcept nogil:
         cdef int parent[MAXCELLS]
         cdef int parity[MAXCELLS]
@@ -456,7 +517,8 @@ cdef class Position:
         for k in range(self.nclues):
             if self.values[self.clue_a[k]] < 0 and self.values[self.clue_b[k]] < 0:
                 self._relate(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, &broken)
-        # what each line's ways keep alike or apart between its empty cells, to a fixed point
+        # what each line's ways (and two lines joined by clues, together) keep alike or apart between
+        # their empty cells, to a fixed point
         while changed and not broken:
             changed = 0
             for line in range(2 * n):
@@ -480,6 +542,11 @@ cdef class Position:
                         if (empty >> j) & 1 and ((alike >> j) & 1 or not (ever >> j) & 1):
                             changed |= self._relate(parent, parity, self._cell(line, i), self._cell(line, j),
                                                     0 if (alike >> j) & 1 else 1, &broken)
+            for line in range(2 * n - 1):
+                k = self._pair_links(line, parent, parity, &broken)
+                if k < 0:
+                    return 0
+                changed |= k
         if broken:
             return 0
         for line in range(2 * n):

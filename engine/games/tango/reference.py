@@ -345,10 +345,45 @@ def _linked_ways(state, links: _Links, line: int) -> tuple[list[int], list[int]]
     return kept, link
 
 
+def _pair_links(state, links: _Links, line: int) -> bool | None:
+    """Lines `line` and `line + 1`, joined by clues, taken together when their ways multiply to at most
+    LINE_PAIR_LIMIT: every two of their empty cells alike (or differing) in all the joint ways that
+    keep the clues between them and the links so far get linked. Whether a link is new; None when no
+    joint way is left."""
+    n = state.n
+    if line % n == n - 1:
+        return False
+    same, differ = _links(state, line)
+    if not same | differ:
+        return False
+    cells = line_cells(n)[line] + line_cells(n)[line + 1]
+    empty = [p for p in range(2 * n) if state.values[cells[p]] < 0]
+    if not empty:
+        return False
+    ways_a, ways_b = state.line_ways(line), state.line_ways(line + 1)
+    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
+        return False
+    roots = {p: links.root(cells[p]) for p in empty}
+    related = [(p, q, roots[p][1] ^ roots[q][1]) for p in empty for q in empty if q < p and roots[q][0] == roots[p][0]]
+    joint = [{p: (a if p < n else b) >> (p % n) & 1 for p in range(2 * n)}
+             for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+    joint = [way for way in joint if all(way[p] ^ way[q] == parity for p, q, parity in related)]
+    if not joint:
+        return None
+    changed = False
+    for x, p in enumerate(empty):
+        for q in empty[x + 1:]:
+            kinds = {way[p] ^ way[q] for way in joint}
+            if len(kinds) == 1:
+                changed |= links.link(cells[p], cells[q], kinds.pop())
+    return changed
+
+
 def _line_links(state) -> Facts | None:
-    """Link the empty cells: the clues between them, and in each line every two of its empty cells
-    that are alike (or differ) in every way the line can be completed keeping the links so far, over
-    and over until nothing new follows. A line whose ways, keeping the links, agree on an empty cell
+    """Link the empty cells: the clues between them, in each line every two of its empty cells that
+    are alike (or differ) in every way the line can be completed keeping the links so far, and the
+    same for two neighbouring lines joined by clues taken together, over and over until nothing new
+    follows. A line whose ways, keeping the links, agree on an empty cell
     forces it; the line with the fewest such ways is taken."""
     n = state.n
     links = _Links(n * n)
@@ -371,6 +406,11 @@ def _line_links(state) -> Facts | None:
                     kinds = {(m >> i ^ m >> j) & 1 for m in ways}
                     if len(kinds) == 1:
                         changed |= links.link(cells[i], cells[j], kinds.pop())
+        for line in range(2 * n - 1):
+            found = _pair_links(state, links, line)
+            if found is None:
+                return None
+            changed |= found
     if links.broken:
         return None
     best = None

@@ -22,8 +22,9 @@ The ladder, in order (tier: 1 easy, 2 medium, 3 hard, 4 expert):
 - line-completions (3): the ways a line can still be completed (balanced, never three alike, its
   clues, its known cells); what every way agrees on is forced; costs more the more ways there are;
 - line-pair (4): two neighbouring lines joined by clues, their ways taken together;
-- line-links (4): which empty cells of a line are alike, or differ, in every way the line can still be
-  completed, followed from line to line (with the clues between empty cells) until nothing new
+- line-links (4): which empty cells are alike, or differ, in every way their line can still be
+  completed (and in every joint way of two neighbouring lines joined by clues), each such link kept
+  when the next line's ways are counted, with the clues between empty cells, until nothing new
   follows; a line's ways that keep the links its cells got from the other lines force a cell;
 - chain (4): relations (alike, differ) followed from cell to cell across lines;
 - trial (5): assume a symbol in a cell and run the rungs below; when that breaks a rule, the cell
@@ -347,10 +348,11 @@ def _say_line_links(board: TangoBoard, place: tuple[int, ...], line: int, detail
     n, ways, links = board.n, detail[0], detail[1:]
     name = line_name(n, line)
     said = [f"{_names(n, line, (j >> 1, i))} {'differ' if j & 1 else 'are alike'}" for i, j in enumerate(links) if j >= 0]
-    how = "one way only" if ways == 1 else f"only {ways} ways"
-    return (name,), (f"Following the clues and what each line's ways keep alike or apart from line to line, in "
-                     f"{name} {', '.join(said) or 'no two empty cells are linked'}; keeping that, {name} can be "
-                     f"completed in {how}, and in every one {_forced(n, line, place)}")
+    how = "one way only:" if ways == 1 else f"only {ways} ways, and in every one"
+    return (name,), (f"Following the clues and what the ways of each line (and of two neighbouring lines joined by "
+                     f"clues) keep alike or apart, from line to line: in {name}, "
+                     f"{', '.join(said) or 'no two empty cells are linked'}; keeping that, {name} can be completed "
+                     f"in {how} {_forced(n, line, place)}")
 
 
 def _say_line_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
