@@ -41,7 +41,7 @@ cdef enum:
     LINE_PAIR_COST = 2
     LINE_PAIR_LIMIT = 400
     WAYS_SHOWN = 3                   # line-completions returns the ways when there are at most this many
-    MAXDETAIL = 1 + TG_MAXN          # line-links: its ways, then a link per cell of its line
+    MAXDETAIL = 4 + TG_MAXN          # line-links: its ways, a link per cell of its line, where they came from
 
 cdef int COST[9]
 COST[:] = [1, 1, 1, 2, 4, 5, 8, 20, 22]
@@ -76,6 +76,12 @@ cdef class Position:
     cdef int placed[MAXCELLS]
     cdef int detail[MAXDETAIL]                    # what its sentence needs beyond them (see `find`)
     cdef int ndetail
+    # line-links' links as it finds them: the two cells and where from (-1 a clue, a line, or
+    # 2n + line for that line and the next taken together)
+    cdef int edge_a[MAXCELLS]
+    cdef int edge_b[MAXCELLS]
+    cdef int edge_from[MAXCELLS]
+    cdef int nedges
 
     def __init__(self, int n, const unsigned char[:] values, clues):
         """`values`: a byte a cell (0 sun, 1 moon, 2 empty); `clues`: (a, b, same) in the board's order
@@ -442,6 +448,50 @@ cdef class Position:
                 kept += 1
         return kept
 
+    cdef bint _link(self, int *parent, int *parity, int a, int b, int p, int source, bint *broken) noexcept nogil:
+        """_relate, keeping the link (line-links words where its links came from)."""
+        if not self._relate(parent, parity, a, b, p, broken):
+            return 0
+        self.edge_a[self.nedges], self.edge_b[self.nedges], self.edge_from[self.nedges] = a, b, source
+        self.nedges += 1
+        return 1
+
+    cdef void _sources(self, int a, int b, unsigned int *lines, unsigned int *pairs, int *clues) noexcept nogil:
+        """Where the links joining cells a and b came from (they join them by one path): the lines
+        whose ways gave one, and the first lines of the pairs that did, as masks, and clues counted."""
+        cdef int came[MAXCELLS]
+        cdef int todo[MAXCELLS]
+        cdef int cell, e, other, head = 0, tail = 1, src
+        for cell in range(self.n * self.n):
+            came[cell] = -2
+        came[a] = -1
+        todo[0] = a
+        while head < tail and came[b] == -2:
+            cell = todo[head]
+            head += 1
+            for e in range(self.nedges):
+                if self.edge_a[e] == cell:
+                    other = self.edge_b[e]
+                elif self.edge_b[e] == cell:
+                    other = self.edge_a[e]
+                else:
+                    continue
+                if came[other] == -2:
+                    came[other] = e
+                    todo[tail] = other
+                    tail += 1
+        cell = b
+        while cell != a and came[cell] >= 0:
+            e = came[cell]
+            src = self.edge_from[e]
+            if 0 <= src < 2 * self.n:
+                lines[0] |= 1u << src
+            elif src >= 2 * self.n:
+                pairs[0] |= 1u << (src - 2 * self.n)
+            else:
+                clues[0] += 1
+            cell = self.edge_a[e] if self.edge_b[e] == cell else self.edge_b[e]
+
     cdef int _pair_links(self, int line, int *parent, int *parity, bint *broken) noexcept nogil:
         """Lines `line` and `line + 1`, joined by clues, taken together (when their ways multiply to at
         most LINE_PAIR_LIMIT): their joint ways that keep the clues between them and the relations
@@ -500,7 +550,8 @@ cdef class Position:
                 ever |= m
             for q in range(p + 1, 2 * n):
                 if (empty >> q) & 1 and ((alike >> q) & 1 or not (ever >> q) & 1):
-                    changed |= self._relate(parent, parity, cells[p], cells[q], 0 if (alike >> q) & 1 else 1, broken)
+                    changed |= self._link(parent, parity, cells[p], cells[q], 0 if (alike >> q) & 1 else 1,
+                                          2 * n + line, broken)
         return changed
 
     cdef bint _line_links(self) noexcept nogil:
@@ -510,13 +561,17 @@ cdef class Position:
         cdef int best_link[TG_MAXN]
         cdef int n = self.n, cell, k, line, i, j, ways, best = -1, best_ways = 0
         cdef unsigned int empty, m, alike, ever, all_moons, any_moon, best_suns = 0, best_moons = 0
+        cdef unsigned int from_lines = 0, from_pairs = 0
+        cdef int from_clues = 0
         cdef bint broken = 0, changed = 1
+        self.nedges = 0
         for cell in range(n * n):
             parent[cell] = cell
             parity[cell] = 0
         for k in range(self.nclues):
             if self.values[self.clue_a[k]] < 0 and self.values[self.clue_b[k]] < 0:
-                self._relate(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, &broken)
+                self._link(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, -1,
+                           &broken)
         # what each line's ways (and two lines joined by clues, together) keep alike or apart between
         # their empty cells, to a fixed point
         while changed and not broken:
@@ -540,8 +595,8 @@ cdef class Position:
                         ever |= m
                     for j in range(i + 1, n):
                         if (empty >> j) & 1 and ((alike >> j) & 1 or not (ever >> j) & 1):
-                            changed |= self._relate(parent, parity, self._cell(line, i), self._cell(line, j),
-                                                    0 if (alike >> j) & 1 else 1, &broken)
+                            changed |= self._link(parent, parity, self._cell(line, i), self._cell(line, j),
+                                                  0 if (alike >> j) & 1 else 1, line, &broken)
             for line in range(2 * n - 1):
                 k = self._pair_links(line, parent, parity, &broken)
                 if k < 0:
@@ -570,10 +625,15 @@ cdef class Position:
         self._put_mask(best, best_moons, 1)
         self.found_cost = COST[LINE_LINKS] + WAYS_COST * (best_ways - 1)
         self.found_where = best
-        self.detail[0] = best_ways                  # the ways, then each position's link
+        self.detail[0] = best_ways                  # the ways, each position's link, where the links came from
         for i in range(n):
             self.detail[1 + i] = best_link[i]
-        self.ndetail = 1 + n
+            if best_link[i] >= 0:
+                self._sources(self._cell(best, best_link[i] >> 1), self._cell(best, i), &from_lines, &from_pairs, &from_clues)
+        self.detail[1 + n] = <int> (from_lines & ~(1u << best))
+        self.detail[2 + n] = <int> from_pairs
+        self.detail[3 + n] = from_clues
+        self.ndetail = 4 + n
         return 1
 
     cdef bint _find(self, int rung) noexcept nogil:
@@ -686,7 +746,9 @@ cdef class Position:
         each way as a moon mask when there are at most WAYS_SHOWN); line-pair (the joint ways, the
         = and × clues between the lines as masks); line-links (the ways that keep the relations, then
         for each position along the line the first earlier empty cell related to it, as j * 2 + 1 when
-        they differ, j * 2 when alike, -1 for none); () for the others. Never changes the position."""
+        they differ, j * 2 when alike, -1 for none, then where those links came from: the other lines
+        whose ways gave one and the first lines of the pairs taken together that did, as masks, and how
+        many clues those paths of links pass); () for the others. Never changes the position."""
         cdef bint hit
         cdef int i
         if not 0 <= rung <= LAST:

@@ -305,12 +305,31 @@ def _line_pair(state) -> Facts | None:
 
 
 class _Links:
-    """Which cells are alike (0) or differ (1): a union-find with parity."""
+    """Which cells are alike (0) or differ (1): a union-find with parity, and each link made with where
+    it came from (-1 a clue, a line, 2n + line for that line and the next together)."""
 
     def __init__(self, size: int):
         self.parent = list(range(size))
         self.parity = [0] * size
         self.broken = False
+        self.made: list[tuple[int, int, int]] = []
+
+    def sources(self, a: int, b: int) -> list[int]:
+        """Where the links on the one path joining a and b came from, one entry a link."""
+        came: dict[int, tuple[int, int]] = {a: (a, -1)}
+        todo = [a]
+        while todo and b not in came:
+            cell, todo = todo[0], todo[1:]
+            for x, y, source in self.made:
+                other = y if x == cell else x if y == cell else None
+                if other is not None and other not in came:
+                    came[other] = (cell, source)
+                    todo.append(other)
+        out = []
+        while b != a:
+            b, source = came[b]
+            out.append(source)
+        return out
 
     def root(self, x: int) -> tuple[int, int]:
         parity = 0
@@ -319,13 +338,14 @@ class _Links:
             x = self.parent[x]
         return x, parity
 
-    def link(self, a: int, b: int, parity: int) -> bool:
+    def link(self, a: int, b: int, parity: int, source: int) -> bool:
         """Record the relation; True when it is new (a contradicting one breaks the links)."""
         (ra, pa), (rb, pb) = self.root(a), self.root(b)
         if ra == rb:
             self.broken |= pa ^ pb != parity
             return False
         self.parent[ra], self.parity[ra] = rb, pa ^ pb ^ parity
+        self.made.append((a, b, source))
         return True
 
 
@@ -375,7 +395,7 @@ def _pair_links(state, links: _Links, line: int) -> bool | None:
         for q in empty[x + 1:]:
             kinds = {way[p] ^ way[q] for way in joint}
             if len(kinds) == 1:
-                changed |= links.link(cells[p], cells[q], kinds.pop())
+                changed |= links.link(cells[p], cells[q], kinds.pop(), 2 * n + line)
     return changed
 
 
@@ -389,7 +409,7 @@ def _line_links(state) -> Facts | None:
     links = _Links(n * n)
     for c in state.board.clues:
         if state.values[c.first] < 0 and state.values[c.second] < 0:
-            links.link(c.first, c.second, 0 if c.same else 1)
+            links.link(c.first, c.second, 0 if c.same else 1, -1)
     lines = line_cells(n)
     changed = True
     while changed and not links.broken:
@@ -405,7 +425,7 @@ def _line_links(state) -> Facts | None:
                 for j in empty[a + 1:]:
                     kinds = {(m >> i ^ m >> j) & 1 for m in ways}
                     if len(kinds) == 1:
-                        changed |= links.link(cells[i], cells[j], kinds.pop())
+                        changed |= links.link(cells[i], cells[j], kinds.pop(), line)
         for line in range(2 * n - 1):
             found = _pair_links(state, links, line)
             if found is None:
@@ -427,7 +447,14 @@ def _line_links(state) -> Facts | None:
         return None
     ways, line, suns, moons, link = best
     place = tuple(sorted(_placed(state, line, suns, 0) + _placed(state, line, moons, 1)))
-    return _cost("line-links") + WAYS_COST * (ways - 1), place, line, (ways, *link)
+    sources: list[int] = []
+    for i, j in enumerate(link):
+        if j >= 0:
+            sources += links.sources(lines[line][j >> 1], lines[line][i])
+    from_lines = sum(1 << s for s in set(sources) if 0 <= s < 2 * n and s != line)
+    from_pairs = sum(1 << (s - 2 * n) for s in set(sources) if s >= 2 * n)
+    return (_cost("line-links") + WAYS_COST * (ways - 1), place, line,
+            (ways, *link, from_lines, from_pairs, sources.count(-1)))
 
 
 FACTS: dict[str, Callable[..., Facts | None]] = {

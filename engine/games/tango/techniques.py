@@ -345,14 +345,26 @@ def _spell(n: int, moons: int) -> str:
 
 
 def _say_line_links(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
-    n, ways, links = board.n, detail[0], detail[1:]
+    n, ways, links, (from_lines, from_pairs, from_clues) = board.n, detail[0], detail[1:board.n + 1], detail[board.n + 1:]
     name = line_name(n, line)
     said = [f"{_names(n, line, (j >> 1, i))} {'differ' if j & 1 else 'are alike'}" for i, j in enumerate(links) if j >= 0]
+    singles = [line_name(n, other) for other in bits(from_lines)]
+    pairs = [f"{'rows' if first < n else 'columns'} {first % n + 1} and {first % n + 2}" for first in bits(from_pairs)]
+    units = tuple(dict.fromkeys([name] + [line_name(n, other) for other in bits(from_lines)]
+                                + [line_name(n, first + k) for first in bits(from_pairs) for k in (0, 1)]))
+    clues = "the clues" if from_clues > 1 else "a clue" if from_clues else ""
+    origins = ([clues] if clues else []) + ([f"the ways of {_listed(singles)}"] if singles else [])
+    origins += [f"the joint ways of {_listed(pairs)}"] if pairs else []
+    whence = f" (from {'; '.join(origins)})" if origins else ""
     how = "one way only:" if ways == 1 else f"only {ways} ways, and in every one"
-    return (name,), (f"Following the clues and what the ways of each line (and of two neighbouring lines joined by "
-                     f"clues) keep alike or apart, from line to line: in {name}, "
-                     f"{', '.join(said) or 'no two empty cells are linked'}; keeping that, {name} can be completed "
-                     f"in {how} {_forced(n, line, place)}")
+    return units, (f"Following the clues and what the ways of each line (and of two neighbouring lines joined by "
+                   f"clues) keep alike or apart, from line to line: in {name}, "
+                   f"{', '.join(said) or 'no two empty cells are linked'}{whence}; keeping that, {name} can be "
+                   f"completed in {how} {_forced(n, line, place)}")
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _say_line_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
