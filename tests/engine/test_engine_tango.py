@@ -385,6 +385,30 @@ def test_the_higher_rungs_fire_where_the_lower_ones_stall() -> None:
     assert _check_sound("line-pair", stalled) + _check_sound("chain", stalled) >= 1
 
 
+def test_line_links_moves_where_the_rungs_below_it_stall() -> None:
+    """Positions where every rung up to line-pair stalls on a generated 6x6 layout (about one drawing
+    in seven): line-links moves on most of them, soundly, and its sentence names the line, the links
+    and the ways, counting from 1. (The soundness pool's positions, most with many solutions, are
+    checked above.)"""
+    stalled = []
+    rng = random.Random(5)
+    while len(stalled) < 60:
+        layout = draw(6, rng, GenerationStats())
+        if layout is None:
+            continue
+        board = layout.board(6)
+        state = TangoPosition.start(board)
+        if run(state, LADDER, "line-pair").stalled:
+            stalled.append((board, state.grid(), [layout.solution]))
+    assert _check_sound("line-links", stalled) >= 30, _check_sound("line-links", stalled)
+    worded = [LADDER["line-links"].find(TangoPosition.start(board, grid)) for board, grid, _ in stalled]
+    worded = [step for step in worded if step is not None and " are alike" in step.why and " differ" in step.why]
+    assert worded
+    for step in worded:
+        assert step.why.startswith("Following the clues") and "can be completed in " in step.why
+        assert "r0" not in step.why and "c0" not in step.why and step.units[0].startswith(("row ", "column "))
+
+
 def test_line_completions_lists_the_brute_force_ways() -> None:
     rng = random.Random(3)
     for _ in range(200):

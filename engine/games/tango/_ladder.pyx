@@ -1,4 +1,4 @@
-# The compiled Tango rungs: the finders of techniques.TABLE from pair to line-pair, the ones the ladder
+# The compiled Tango rungs: the finders of techniques.TABLE from pair to line-links, the ones the ladder
 # asks (techniques.TangoPosition wraps a Position for engine.ladder's loop). A finder returns what a
 # sentence needs beside the placements (`Position.find`: the line, the pair, the ways ...), so that
 # techniques.SAY words the step from it without looking again. Chain and trial, above these rungs,
@@ -35,15 +35,16 @@ cdef enum:
     PAIR_COUNT = 5
     LINE_COMPLETIONS = 6
     LINE_PAIR = 7
-    LAST = LINE_PAIR                 # the last rung compiled here
+    LINE_LINKS = 8
+    LAST = LINE_LINKS                # the last rung compiled here
     WAYS_COST = 3
     LINE_PAIR_COST = 2
     LINE_PAIR_LIMIT = 400
     WAYS_SHOWN = 3                   # line-completions returns the ways when there are at most this many
-    MAXDETAIL = 4
+    MAXDETAIL = 4 + TG_MAXN          # line-links: its ways, a link per cell of its line, where they came from
 
-cdef int COST[8]
-COST[:] = [1, 1, 1, 2, 4, 5, 8, 20]
+cdef int COST[9]
+COST[:] = [1, 1, 1, 2, 4, 5, 8, 20, 22]
 
 COMPILED = LAST
 RUNG_COSTS = tuple(COST[i] for i in range(LAST + 1))
@@ -75,6 +76,12 @@ cdef class Position:
     cdef int placed[MAXCELLS]
     cdef int detail[MAXDETAIL]                    # what its sentence needs beyond them (see `find`)
     cdef int ndetail
+    # line-links' links as it finds them: the two cells and where from (-1 a clue, a line, or
+    # 2n + line for that line and the next taken together)
+    cdef int edge_a[MAXCELLS]
+    cdef int edge_b[MAXCELLS]
+    cdef int edge_from[MAXCELLS]
+    cdef int nedges
 
     def __init__(self, int n, const unsigned char[:] values, clues):
         """`values`: a byte a cell (0 sun, 1 moon, 2 empty); `clues`: (a, b, same) in the board's order
@@ -414,6 +421,221 @@ cdef class Position:
         self._say(best_joint, <int> best_same, <int> best_differ)
         return 1
 
+    cdef int _linked_ways(self, int line, int *parent, int *parity, int *link) noexcept nogil:
+        """The line's ways (into ways_b) that keep the relations between its empty cells (`parent`,
+        `parity`: the union-find over the cells); `link` gets, per position, the first earlier empty
+        cell of the line related to it as j * 2 + parity (-1: none, or a known cell)."""
+        cdef int i, j, k, kept = 0, ri, rj, pi, pj
+        cdef unsigned int empty = self.full & ~(self.suns[line] | self.moons[line]), m
+        cdef int roots[TG_MAXN]
+        cdef int parities[TG_MAXN]
+        for i in range(self.n):
+            link[i] = -1
+            if (empty >> i) & 1:
+                roots[i] = self._root(parent, parity, self._cell(line, i), &parities[i])
+                for j in range(i):
+                    if (empty >> j) & 1 and roots[j] == roots[i]:
+                        link[i] = j * 2 + (parities[i] ^ parities[j])
+                        break
+        k = self._ways(line, self.ways_a)
+        for j in range(k):
+            m = self.ways_a[j]
+            for i in range(self.n):
+                if link[i] >= 0 and (((m >> i) ^ (m >> (link[i] >> 1))) & 1) != (link[i] & 1):
+                    break
+            else:
+                self.ways_b[kept] = <unsigned short> m
+                kept += 1
+        return kept
+
+    cdef bint _link(self, int *parent, int *parity, int a, int b, int p, int source, bint *broken) noexcept nogil:
+        """_relate, keeping the link (line-links words where its links came from)."""
+        if not self._relate(parent, parity, a, b, p, broken):
+            return 0
+        self.edge_a[self.nedges], self.edge_b[self.nedges], self.edge_from[self.nedges] = a, b, source
+        self.nedges += 1
+        return 1
+
+    cdef void _sources(self, int a, int b, unsigned int *lines, unsigned int *pairs, int *clues) noexcept nogil:
+        """Where the links joining cells a and b came from (they join them by one path): the lines
+        whose ways gave one, and the first lines of the pairs that did, as masks, and clues counted."""
+        cdef int came[MAXCELLS]
+        cdef int todo[MAXCELLS]
+        cdef int cell, e, other, head = 0, tail = 1, src
+        for cell in range(self.n * self.n):
+            came[cell] = -2
+        came[a] = -1
+        todo[0] = a
+        while head < tail and came[b] == -2:
+            cell = todo[head]
+            head += 1
+            for e in range(self.nedges):
+                if self.edge_a[e] == cell:
+                    other = self.edge_b[e]
+                elif self.edge_b[e] == cell:
+                    other = self.edge_a[e]
+                else:
+                    continue
+                if came[other] == -2:
+                    came[other] = e
+                    todo[tail] = other
+                    tail += 1
+        cell = b
+        while cell != a and came[cell] >= 0:
+            e = came[cell]
+            src = self.edge_from[e]
+            if 0 <= src < 2 * self.n:
+                lines[0] |= 1u << src
+            elif src >= 2 * self.n:
+                pairs[0] |= 1u << (src - 2 * self.n)
+            else:
+                clues[0] += 1
+            cell = self.edge_a[e] if self.edge_b[e] == cell else self.edge_b[e]
+
+    cdef int _pair_links(self, int line, int *parent, int *parity, bint *broken) noexcept nogil:
+        """Lines `line` and `line + 1`, joined by clues, taken together (when their ways multiply to at
+        most LINE_PAIR_LIMIT): their joint ways that keep the clues between them and the relations
+        between their empty cells, and every two of those cells alike (or differing) in all of them
+        related. 1 when a relation is new, 0 when none is, -1 when no joint way is left."""
+        cdef int n = self.n, other = line + 1, ka, kb, i, j, p, q, kept = 0, changed = 0
+        cdef unsigned int same = self.link_same[line], differ = self.link_diff[line], a, b, m, alike, ever
+        cdef unsigned int full2 = (1u << (2 * n)) - 1, empty
+        cdef unsigned int joint[LINE_PAIR_LIMIT]
+        cdef int cells[2 * TG_MAXN]
+        cdef int roots[2 * TG_MAXN]
+        cdef int parities[2 * TG_MAXN]
+        cdef int link[2 * TG_MAXN]
+        if line % n == n - 1 or not (same | differ):
+            return 0
+        empty = (self.full & ~(self.suns[line] | self.moons[line])) | (
+            (self.full & ~(self.suns[other] | self.moons[other])) << n)
+        if not empty:
+            return 0
+        ka = self._ways(line, self.ways_a)
+        kb = self._ways(other, self.ways_b)
+        if ka * kb > LINE_PAIR_LIMIT:
+            return 0
+        for p in range(2 * n):
+            cells[p] = self._cell(line, p) if p < n else self._cell(other, p - n)
+            link[p] = -1
+            if (empty >> p) & 1:
+                roots[p] = self._root(parent, parity, cells[p], &parities[p])
+                for q in range(p):
+                    if (empty >> q) & 1 and roots[q] == roots[p]:
+                        link[p] = q * 2 + (parities[p] ^ parities[q])
+                        break
+        for i in range(ka):
+            a = self.ways_a[i]
+            for j in range(kb):
+                b = self.ways_b[j]
+                if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
+                    continue
+                m = a | (b << n)
+                for p in range(2 * n):
+                    if link[p] >= 0 and (((m >> p) ^ (m >> (link[p] >> 1))) & 1) != (link[p] & 1):
+                        break
+                else:
+                    joint[kept] = m
+                    kept += 1
+        if kept == 0:
+            return -1
+        for p in range(2 * n):
+            if not (empty >> p) & 1:
+                continue
+            alike = full2
+            ever = 0
+            for i in range(kept):
+                m = joint[i] if (joint[i] >> p) & 1 else ~joint[i] & full2
+                alike &= m
+                ever |= m
+            for q in range(p + 1, 2 * n):
+                if (empty >> q) & 1 and ((alike >> q) & 1 or not (ever >> q) & 1):
+                    changed |= self._link(parent, parity, cells[p], cells[q], 0 if (alike >> q) & 1 else 1,
+                                          2 * n + line, broken)
+        return changed
+
+    cdef bint _line_links(self) noexcept nogil:
+        cdef int parent[MAXCELLS]
+        cdef int parity[MAXCELLS]
+        cdef int link[TG_MAXN]
+        cdef int best_link[TG_MAXN]
+        cdef int n = self.n, cell, k, line, i, j, ways, best = -1, best_ways = 0
+        cdef unsigned int empty, m, alike, ever, all_moons, any_moon, best_suns = 0, best_moons = 0
+        cdef unsigned int from_lines = 0, from_pairs = 0
+        cdef int from_clues = 0
+        cdef bint broken = 0, changed = 1
+        self.nedges = 0
+        for cell in range(n * n):
+            parent[cell] = cell
+            parity[cell] = 0
+        for k in range(self.nclues):
+            if self.values[self.clue_a[k]] < 0 and self.values[self.clue_b[k]] < 0:
+                self._link(parent, parity, self.clue_a[k], self.clue_b[k], 0 if self.clue_same[k] else 1, -1,
+                           &broken)
+        # what each line's ways (and two lines joined by clues, together) keep alike or apart between
+        # their empty cells, to a fixed point
+        while changed and not broken:
+            changed = 0
+            for line in range(2 * n):
+                empty = self.full & ~(self.suns[line] | self.moons[line])
+                if not empty:
+                    continue
+                ways = self._linked_ways(line, parent, parity, link)
+                if ways == 0:
+                    return 0
+                for i in range(n):
+                    if not (empty >> i) & 1:
+                        continue
+                    alike = self.full
+                    ever = 0
+                    for k in range(ways):
+                        m = self.ways_b[k]
+                        m = m if (m >> i) & 1 else ~m & self.full      # bit j: cell j alike cell i
+                        alike &= m
+                        ever |= m
+                    for j in range(i + 1, n):
+                        if (empty >> j) & 1 and ((alike >> j) & 1 or not (ever >> j) & 1):
+                            changed |= self._link(parent, parity, self._cell(line, i), self._cell(line, j),
+                                                  0 if (alike >> j) & 1 else 1, line, &broken)
+            for line in range(2 * n - 1):
+                k = self._pair_links(line, parent, parity, &broken)
+                if k < 0:
+                    return 0
+                changed |= k
+        if broken:
+            return 0
+        for line in range(2 * n):
+            empty = self.full & ~(self.suns[line] | self.moons[line])
+            if not empty:
+                continue
+            ways = self._linked_ways(line, parent, parity, link)
+            all_moons = self.full
+            any_moon = 0
+            for k in range(ways):
+                all_moons &= self.ways_b[k]
+                any_moon |= self.ways_b[k]
+            if (all_moons & empty or ~any_moon & empty) and (best < 0 or ways < best_ways):
+                best, best_ways = line, ways
+                best_moons, best_suns = all_moons & empty, ~any_moon & empty
+                for i in range(n):
+                    best_link[i] = link[i]
+        if best < 0:
+            return 0
+        self._put_mask(best, best_suns, 0)
+        self._put_mask(best, best_moons, 1)
+        self.found_cost = COST[LINE_LINKS] + WAYS_COST * (best_ways - 1)
+        self.found_where = best
+        self.detail[0] = best_ways                  # the ways, each position's link, where the links came from
+        for i in range(n):
+            self.detail[1 + i] = best_link[i]
+            if best_link[i] >= 0:
+                self._sources(self._cell(best, best_link[i] >> 1), self._cell(best, i), &from_lines, &from_pairs, &from_clues)
+        self.detail[1 + n] = <int> (from_lines & ~(1u << best))
+        self.detail[2 + n] = <int> from_pairs
+        self.detail[3 + n] = from_clues
+        self.ndetail = 4 + n
+        return 1
+
     cdef bint _find(self, int rung) noexcept nogil:
         """Whether rung `rung` finds a step (its placements in `placed`, its cost and detail set)."""
         self.nplaced = 0
@@ -433,7 +655,9 @@ cdef class Position:
             return self._pair_count()
         elif rung == LINE_COMPLETIONS:
             return self._line_completions()
-        return self._line_pair()
+        elif rung == LINE_PAIR:
+            return self._line_pair()
+        return self._line_links()
 
     # --------------------------------------------------------------------------------------------
     # whether chain finds anything (techniques._relations and chain, without the facts)
@@ -512,7 +736,7 @@ cdef class Position:
         return out
 
     def find(self, int rung):
-        """The step rung `rung` (0 pair ... COMPILED line-pair, techniques.TABLE's numbers) finds here,
+        """The step rung `rung` (0 pair ... COMPILED line-links, techniques.TABLE's numbers) finds here,
         or None: (cost, placements sorted, where, detail). `where` is the line it reasons about (the
         first of the two for line-pair; the clue's number for clue); `detail` is what its sentence
         needs that the placements do not say: pair (the pair's first position along the line, its
@@ -520,7 +744,11 @@ cdef class Position:
         pairs' first positions as a mask) or (1, how many more of the symbol fit beyond the × pairs,
         how many the line needs, the number of × pairs); line-completions (the number of ways, then
         each way as a moon mask when there are at most WAYS_SHOWN); line-pair (the joint ways, the
-        = and × clues between the lines as masks); () for the others. Never changes the position."""
+        = and × clues between the lines as masks); line-links (the ways that keep the relations, then
+        for each position along the line the first earlier empty cell related to it, as j * 2 + 1 when
+        they differ, j * 2 when alike, -1 for none, then where those links came from: the other lines
+        whose ways gave one and the first lines of the pairs taken together that did, as masks, and how
+        many clues those paths of links pass); () for the others. Never changes the position."""
         cdef bint hit
         cdef int i
         if not 0 <= rung <= LAST:

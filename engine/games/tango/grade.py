@@ -4,7 +4,7 @@ path a player is shown, and the band is read from it.
 
 The band is the tier of the hardest technique the path needs (pairs, sandwiches, clues and the
 balance: easy; the = pairs and the pair counts: medium; the ways a line can be completed: hard;
-two lines together, chains and trial: expert), bumped up while the summed cost of the path passes the
+two lines together, line links, chains and trial: expert), bumped up while the summed cost of the path passes the
 band's ceiling (a long path of easy steps is more work than a short one). The ceilings were set on the
 250 published LinkedIn boards of the calibration file (bench/bench_tango.py) so that their bands
 spread 46 easy, 108 medium, 65 hard and 31 expert (18%, 43%, 26%, 12%); every one of them is
@@ -12,7 +12,7 @@ finished without trial, two need line-pair. The ceilings scale with the grid's a
 length does). A board the ladder cannot finish gets no band.
 
 The path is engine.ladder's loop over techniques.LADDER on a TangoPosition: the compiled rungs
-(_ladder.pyx: pair to line-pair) each find a step once and return what its sentence is built from;
+(_ladder.pyx: pair to line-links) each find a step once and return what its sentence is built from;
 chain and trial, above them, are Python. The generator grades without words (`words=False`) until a
 board is kept. reference_grade runs the same loop over the Python twins of the compiled rungs
 (reference.py), for the tests that hold the two equal.

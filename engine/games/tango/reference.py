@@ -5,7 +5,7 @@ that parity and soundness tests have an oracle:
   alike ending at it, the clue to its left and the clue above it);
 - reference_valid_lines: the valid lines of length n, by listing every string of S and M;
 - REFERENCE_LADDER: the technique ladder with a Python finder for each compiled rung (_ladder.pyx, pair
-  to line-pair) on techniques.TangoState's bit masks. Each finds what its compiled twin finds (the
+  to line-links) on techniques.TangoState's bit masks. Each finds what its compiled twin finds (the
   placements, the cost and the detail the sentence is built from, techniques.SAY) and the sentence is
   worded by the same function; chain and trial, Python already, are the live ones, trial's probes run
   on this ladder. grade.reference_grade runs it; the tests hold it equal to the live ladder. It shares
@@ -304,10 +304,164 @@ def _line_pair(state) -> Facts | None:
     return _cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line, (ways, same, differ)
 
 
+class _Links:
+    """Which cells are alike (0) or differ (1): a union-find with parity, and each link made with where
+    it came from (-1 a clue, a line, 2n + line for that line and the next together)."""
+
+    def __init__(self, size: int):
+        self.parent = list(range(size))
+        self.parity = [0] * size
+        self.broken = False
+        self.made: list[tuple[int, int, int]] = []
+
+    def sources(self, a: int, b: int) -> list[int]:
+        """Where the links on the one path joining a and b came from, one entry a link."""
+        came: dict[int, tuple[int, int]] = {a: (a, -1)}
+        todo = [a]
+        while todo and b not in came:
+            cell, todo = todo[0], todo[1:]
+            for x, y, source in self.made:
+                other = y if x == cell else x if y == cell else None
+                if other is not None and other not in came:
+                    came[other] = (cell, source)
+                    todo.append(other)
+        out = []
+        while b != a:
+            b, source = came[b]
+            out.append(source)
+        return out
+
+    def root(self, x: int) -> tuple[int, int]:
+        parity = 0
+        while self.parent[x] != x:
+            parity ^= self.parity[x]
+            x = self.parent[x]
+        return x, parity
+
+    def link(self, a: int, b: int, parity: int, source: int) -> bool:
+        """Record the relation; True when it is new (a contradicting one breaks the links)."""
+        (ra, pa), (rb, pb) = self.root(a), self.root(b)
+        if ra == rb:
+            self.broken |= pa ^ pb != parity
+            return False
+        self.parent[ra], self.parity[ra] = rb, pa ^ pb ^ parity
+        self.made.append((a, b, source))
+        return True
+
+
+def _linked_ways(state, links: _Links, line: int) -> tuple[list[int], list[int]]:
+    """A line's ways that keep the relations between its empty cells, and per position the first
+    earlier empty cell related to it (j * 2 + parity; -1 none or a known cell)."""
+    n, cells = state.n, line_cells(state.n)[line]
+    empty = [i for i in range(n) if state.values[cells[i]] < 0]
+    roots = {i: links.root(cells[i]) for i in empty}
+    link = [-1] * n
+    for i in empty:
+        earlier = [j for j in empty if j < i and roots[j][0] == roots[i][0]]
+        if earlier:
+            link[i] = earlier[0] * 2 + (roots[i][1] ^ roots[earlier[0]][1])
+    kept = [m for m in state.line_ways(line)
+            if all((m >> i ^ m >> (j >> 1)) & 1 == j & 1 for i, j in enumerate(link) if j >= 0)]
+    return kept, link
+
+
+def _pair_links(state, links: _Links, line: int) -> bool | None:
+    """Lines `line` and `line + 1`, joined by clues, taken together when their ways multiply to at most
+    LINE_PAIR_LIMIT: every two of their empty cells alike (or differing) in all the joint ways that
+    keep the clues between them and the links so far get linked. Whether a link is new; None when no
+    joint way is left."""
+    n = state.n
+    if line % n == n - 1:
+        return False
+    same, differ = _links(state, line)
+    if not same | differ:
+        return False
+    cells = line_cells(n)[line] + line_cells(n)[line + 1]
+    empty = [p for p in range(2 * n) if state.values[cells[p]] < 0]
+    if not empty:
+        return False
+    ways_a, ways_b = state.line_ways(line), state.line_ways(line + 1)
+    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
+        return False
+    roots = {p: links.root(cells[p]) for p in empty}
+    related = [(p, q, roots[p][1] ^ roots[q][1]) for p in empty for q in empty if q < p and roots[q][0] == roots[p][0]]
+    joint = [{p: (a if p < n else b) >> (p % n) & 1 for p in range(2 * n)}
+             for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+    joint = [way for way in joint if all(way[p] ^ way[q] == parity for p, q, parity in related)]
+    if not joint:
+        return None
+    changed = False
+    for x, p in enumerate(empty):
+        for q in empty[x + 1:]:
+            kinds = {way[p] ^ way[q] for way in joint}
+            if len(kinds) == 1:
+                changed |= links.link(cells[p], cells[q], kinds.pop(), 2 * n + line)
+    return changed
+
+
+def _line_links(state) -> Facts | None:
+    """Link the empty cells: the clues between them, in each line every two of its empty cells that
+    are alike (or differ) in every way the line can be completed keeping the links so far, and the
+    same for two neighbouring lines joined by clues taken together, over and over until nothing new
+    follows. A line whose ways, keeping the links, agree on an empty cell
+    forces it; the line with the fewest such ways is taken."""
+    n = state.n
+    links = _Links(n * n)
+    for c in state.board.clues:
+        if state.values[c.first] < 0 and state.values[c.second] < 0:
+            links.link(c.first, c.second, 0 if c.same else 1, -1)
+    lines = line_cells(n)
+    changed = True
+    while changed and not links.broken:
+        changed = False
+        for line, cells in enumerate(lines):
+            empty = [i for i in range(n) if state.values[cells[i]] < 0]
+            if not empty:
+                continue
+            ways, _ = _linked_ways(state, links, line)
+            if not ways:
+                return None
+            for a, i in enumerate(empty):
+                for j in empty[a + 1:]:
+                    kinds = {(m >> i ^ m >> j) & 1 for m in ways}
+                    if len(kinds) == 1:
+                        changed |= links.link(cells[i], cells[j], kinds.pop(), line)
+        for line in range(2 * n - 1):
+            found = _pair_links(state, links, line)
+            if found is None:
+                return None
+            changed |= found
+    if links.broken:
+        return None
+    best = None
+    for line, cells in enumerate(lines):
+        empty = [i for i in range(n) if state.values[cells[i]] < 0]
+        if not empty:
+            continue
+        ways, link = _linked_ways(state, links, line)
+        suns = [i for i in empty if all(not m >> i & 1 for m in ways)]
+        moons = [i for i in empty if all(m >> i & 1 for m in ways)]
+        if (suns or moons) and (best is None or len(ways) < best[0]):
+            best = (len(ways), line, suns, moons, link)
+    if best is None:
+        return None
+    ways, line, suns, moons, link = best
+    place = tuple(sorted(_placed(state, line, suns, 0) + _placed(state, line, moons, 1)))
+    sources: list[int] = []
+    for i, j in enumerate(link):
+        if j >= 0:
+            sources += links.sources(lines[line][j >> 1], lines[line][i])
+    from_lines = sum(1 << s for s in set(sources) if 0 <= s < 2 * n and s != line)
+    from_pairs = sum(1 << (s - 2 * n) for s in set(sources) if s >= 2 * n)
+    return (_cost("line-links") + WAYS_COST * (ways - 1), place, line,
+            (ways, *link, from_lines, from_pairs, sources.count(-1)))
+
+
 FACTS: dict[str, Callable[..., Facts | None]] = {
     "pair": _first_line(_pair_in), "sandwich": _first_line(_sandwich_in), "clue": _clue,
     "balance": _first_line(_balance_in), "equal-pair": _first_line(_equal_pair_in),
-    "pair-count": _first_line(_pair_count_in), "line-completions": _line_completions, "line-pair": _line_pair}
+    "pair-count": _first_line(_pair_count_in), "line-completions": _line_completions, "line-pair": _line_pair,
+    "line-links": _line_links}
 
 
 def _cost(name: str) -> int:

@@ -22,11 +22,15 @@ The ladder, in order (tier: 1 easy, 2 medium, 3 hard, 4 expert):
 - line-completions (3): the ways a line can still be completed (balanced, never three alike, its
   clues, its known cells); what every way agrees on is forced; costs more the more ways there are;
 - line-pair (4): two neighbouring lines joined by clues, their ways taken together;
+- line-links (4): which empty cells are alike, or differ, in every way their line can still be
+  completed (and in every joint way of two neighbouring lines joined by clues), each such link kept
+  when the next line's ways are counted, with the clues between empty cells, until nothing new
+  follows; a line's ways that keep the links its cells got from the other lines force a cell;
 - chain (4): relations (alike, differ) followed from cell to cell across lines;
 - trial (5): assume a symbol in a cell and run the rungs below; when that breaks a rule, the cell
   holds the other symbol. The last rung: the generator's boards never need it.
 
-Where each is found. pair to line-pair are compiled (_ladder.pyx): the ladder asks them on a
+Where each is found. pair to line-links are compiled (_ladder.pyx): the ladder asks them on a
 TangoPosition, each once a step, and SAY builds the step's sentence from what the compiled finder
 returns (the placements, the line, the detail: no second search). chain and trial are Python, here;
 chain is asked only where the compiled check (Position.chain_finds) says it finds something.
@@ -340,6 +344,29 @@ def _spell(n: int, moons: int) -> str:
     return "".join("M" if moons >> i & 1 else "S" for i in range(n))
 
 
+def _say_line_links(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
+    n, ways, links, (from_lines, from_pairs, from_clues) = board.n, detail[0], detail[1:board.n + 1], detail[board.n + 1:]
+    name = line_name(n, line)
+    said = [f"{_names(n, line, (j >> 1, i))} {'differ' if j & 1 else 'are alike'}" for i, j in enumerate(links) if j >= 0]
+    singles = [line_name(n, other) for other in bits(from_lines)]
+    pairs = [f"{'rows' if first < n else 'columns'} {first % n + 1} and {first % n + 2}" for first in bits(from_pairs)]
+    units = tuple(dict.fromkeys([name] + [line_name(n, other) for other in bits(from_lines)]
+                                + [line_name(n, first + k) for first in bits(from_pairs) for k in (0, 1)]))
+    clues = "the clues" if from_clues > 1 else "a clue" if from_clues else ""
+    origins = ([clues] if clues else []) + ([f"the ways of {_listed(singles)}"] if singles else [])
+    origins += [f"the joint ways of {_listed(pairs)}"] if pairs else []
+    whence = f" (from {'; '.join(origins)})" if origins else ""
+    how = "one way only:" if ways == 1 else f"only {ways} ways, and in every one"
+    return units, (f"Following the clues and what the ways of each line (and of two neighbouring lines joined by "
+                   f"clues) keep alike or apart, from line to line: in {name}, "
+                   f"{', '.join(said) or 'no two empty cells are linked'}{whence}; keeping that, {name} can be "
+                   f"completed in {how} {_forced(n, line, place)}")
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _say_line_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail: tuple[int, ...]) -> Said:
     n, (ways, same, differ) = board.n, detail
     said = [words for words in (_forced(n, line, place), _forced(n, line + 1, place)) if words]
@@ -354,7 +381,7 @@ def _say_line_pair(board: TangoBoard, place: tuple[int, ...], line: int, detail:
 SAY: dict[str, Callable[[TangoBoard, tuple[int, ...], int, tuple[int, ...]], Said]] = {
     "pair": _say_pair, "sandwich": _say_sandwich, "clue": _say_clue, "balance": _say_balance,
     "equal-pair": _say_equal_pair, "pair-count": _say_pair_count, "line-completions": _say_line_completions,
-    "line-pair": _say_line_pair}
+    "line-pair": _say_line_pair, "line-links": _say_line_links}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -624,6 +651,7 @@ _TABLE: tuple[Technique, ...] = in_order((
     _rung("pair-count", 2, 5),
     _rung("line-completions", 3, 8),
     _rung("line-pair", 4, 20),
+    _rung("line-links", 4, 22),
     Technique("chain", 0, 4, 24, _chain),
     Technique("trial", 0, 5, 40, _trial),
 ))
