@@ -9,7 +9,7 @@ difficulty) and prints Markdown for BENCHMARKS.md:
 - how many boards are unique with the published solution, how many the ladder finishes by logic, and
   how many need a trial step;
 - Spearman's rank correlation of the score with the book number, over all boards and per volume;
-- the folds: the score's weights fitted on some volumes (least squares of the book on the score's four
+- the folds: the score's weights fitted on some volumes (least squares of the book on the score's five
   measures, grade.Measures) and Spearman on the others held back, for volumes 1-3 against 4-5 both ways
   and each volume held out alone; beside it the shipped weights and the earlier form of the score (the
   path, 160 per bit the opening cage pass leaves to find, 500 per round) on the same held-back volumes;
@@ -38,10 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.games.killer import GAME, count_solutions  # noqa: E402
-from engine.games.killer.board import KillerBoard  # noqa: E402
-from engine.games.killer.cages import cage_support  # noqa: E402
-from engine.games.killer.grade import ROUND_COST, RULE_OF_45_COST, SLACK_COST, Score, grade, measure  # noqa: E402
-from engine.games.killer.techniques import TABLE, KillerState  # noqa: E402
+from engine.games.killer.grade import (OPENING_BIT_COST, ROUND_COST, RULE_OF_45_COST, SLACK_COST, Score, grade,  # noqa: E402
+                                      measure)
+from engine.games.killer.techniques import TABLE  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from machine import write_result  # noqa: E402
@@ -50,24 +49,12 @@ DEFAULT = ROOT.parent / "shared" / "calibration" / "killer-sudoku-booklets.jsonl
 TRIAL = "trial-and-error"
 
 # The score's measures (grade.Measures) and their shipped weights, in the path's cost units.
-MEASURES = ("path", "rule_of_45", "slack", "rounds")
-SHIPPED = {"path": 1.0, "rule_of_45": RULE_OF_45_COST, "slack": SLACK_COST, "rounds": ROUND_COST}
+MEASURES = ("path", "rule_of_45", "slack", "opening", "rounds")
+SHIPPED = {"path": 1.0, "rule_of_45": RULE_OF_45_COST, "slack": SLACK_COST, "opening": OPENING_BIT_COST,
+           "rounds": ROUND_COST}
 # The earlier form of the score, measured beside it: the path, these costs per opening bit and per round.
 EARLIER_BIT_COST, EARLIER_ROUND_COST = 160, 500
 EARLIER_GRID = [(bit, depth) for bit in range(0, 401, 40) for depth in range(0, 1601, 200)]
-
-
-def opening_bits(board: KillerBoard) -> float:
-    """The earlier form's measure: over the open cells, log2 of the digits each keeps once every cage
-    keeps only the digits of its combinations."""
-    state = KillerState.start(board, words=False)
-    masks, values = state.masks(), state.values()
-    total = 0.0
-    for cage in state.cages:
-        support, live = cage_support(cage.total, [masks[c] for c in cage.cells])
-        if live:
-            total += sum(math.log2(m.bit_count()) for c, m in zip(cage.cells, support) if values[c] == ".")
-    return total
 
 
 def measure_line(line: str) -> dict:
@@ -84,8 +71,8 @@ def measure_line(line: str) -> dict:
             "unique": found.solutions == (data.get("solution"),), "solved": graded.solved and graded.values == data.get("solution"),
             "score": graded.score, "band": graded.band, "hardest": graded.hardest,
             "trial": any(step.technique == TRIAL for step in graded.steps), "seconds": seconds, "count_seconds": counted,
-            "path": measured.path, "rule_of_45": measured.rule_of_45, "slack": measured.slack, "rounds": measured.rounds,
-            "opening_bits": opening_bits(board)}
+            "path": measured.path, "rule_of_45": measured.rule_of_45, "slack": measured.slack,
+            "opening": measured.opening, "rounds": measured.rounds}
 
 
 def ranks(values: list[float]) -> list[float]:
@@ -135,7 +122,7 @@ def weighted(row: dict, weights: dict[str, float]) -> float:
 
 
 def earlier(row: dict, bit_cost: float = EARLIER_BIT_COST, round_cost: float = EARLIER_ROUND_COST) -> float:
-    return row["path"] + bit_cost * row["opening_bits"] + round_cost * row["rounds"]
+    return row["path"] + bit_cost * row["opening"] + round_cost * row["rounds"]
 
 
 def fold_figures(rows: list[dict]) -> list[dict]:
@@ -231,7 +218,7 @@ def main() -> None:
     print(f"- grading: median {grading_ms['median']:.1f} ms, p90 {grading_ms['p90']:.1f} ms; "
           f"counting to 2: median {counting_ms['median']:.2f} ms, max {counting_ms['max']:.1f} ms; "
           f"wall {wall:.1f} s with {args.jobs} job(s)")
-    fold_header = ["fitted on", "held back", "weights fitted (45 / slack / round)", "held back: fitted weights",
+    fold_header = ["fitted on", "held back", "weights fitted (45 / slack / bit / round)", "held back: fitted weights",
                    "shipped weights (fitted on all)", "earlier form", "earlier form refitted"]
     fold_rows = [[names(f["fitted"]), names(f["held_out"]),
                   " / ".join(f"{f['weights'][m]:.0f}" for m in MEASURES[1:]),
@@ -259,8 +246,8 @@ def main() -> None:
          "rows": [[t["books"], t["boards"], f"{t['median_score']:.0f}", *(t["bands"][b] for b in GAME.bands)]
                   for t in figures["tenths"]]},
     ], notes=[f"shipped weights: {RULE_OF_45_COST} per rule-of-45 step, {SLACK_COST} per cage of full slack, "
-              f"{ROUND_COST} per round, on top of the path; the earlier form: {EARLIER_BIT_COST} per opening bit, "
-              f"{EARLIER_ROUND_COST} per round",
+              f"{OPENING_BIT_COST} per opening bit, {ROUND_COST} per round, on top of the path; the earlier form: "
+              f"{EARLIER_BIT_COST} per opening bit, {EARLIER_ROUND_COST} per round",
               f"unique with the published solution {figures['unique']} / {n}; finished by the ladder "
               f"{figures['solved']} / {n}; needing trial {figures['trial']}",
               f"grading median {grading_ms['median']:.1f} ms, p90 {grading_ms['p90']:.1f} ms; counting to 2 "

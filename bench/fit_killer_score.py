@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/fit_killer_score.py [--data PATH] [--jobs N] [--figures OUT.json]
 
-For every board, the score's four measures (grade.measure: the scoring solve's path cost, its rule-of-45
-steps, the slack of the cage sums, the rounds). Then the weights of the three besides the path: least
+For every board, the score's five measures (grade.measure: the scoring solve's path cost, its rule-of-45
+steps, the slack of the cage sums, the opening's bits, the rounds). Then the weights of the four besides
+the path: least
 squares of the book number on the measures over every volume of the data, scaled so the path weighs 1
 (what grade.py ships, rounded), and the same fit on each fold (volumes 1-3 against 4-5 both ways, each
 volume held out alone) with Spearman's correlation of the score with the book on the volumes it held
@@ -29,18 +30,18 @@ from engine.games.killer import GAME  # noqa: E402
 from engine.games.killer.grade import measure  # noqa: E402
 
 from bench_killer_calibration import (DEFAULT, MEASURES, SHIPPED, fit_weights, fold_figures,  # noqa: E402
-                                      opening_bits, spearman, weighted)
+                                      spearman, weighted)
 
 
 def parts(line: str) -> dict:
-    """The measures of one booklet board (and the earlier form's opening bits, for the folds' comparison)."""
+    """The measures of one booklet board."""
     data = json.loads(line)
     board = GAME.board_from_json({k: v for k, v in data.items() if k != "solution"})
     measured = measure(board)
     if not measured.solved:
         raise SystemExit(f"{data.get('id')}: the scoring solve did not finish")
     return {"volume": data["volume"], "book": data["book"], "path": measured.path, "rule_of_45": measured.rule_of_45,
-            "slack": measured.slack, "rounds": measured.rounds, "opening_bits": opening_bits(board)}
+            "slack": measured.slack, "opening": measured.opening, "rounds": measured.rounds}
 
 
 def main() -> None:

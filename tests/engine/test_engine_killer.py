@@ -27,8 +27,9 @@ from engine.games.killer._count import (apart_bits, cage_support, combos, group_
 from engine.games.sudoku.geometry import PEER_BITS
 from engine.games.killer.reference import (cage_support_plain, group_support, reference_round_groups, reference_rounds,
                                           reference_solutions)
-from engine.games.killer.grade import (CEILINGS, ROUND_COST, RULE_OF_45, RULE_OF_45_COST, SCANNING, SCORING, SLACK_COST, Measures, Score,
-                                      band_for, cage_slack, grade, measure, round_groups, rounds, run_rounds, score)
+from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, RULE_OF_45, RULE_OF_45_COST, SCANNING, SCORING,
+                                      SLACK_COST, Measures, Score, band_for, cage_slack, grade, measure, opening_bits,
+                                      round_groups, rounds, run_rounds, score)
 from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, REGIONS, SEVERAL_REGIONS,
                                            SINGLE_REGIONS, TABLE, KillerState, cage_layout, finder)
 from engine.ladder import run
@@ -437,7 +438,7 @@ def test_a_cage_combinations_step_costs_more_with_more_ways_to_sift() -> None:
     assert 1 in seen and max(seen) >= 4
 
 
-def test_the_score_is_the_scoring_path_its_rule_of_45_steps_the_slack_of_the_sums_and_the_rounds() -> None:
+def test_the_score_is_the_scoring_path_its_rule_of_45_steps_the_sums_slack_the_opening_and_the_rounds() -> None:
     b = board(FIRST)
     graded = grade(b)
     # the scoring solve: the ladder without the scanning moves, from the start
@@ -447,12 +448,20 @@ def test_the_score_is_the_scoring_path_its_rule_of_45_steps_the_slack_of_the_sum
     assert "hidden-single" in shown and shown & set(SCANNING)
     steps_45 = sum(step.technique in RULE_OF_45 for step in scoring.steps)
     assert steps_45 >= 1
+    # the opening pass: cage combinations alone, from the start, until they teach nothing more
+    state = KillerState.start(b)
+    run(state, Ladder([t for t in LADDER if t.name == "cage-combinations"]))
+    left = sum(math.log2(m.bit_count()) for m in state.masks())
+    assert opening_bits(KillerState.start(b)) == pytest.approx(left)
+    assert 0 < left < 81 * math.log2(9)
     depth = rounds(KillerState.start(b))
     assert 1 <= depth < 81
     slack = cage_slack(b)
     assert 0 < slack < len(b.cages)
-    assert measure(b) == Measures(scoring.total_cost, steps_45, slack, depth, scoring.hardest_tier, True)
-    assert graded.score == scoring.total_cost + RULE_OF_45_COST * steps_45 + round(SLACK_COST * slack) + ROUND_COST * depth
+    assert measure(b) == Measures(scoring.total_cost, steps_45, slack, opening_bits(KillerState.start(b)), depth,
+                                  scoring.hardest_tier, True)
+    assert graded.score == scoring.total_cost + RULE_OF_45_COST * steps_45 + round(SLACK_COST * slack) \
+        + round(OPENING_BIT_COST * opening_bits(KillerState.start(b))) + ROUND_COST * depth
     assert score(b) == Score(graded.score, graded.band)
     assert graded.band == band_for(scoring.hardest_tier, graded.score)
 

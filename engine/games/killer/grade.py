@@ -6,7 +6,7 @@ The score measures the effort of a second solve, the *scoring solve*: the same l
 moves a player makes by scanning (SCANNING: hidden singles, a cage's digit pointing out of it or
 claimed by it, locked candidates). Those moves come cheaply to every solver and in every puzzle; with
 them left out the path shows the arithmetic a board asks for (the combinations of its cages, the rule
-of 45, naked singles), which is what the booklets' order follows. The score adds four measures, each
+of 45, naked singles), which is what the booklets' order follows. The score adds five measures, each
 read from the board or that solve:
 - the path: every step's cost, where a cage-combinations step costs more the more ways its open cells
   can make the cage's remaining sum (COMBINATION_BIT_COST per halving: two cells making 10 have four
@@ -17,6 +17,11 @@ read from the board or that solve:
 - the slack of the sums: SLACK_COST for each cage, times how near its sum sits to the middle of the
   sums its size can make (cage_slack: 1 there, 0 at the least or greatest sum, where one combination
   is left). A middling sum tells a solver little, so the board leaves more to find;
+- the opening: OPENING_BIT_COST for each bit of candidate information the cage sums leave to find.
+  After the opening cage pass (every cage keeps only the digits of its combinations) each open cell
+  still holds some digits; the bits of that (log2 of the digits left, summed over the cells:
+  opening_bits) are what the rest of the solve must produce. The slack counts cages, the bits cells:
+  a big cage with a middling sum leaves many;
 - the depth: ROUND_COST for each round of basic deductions the board needs when every one available is
   made at once each round (singles, each cage's combinations, and the sums of innies or outies of at
   most 5 cells over a row, column or box or a run of 2-4 adjacent ones), until they finish it or stop
@@ -24,7 +29,7 @@ read from the board or that solve:
   chain of dependent deductions is, however the ladder orders them.
 In one sentence: the arithmetic the solve takes, how often it needs the rule of 45, how little the
 cage sums give away, and how many dependent rounds of basic deductions it takes.
-The three weights are a least-squares fit of the book number on the four measures over the published
+The four weights are a least-squares fit of the book number on the five measures over the published
 booklets' five shared volumes; fitted on some volumes and measured on the others (every split of
 bench/fit_killer_score.py) they order the held-back volumes as well as the fitted ones
 (BENCHMARKS.md has each fold's figures).
@@ -38,12 +43,14 @@ the ladder cannot finish gets no band.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.games.killer._count import run_rounds_c
 from engine.games.killer.board import KillerBoard
+from engine.games.killer.cages import cage_support
 from engine.games.killer.techniques import (BANDS, LADDER,
                                             KillerState, cage_layout)
 from engine.games.sudoku.grade import steps_json
@@ -53,10 +60,11 @@ from engine.ladder.grade import LadderGrade
 from engine.version import ENGINE_VERSION
 
 # The weights of the score's measures besides the path, in the path's cost units (see above): a least-squares
-# fit of the book number on the four measures over the booklets' volumes 1-5 (bench/fit_killer_score.py).
-RULE_OF_45_COST = 340          # per rule-of-45 step of the scoring solve
-SLACK_COST = 1700              # per cage at full slack (cage_slack)
-ROUND_COST = 1400              # per round of basic deductions (rounds)
+# fit of the book number on the five measures over the booklets' volumes 1-5 (bench/fit_killer_score.py).
+RULE_OF_45_COST = 330          # per rule-of-45 step of the scoring solve
+SLACK_COST = 1600              # per cage at full slack (cage_slack)
+OPENING_BIT_COST = 320         # per bit the opening cage pass leaves to find (opening_bits)
+ROUND_COST = 1200              # per round of basic deductions (rounds)
 
 # The rule of 45's techniques, whose steps RULE_OF_45_COST counts.
 RULE_OF_45 = ("rule-of-45", "rule-of-45-several")
@@ -69,7 +77,7 @@ SCORING = Ladder(technique for technique in LADDER if technique.name not in SCAN
 ROUND_GROUP_CELLS = 5
 
 # Score ceilings of easy, medium and hard, at the booklets' score quantiles (25%, 55%, 85%; fit_killer_score.py).
-CEILINGS = {"easy": 77000, "medium": 84400, "hard": 93600}
+CEILINGS = {"easy": 143200, "medium": 151500, "hard": 161600}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,6 +104,20 @@ def cage_slack(board: KillerBoard) -> float:
         least, most = size * (size + 1) // 2, size * (19 - size) // 2
         if most > least:
             total += 1 - abs(2 * cage.total - least - most) / (most - least)
+    return total
+
+
+def opening_bits(state: KillerState) -> float:
+    """What the cage sums alone leave to find: over the open cells, log2 of the digits each keeps once
+    every cage keeps only the digits of its combinations (the position after the opening cage pass)."""
+    masks = state.masks()
+    values = state.values()
+    total = 0.0
+    for cage in state.cages:
+        support, live = cage_support(cage.total, [masks[c] for c in cage.cells])
+        if not live:
+            continue
+        total += sum(math.log2(m.bit_count()) for c, m in zip(cage.cells, support) if values[c] == ".")
     return total
 
 
@@ -128,10 +150,11 @@ def rule_of_45_steps(steps: Sequence[Step]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Measures:
-    """The four measures the score adds (see above), and how the scoring solve ended."""
+    """The five measures the score adds (see above), and how the scoring solve ended."""
     path: int                    # the scoring solve's path cost
     rule_of_45: int              # its rule-of-45 steps
     slack: float                 # cage_slack
+    opening: float               # opening_bits
     rounds: int
     hardest_tier: int
     solved: bool
@@ -139,7 +162,8 @@ class Measures:
     @property
     def total(self) -> int:
         """The score: the path plus the other measures at their weights."""
-        return self.path + RULE_OF_45_COST * self.rule_of_45 + round(SLACK_COST * self.slack) + ROUND_COST * self.rounds
+        return self.path + RULE_OF_45_COST * self.rule_of_45 + round(SLACK_COST * self.slack) \
+            + round(OPENING_BIT_COST * self.opening) + ROUND_COST * self.rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +179,11 @@ class Score:
 
 
 def measure(board: KillerBoard, *, deadline: float = 0.0) -> Measures:
-    """The score's measures of `board`: the scoring solve, the slack of its sums and the rounds."""
+    """The score's measures of `board`: the scoring solve, the slack of its sums, the opening and the rounds."""
     state = KillerState.start(board, words=False)     # its steps are only counted, never shown
-    depth = rounds(state)                             # before the ladder changes `state`
+    bits, depth = opening_bits(state), rounds(state)  # before the ladder changes `state`
     result = run(state, SCORING, deadline=deadline)
-    return Measures(result.total_cost, rule_of_45_steps(result.steps), cage_slack(board), depth,
+    return Measures(result.total_cost, rule_of_45_steps(result.steps), cage_slack(board), bits, depth,
                     result.hardest_tier, result.solved)
 
 
@@ -187,5 +211,6 @@ def describe(board: KillerBoard, graded: Grade | None = None) -> dict[str, Any]:
             "steps": steps_json(graded.steps), "engine_version": ENGINE_VERSION}
 
 
-__all__ = ["CEILINGS", "ROUND_COST", "RULE_OF_45", "RULE_OF_45_COST", "SCANNING", "SCORING", "SLACK_COST", "Grade", "Score",
-           "Measures", "band_for", "cage_slack", "describe", "grade", "measure", "round_groups", "rounds", "rule_of_45_steps", "run_rounds", "score"]
+__all__ = ["CEILINGS", "OPENING_BIT_COST", "ROUND_COST", "RULE_OF_45", "RULE_OF_45_COST", "SCANNING", "SCORING",
+           "SLACK_COST", "Grade", "Measures", "Score", "band_for", "cage_slack", "describe", "grade", "measure",
+           "opening_bits", "round_groups", "rounds", "rule_of_45_steps", "run_rounds", "score"]
