@@ -30,8 +30,9 @@ read from the board or that solve:
 In one sentence: the arithmetic the solve takes, how often it needs the rule of 45, how little the
 cage sums give away, and how many dependent rounds of basic deductions it takes.
 The four weights are a least-squares fit of the book number on the five measures over the published
-booklets' five shared volumes; fitted on some volumes and measured on the others (every split of
-bench/fit_killer_score.py) they order the held-back volumes as well as the fitted ones
+booklets' five shared volumes. Fitted on some volumes and measured on the others (1-3 against 4-5
+both ways, each volume held out alone: bench/fit_killer_score.py) they keep their signs and order of
+size, and Spearman's correlation with the book on the held-back volumes is at least 0.5 on every fold
 (BENCHMARKS.md has each fold's figures).
 
 Nearly every published Killer needs a tier-2 step (a cage confined to a unit, the rule of 45), so the
