@@ -27,8 +27,9 @@ from engine.games.killer._count import (apart_bits, cage_support, combos, group_
 from engine.games.sudoku.geometry import PEER_BITS
 from engine.games.killer.reference import (cage_support_plain, group_support, reference_round_groups, reference_rounds,
                                           reference_solutions)
-from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, SCANNING, SCORING, Score, band_for, grade,
-                                      opening_bits, round_groups, rounds, run_rounds, score)
+from engine.games.killer.grade import (CEILINGS, OPENING_BIT_COST, ROUND_COST, RULE_OF_45, RULE_OF_45_COST, SCANNING, SCORING,
+                                      SLACK_COST, Measures, Score, band_for, cage_slack, grade, measure, opening_bits,
+                                      round_groups, rounds, run_rounds, score)
 from engine.games.killer.techniques import (COMBINATION_BIT_COST, GROUP_LIMIT, LADDER, REGIONS, SEVERAL_REGIONS,
                                            SINGLE_REGIONS, TABLE, KillerState, cage_layout, finder)
 from engine.ladder import run
@@ -437,7 +438,7 @@ def test_a_cage_combinations_step_costs_more_with_more_ways_to_sift() -> None:
     assert 1 in seen and max(seen) >= 4
 
 
-def test_the_score_is_the_scoring_path_and_what_the_opening_cage_pass_leaves_to_find() -> None:
+def test_the_score_is_the_scoring_path_its_rule_of_45_steps_the_sums_slack_the_opening_and_the_rounds() -> None:
     b = board(FIRST)
     graded = grade(b)
     # the scoring solve: the ladder without the scanning moves, from the start
@@ -445,6 +446,8 @@ def test_the_score_is_the_scoring_path_and_what_the_opening_cage_pass_leaves_to_
     assert scoring.solved and not {step.technique for step in scoring.steps} & set(SCANNING)
     shown = {step.technique for step in graded.steps}
     assert "hidden-single" in shown and shown & set(SCANNING)
+    steps_45 = sum(step.technique in RULE_OF_45 for step in scoring.steps)
+    assert steps_45 >= 1
     # the opening pass: cage combinations alone, from the start, until they teach nothing more
     state = KillerState.start(b)
     run(state, Ladder([t for t in LADDER if t.name == "cage-combinations"]))
@@ -453,9 +456,28 @@ def test_the_score_is_the_scoring_path_and_what_the_opening_cage_pass_leaves_to_
     assert 0 < left < 81 * math.log2(9)
     depth = rounds(KillerState.start(b))
     assert 1 <= depth < 81
-    assert graded.score == scoring.total_cost + round(OPENING_BIT_COST * left) + ROUND_COST * depth
+    slack = cage_slack(b)
+    assert 0 < slack < len(b.cages)
+    assert measure(b) == Measures(scoring.total_cost, steps_45, slack, opening_bits(KillerState.start(b)), depth,
+                                  scoring.hardest_tier, True)
+    assert graded.score == scoring.total_cost + RULE_OF_45_COST * steps_45 + round(SLACK_COST * slack) \
+        + round(OPENING_BIT_COST * opening_bits(KillerState.start(b))) + ROUND_COST * depth
     assert score(b) == Score(graded.score, graded.band)
     assert graded.band == band_for(scoring.hardest_tier, graded.score)
+
+
+def test_a_cages_slack_is_how_near_its_sum_sits_to_the_middle_of_its_sizes_sums() -> None:
+    # two cells make 3 to 17: 3 and 17 leave one combination (no slack), 10 sits in the middle (full slack);
+    # (the other cells alone, each making 5: the middle of 1 to 9, full slack); nine cells make only 45
+    def slack_of(total: int, cells: list[tuple[int, int]]) -> float:
+        rest = [(r, c) for r in range(9) for c in range(9) if (r, c) not in cells]
+        return cage_slack(board_of([(total, cells)] + [(5, [cell]) for cell in rest])) - len(rest)
+
+    pair = [(0, 0), (0, 1)]
+    assert slack_of(3, pair) == pytest.approx(0) and slack_of(17, pair) == pytest.approx(0)
+    assert slack_of(10, pair) == pytest.approx(1) and slack_of(6, pair) == pytest.approx(3 / 7)
+    assert cage_slack(board_of([(45, [(0, c) for c in range(9)])] + [(5, [(r, c)]) for r in range(1, 9) for c in range(9)])) \
+        == pytest.approx(0 + 72 * 1.0)
 
 
 def test_a_solve_without_words_takes_the_same_steps() -> None:
