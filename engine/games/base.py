@@ -12,6 +12,7 @@ A *board value* is the game's own immutable board type. It must have `game` (the
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
 from engine.games.model import BoardModel, Step, first_error, validate_board
+from engine.ladder.tune import Distance, Tuned, tune as tune_loop
 
 InputMode = Literal["marks", "digits"]
 _NOT_DRAWN = ("steps", "difficulty", "fun", "shape", "generation")
@@ -480,6 +482,30 @@ class Game(ABC):
     def gates(self, board: Any) -> Gates:
         """The bars the generator sets for boards like this one (its rules); none by default."""
         return Gates()
+
+    # --- tuning toward a band (engine.ladder.tune) ---------------------------------------------------
+
+    def nudge(self, board: Any, rng: random.Random) -> Any | None:
+        """One small change of a proved board that tuning may try (Star Battle family: a boundary cell
+        handed to the neighbouring region), drawn with `rng`; None when this try found none. A game
+        that offers no changes (the default) is never tuned."""
+        return None
+
+    def band_distance(self, board: Any, band: str) -> Distance | None:
+        """How far the measured difficulty of a board lies from `band` (the measure the grade's bands
+        are cut on): 0, or a tuple starting 0, when in it; None when the board is not proved unique or
+        not graded. Games without moves need none."""
+        return None
+
+    def tune(self, board: Any, band: str, rng: random.Random, budget: int, *, deadline: float = 0.0) -> Tuned:
+        """The shared tuning loop with this game's changes and measure: `nudge` kept while the board
+        stays unique and moves toward `band`, until in it or after `budget` tries. The board must be
+        proved and graded (InvalidBoard otherwise)."""
+        start = self.band_distance(board, band)
+        if start is None:
+            raise InvalidBoard("only a proved, graded board can be tuned")
+        return tune_loop(board, start, nudge=self.nudge, measure=lambda changed: self.band_distance(changed, band),
+                         rng=rng, budget=budget, deadline=deadline)
 
     def solve(self, board: Any, *, grade: bool = True) -> tuple[str, dict[str, Any]]:
         """Count to 2 and, when unique and `grade` is set, grade: ("unique" | "several" | "none", the

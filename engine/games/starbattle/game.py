@@ -4,6 +4,7 @@ instance."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +16,7 @@ from engine.games.base import (Game, GameOptions, Gates, Picture, PlaySpec, Styl
 from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
-from engine.games.starbattle.generator import describe, generate
+from engine.games.starbattle.generator import band_distance, describe, generate, nudge
 from engine.games.starbattle.glyphs import CROSS, DRAWING, STAR
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
@@ -147,6 +148,13 @@ class StarFamily(Game):
 
     def describe(self, board: Board) -> dict[str, Any]:
         return describe(board)
+
+    def nudge(self, board: Board, rng: random.Random) -> Board | None:
+        return nudge(board, rng)
+
+    def band_distance(self, board: Board, band: str) -> tuple[int, int] | None:
+        self.check_band(band)
+        return band_distance(board, band)
 
     def gates(self, board: Board) -> Gates:
         # the gates of the style the map looks most like, as `describe` scores its shape in

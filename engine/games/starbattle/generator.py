@@ -27,10 +27,11 @@ from engine.games.starbattle.board import Board
 from engine.games.starbattle.count import count_solutions, monotonic, new_search
 from engine.games.starbattle import styles
 from engine.games.starbattle.draw import plant
-from engine.games.starbattle.grade import BANDS, Grade, grade, steps_json
+from engine.games.starbattle.grade import BANDS, STARBATTLE_CUTS, Grade, grade, steps_json
 from engine.games.starbattle.repair import repair
 from engine.games.starbattle.rules import Rules
 from engine.ladder.fun import fun_score
+from engine.ladder.tune import Tuned, tune
 from engine.version import ENGINE_VERSION
 
 # Region-size spread per band: uneven sizes leave tiny regions that pin their stars at once (easy),
@@ -65,12 +66,13 @@ class GenerationStats:
     answers: int = 0                  # answers planted
     drawings: int = 0                 # region drawings (each one growth plus up to max_rounds repairs)
     repair_rounds: int = 0
+    tuned: int = 0                    # near misses tuning changed at least once
     rejected: Counter = field(default_factory=Counter)   # reason -> drawings rejected
     seconds: float = 0.0
 
     def to_json(self) -> dict:
         return {"answers": self.answers, "drawings": self.drawings, "repair_rounds": self.repair_rounds,
-                "rejected": dict(self.rejected), "seconds": round(self.seconds, 6)}
+                "tuned": self.tuned, "rejected": dict(self.rejected), "seconds": round(self.seconds, 6)}
 
 
 # The ladder without its last rung: case analysis (trial-cases) reads hand-made boards that stall
@@ -201,6 +203,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 stats.rejected["ugly"] += 1
                 continue
             graded = graded or graded_in_time(board)
+            drawn_map, kept_nudges = board.regions, 0
             if not graded.solved:
                 stats.rejected["unsolvable"] += 1
                 continue
@@ -208,12 +211,22 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 # only a near miss (the next band over) is worth climbing from
                 if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
                     try:
-                        board, graded = _climb(board, graded, band, rng, settings.climb_steps, deadline)
+                        board, graded, tuned = tune_toward(board, graded, band, rng, settings.climb_steps, deadline)
                     except DeadlineExceeded:
                         raise out_of_time(band) from None
-                    shape = shape_json(board, drawing)   # the climb moved borders
-                if graded.band != band or (min_shape is not None and shape["score"] < min_shape):
-                    stats.rejected["wrong-band" if graded.band != band else "ugly"] += 1
+                    stats.tuned += tuned.kept > 0
+                    kept_nudges = tuned.kept
+                    shape = shape_json(board, drawing)   # tuning moved borders
+                if graded.band != band:
+                    stats.rejected["wrong-band"] += 1
+                    continue
+                if min_shape is not None and shape["score"] < min_shape:
+                    stats.rejected["ugly"] += 1
+                    continue
+                # a tuned map is a new map: the likeness judges it as it judged the one it came from
+                if board.regions != drawn_map and settings.sample \
+                        and not drawing.keep(rules, board.regions, rng, drawn=False):
+                    stats.rejected["unlike-published"] += 1
                     continue
             fun = fun_score(graded.tiers)
             if min_fun is not None and fun.score < min_fun:
@@ -226,6 +239,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
             finished.extra["style"] = drawing.NAME
             finished.extra["generation"]["style"] = drawing.NAME
             finished.extra["generation"]["style_score"] = shape["score"]
+            finished.extra["generation"]["tuned_nudges"] = kept_nudges   # boundary changes tuning kept
             return finished, stats
 
 
@@ -255,34 +269,65 @@ def _finished(board: Board, graded: Grade, fun: dict, shape: dict, stats: Genera
     return Board(board.rules, board.regions, board.solution, board.seed, extra)
 
 
-def _climb(board: Board, graded: Grade, band: str, rng: random.Random, steps: int,
-           deadline: float) -> tuple[Board, Grade]:
-    """Hill-climb region boundaries toward `band`: move one non-answer cell on a boundary into the
-    neighbouring region; keep the move when the board stays unique, the ladder still solves it, and
-    its band moves closer (or, in the same band, its score moves the right way)."""
-    rules, n = board.rules, board.n
-    neighbours = orthogonal_neighbours(n)
-    answer = set(board.solution)
-    regions = list(board.regions)
-    goal = BANDS.index(band)
-    for _ in range(steps):
-        if graded.band == band or (deadline and monotonic() > deadline):
-            break
-        cell = rng.randrange(n * n)
-        targets = sorted({regions[nb] for nb in neighbours[cell]} - {regions[cell]})
-        if cell in answer or not targets or not stays_connected_without(n, regions, [cell]):
-            continue
-        trial = list(regions)
-        trial[cell] = rng.choice(targets)
-        if count_solutions(rules, trial, 2, deadline=deadline).solutions != (board.solution,):
-            continue
-        candidate = Board(rules, tuple(trial), board.solution, board.seed)
-        regraded = grade(candidate, GENERATION_CAP, deadline=deadline)
-        if not regraded.solved:
-            continue
-        now, was = BANDS.index(regraded.band), BANDS.index(graded.band)
-        closer = abs(goal - now) < abs(goal - was) or (
-            now == was and (regraded.score - graded.score) * (goal - was) > 0)
-        if closer:
-            regions, board, graded = trial, candidate, regraded
-    return board, graded
+def nudge(board: Board, rng: random.Random) -> Board | None:
+    """One boundary change for tuning: a random cell off the answer, on a region boundary, handed to a
+    neighbouring region, when its own region stays one piece; None when the cell drawn allows none.
+    The answer stays a solution (no region loses or gains a star); whether it stays the only one is
+    for `band_distance` to prove."""
+    n = board.n
+    cell = rng.randrange(n * n)
+    regions = board.regions
+    targets = sorted({regions[nb] for nb in orthogonal_neighbours(n)[cell]} - {regions[cell]})
+    if cell in board.solution or not targets or not stays_connected_without(n, regions, [cell]):
+        return None
+    trial = list(regions)
+    trial[cell] = rng.choice(targets)
+    return Board(board.rules, tuple(trial), board.solution, board.seed)
+
+
+def band_distance(board: Board, band: str, *, deadline: float = 0.0) -> tuple[int, int] | None:
+    """How far the measured difficulty of `board` lies from `band`: (bands between, then how far the
+    score lies from the band), (0, 0) in it; None when the answer is not the only solution (proved by
+    the count) or the capped ladder does not finish (the generator turns such a board away)."""
+    return _distance(board, band, deadline=deadline)[0]
+
+
+def _distance(board: Board, band: str, *, deadline: float = 0.0) -> tuple[tuple[int, int] | None, Grade | None]:
+    if count_solutions(board.rules, board.regions, 2, deadline=deadline).solutions != (board.solution,):
+        return None, None
+    graded = grade(board, GENERATION_CAP, deadline=deadline)
+    if not graded.solved:
+        return None, graded
+    return _graded_distance(board.rules, graded, band), graded
+
+
+def _graded_distance(rules: Rules, graded: Grade, band: str) -> tuple[int, int]:
+    goal, now = BANDS.index(band), BANDS.index(graded.band)
+    if goal == now:
+        return (0, 0)
+    if rules.stars >= 2:
+        # the band is a score range: how far the score lies outside it
+        edges = (0, *STARBATTLE_CUTS, None)
+        low, high = edges[goal], edges[goal + 1]
+        return (abs(goal - now), low - graded.score if graded.score < low else graded.score - high + 1)
+    # one star: the band is the hardest tier (or, for easy and medium, the score); within the band it
+    # has, a higher score for a harder band asked, a lower one for an easier
+    return (abs(goal - now), -graded.score if goal > now else graded.score)
+
+
+def tune_toward(board: Board, graded: Grade, band: str, rng: random.Random, budget: int,
+                deadline: float = 0.0) -> tuple[Board, Grade, Tuned[Board]]:
+    """The shared tuning loop (engine.ladder.tune) on a proved, graded board: boundary nudges kept
+    while the board stays unique and its grade moves toward `band`. Returns the board, its grade and
+    what the loop did."""
+    grades = {board.regions: graded}
+
+    def measure(candidate: Board) -> tuple[int, int] | None:
+        found, regraded = _distance(candidate, band, deadline=deadline)
+        if regraded is not None:
+            grades[candidate.regions] = regraded
+        return found
+
+    done = tune(board, _graded_distance(board.rules, graded, band), nudge=nudge, measure=measure, rng=rng,
+                budget=budget, deadline=deadline)
+    return done.board, grades[done.board.regions], done
