@@ -10,7 +10,7 @@ from engine import InvalidBoard
 from engine.games import game_named
 from engine.games.starbattle import Rules, count_solutions, styles
 from engine.games.starbattle.board import Board
-from engine.games.starbattle.generator import Settings, band_distance, generate, nudge
+from engine.games.starbattle.generator import Settings, band_distance, generate, nudge, tuning_budget
 from engine.games.starbattle.grade import grade
 from engine.ladder.fun import fun_score
 from engine.ladder.tune import closer, in_band, tune
@@ -102,3 +102,22 @@ def test_tuning_gives_one_board_for_a_seed():
     again, _ = generate(Rules(10, 2), 2, band="hard", settings=TUNING, timeout=60)
     assert first.regions == again.regions and first.solution == again.solution
     assert first.extra["generation"]["tuned_nudges"] == again.extra["generation"]["tuned_nudges"] >= 1
+
+
+def test_near_misses_are_tuned_by_default_only_where_it_measured_faster():
+    assert tuning_budget(Rules(12, 2), "hard") == tuning_budget(Rules(14, 3), "expert") > 0
+    assert tuning_budget(Rules(8), "expert") == tuning_budget(Rules(11), "expert") == 0
+    assert tuning_budget(Rules(10, 2), "expert") == tuning_budget(Rules(12, 2), "medium") == 0
+    assert tuning_budget(Rules(12, 2), None) == 0
+
+
+def test_a_default_request_tunes_a_near_miss_and_stores_a_sound_board():
+    rules = Rules(12, 2)
+    board, _ = generate(rules, 0, band="hard", timeout=120)        # the generator's own settings
+    assert board.extra["generation"]["tuned_nudges"] >= 1
+    assert count_solutions(rules, board.regions, 2).solutions == (board.solution,)
+    graded = grade(board)
+    assert graded.band == "hard"
+    gates = styles.named(board.extra["style"]).gates(rules)
+    assert fun_score(graded.tiers).score >= gates.min_fun
+    assert board.extra["shape"]["score"] >= gates.min_shape

@@ -1,9 +1,10 @@
 """Generating a Star Battle family board: plant an answer, draw regions, repair, prove, grade, judge.
 
 A unique board is graded by the ladder (grade.py); with a band asked for, the region-size spread is
-steered toward it, and a near miss can be nudged toward it by hill-climbing region boundaries (a move is
-kept when the board stays unique and its grade moves toward the band; off by default, see Settings);
-then the fun of the solve path and the shape of the regions must clear their bars.
+steered toward it, and a near miss can be tuned into it by the shared loop (engine/ladder/tune.py: a
+boundary nudge is kept when the board stays unique and its grade moves toward the band; by default
+where that measured faster than drawing afresh, `tuning_budget`); then the fun of the solve path, the
+shape of the regions and (for a tuned map, again) the style's likeness must pass.
 Every drawing that fails says why, counted by reason in GenerationStats.rejected:
 draw-failed, ambiguous, stuck, slow-count, timeout, unsolvable (beyond the ladder), wrong-band, dull, ugly.
 
@@ -51,10 +52,9 @@ class Settings:
                                       # drawing is abandoned
     min_fun: int | None = None        # boards whose solve path scores lower are dull; None: gates_for(rules)
     min_shape: int | None = None      # boards whose regions score lower are ugly; None: gates_for(rules)
-    # Boundary moves tried to bring a near miss into the asked band. Off by default: measured on
-    # 9x9 Queens hard and 10x10 2-star expert, fresh drawings reach the band 5-7x sooner than climbing
-    # (0.69 s vs 3.98 s and 0.42 s vs 3.07 s per board; BENCHMARKS.md).
-    climb_steps: int = 0
+    # Boundary nudges the shared tuning loop may try on a near miss (a board one band off the asked
+    # band); None: tuning_budget(rules, band), where tuning was measured to beat drawing afresh.
+    climb_steps: int | None = None
     tune_steps: int | None = None     # boundary nudges per row after repair; None: the style's TUNE_STEPS
     # Keep drawings and finished maps as often as the style's fitted likeness says (styles/__init__.py, `keep`);
     # off only to fit that likeness on the style's own output (bench/fit_likeness.py).
@@ -79,6 +79,21 @@ class GenerationStats:
 # every other rung, but one search can carry thousands of cases on at 14x14, so the generator turns
 # away a drawing that needs it, as it did before that rung existed.
 GENERATION_CAP = "trial-long"
+
+
+# Where tuning a near miss reaches the band sooner than drawing afresh (bench/bench_band_tuning.py,
+# BENCHMARKS.md "Grading"): hard and expert two- and three-star boards from 12x12 on. Elsewhere drawing
+# alone is as fast or faster (Queens 7x7-11x11, 10x10 2-star), and no tuning measure tried brought a
+# Queens 8x8 hard board to expert, so a nudge there would only cost time.
+TUNED_BANDS = ("hard", "expert")
+TUNED_FROM_SIZE = 12
+TUNE_BUDGET = 40
+
+
+def tuning_budget(rules: Rules, band: str | None) -> int:
+    """The nudges a near miss of these rules gets by default (0: not tuned)."""
+    tuned = rules.stars >= 2 and rules.size >= TUNED_FROM_SIZE and band in TUNED_BANDS
+    return TUNE_BUDGET if tuned else 0
 
 
 def round_cap(rules: Rules) -> int:
@@ -117,6 +132,7 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
     min_fun = gates.min_fun if settings.min_fun is None else settings.min_fun
     min_shape = gates.min_shape if settings.min_shape is None else settings.min_shape
     tune_steps = drawing.TUNE_STEPS if settings.tune_steps is None else settings.tune_steps
+    climb_steps = tuning_budget(rules, band) if settings.climb_steps is None else settings.climb_steps
     plants = getattr(drawing, "PLANTS", False)
     stall = drawing.repair_stall(rules) if hasattr(drawing, "repair_stall") else 0
     roomy = drawing.repair_roomy(rules) if hasattr(drawing, "repair_roomy") else False
@@ -208,10 +224,10 @@ def generate(rules: Rules, seed: int, *, band: str | None = None, settings: Sett
                 stats.rejected["unsolvable"] += 1
                 continue
             if band is not None and graded.band != band:
-                # only a near miss (the next band over) is worth climbing from
-                if abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
+                # only a near miss (the next band over) is worth tuning
+                if climb_steps and abs(BANDS.index(graded.band) - BANDS.index(band)) == 1:
                     try:
-                        board, graded, tuned = tune_toward(board, graded, band, rng, settings.climb_steps, deadline)
+                        board, graded, tuned = tune_toward(board, graded, band, rng, climb_steps, deadline)
                     except DeadlineExceeded:
                         raise out_of_time(band) from None
                     stats.tuned += tuned.kept > 0
