@@ -8,12 +8,19 @@ a near miss tuned by the shared loop (engine/ladder/tune.py) for up to `--budget
 board: seconds of CPU (this process), whether it was stored within `--timeout` seconds, and checks made
 afresh on each stored board: proved unique by the counter, re-graded in the band, fun and shape gates
 passed. Prints Markdown and writes bench/results/<name>.json.
+
+    .venv/bin/python bench/bench_band_tuning.py --walk "queens 8" --from-band hard --bands expert \
+        [--seeds 10] [--budget 2000]
+
+prints instead (and writes nothing) how far long tuning runs get: from a board of `--from-band` per seed
+toward the first of `--bands`, `--budget` nudges each, through the game contract (`Game.tune`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import time
@@ -26,6 +33,7 @@ from engine.games.starbattle import Rules, count_solutions  # noqa: E402
 from engine.games.starbattle import styles  # noqa: E402
 from engine.games.starbattle.generator import Settings, generate  # noqa: E402
 from engine.games.starbattle.grade import grade  # noqa: E402
+from engine.games import game_named  # noqa: E402
 from engine.ladder.fun import fun_score  # noqa: E402
 from machine import markdown_head, markdown_row, run_header, write_result  # noqa: E402
 
@@ -53,6 +61,21 @@ def run(rules: Rules, band: str, seeds: range, budget: int, timeout: float) -> d
     return {"seconds": seconds, "stored": stored, "timeouts": timeouts, "tuned": tuned, "sound": sound}
 
 
+def walk(rules: Rules, start_band: str, band: str, seeds: range, budget: int) -> None:
+    """Long tuning runs from boards of `start_band` toward `band`: how many got there, and at what cost."""
+    game = game_named(rules.game)
+    reached = measured = 0
+    started = time.process_time()
+    for seed in seeds:
+        board, _ = generate(rules, seed, band=start_band)
+        done = game.tune(board, band, random.Random(seed), budget)
+        reached += done.in_band
+        measured += done.measured
+        print(f"seed {seed}: {done.to_json()}, distance {done.distance}", flush=True)
+    print(f"{rules} {start_band} -> {band}: {reached}/{len(seeds)} reached, {measured} tuned boards measured, "
+          f"{time.process_time() - started:.1f} s CPU")
+
+
 def cell(result: dict[str, object], timeout: float) -> str:
     """Stored of tried within the timeout, the median and worst CPU seconds of a board (a board not
     stored counts with the seconds it took to give up), and how many stored boards passed the checks."""
@@ -69,8 +92,13 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=40)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--name", default="band_tuning")
+    parser.add_argument("--walk", metavar="RULES", help="long tuning runs on these rules instead (writes nothing)")
+    parser.add_argument("--from-band", default="hard")
     args = parser.parse_args()
     print(run_header())
+    if args.walk:
+        walk(Rules.parse(args.walk), args.from_band, args.bands[0], range(args.seeds), args.budget)
+        return
     load_at_start = os.getloadavg()[0]
     columns = ["rules", *(f"{band}: {how}" for band in args.bands
                           for how in ("drawn alone", f"tuned ({args.budget} nudges; boards tuning changed)"))]
