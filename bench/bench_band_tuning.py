@@ -115,7 +115,8 @@ def main() -> None:
         print(markdown_row(rows[-1]), flush=True)
     write_result(args.name, [{"title": "drawing alone and tuned", "columns": columns, "rows": rows}],
                  notes=[f"seeds 0-{args.seeds - 1}; "
-                        f"a cell: boards stored within {args.timeout:.0f} s of those tried, median / worst CPU seconds a board, "
+                        f"a cell: boards stored within {args.timeout:.0f} s of those tried, "
+                        "median / worst CPU seconds a board, "
                         "boards checked: stored boards proved unique afresh, re-graded in the band, clearing "
                         "the fun and shape gates"],
                  load_at_start=load_at_start)
