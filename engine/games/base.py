@@ -494,8 +494,8 @@ class Game(ABC):
     def band_distance(self, board: Any, band: str) -> Distance | None:
         """How far the measured difficulty of a board lies from `band` (the measure the grade's bands
         are cut on): 0, or a tuple starting 0, when in it; None when the board is not proved unique or
-        not graded. Games without moves need none."""
-        return None
+        not graded. A game that offers no changes (the default) says so: InvalidRules, one line."""
+        raise InvalidRules(f"{self.name} boards are not tuned toward a band")
 
     def tune(self, board: Any, band: str, rng: random.Random, budget: int, *, deadline: float = 0.0) -> Tuned:
         """The shared tuning loop with this game's changes and measure: `nudge` kept while the board

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import InvalidBoard
+from engine import InvalidBoard, InvalidRules
 from engine.games import game_named
 from engine.games.starbattle import Rules, count_solutions, styles
 from engine.games.starbattle.board import Board
@@ -74,6 +74,13 @@ def test_the_game_contract_tunes_a_medium_queens_board_into_hard(rules, seed):
     assert count_solutions(rules, done.board.regions, 2).solutions == (board.solution,)
     assert grade(done.board).band == "hard"
     assert band_distance(done.board, "hard") == (0, 0)
+
+
+def test_a_game_that_offers_no_changes_says_so():
+    sudoku = game_named("sudoku")
+    board, _ = sudoku.generate(sudoku.rules(**sudoku.sample_request()), 1)
+    with pytest.raises(InvalidRules, match="sudoku boards are not tuned"):
+        sudoku.tune(board, "hard", random.Random(1), 5)
 
 
 def test_only_a_proved_board_is_tuned():
