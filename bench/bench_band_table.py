@@ -1,0 +1,257 @@
+"""The band table: for every game, every size `generate` accepts and every band, whether boards of that
+band can be had and what one costs, each board a whole `puzzlefleet generate` process.
+
+    .venv/bin/python bench/bench_band_table.py [--seeds 20] [--cells 'queens 7×7 *' ...] [--timeout 60]
+                                               [--give-up 2] [--parallel 1] [--fresh]
+
+A cell is (game, options, size, band), named as in "queens 7×7 expert" or "starbattle 14×14 --stars 3
+hard" (`--cells` takes shell patterns of those names; "x" matches "×"). Every cell the games offer
+(`Game.offers()`) is run for seeds 1..`--seeds`, each seed one `puzzlefleet generate --game G --size N
+[flags] --band B --count 1 --seed S --jobs 1` into a scratch SQLite store of its own, killed after
+`--timeout` seconds (a timeout). After `--give-up` timeouts a cell's remaining seeds are not run: a
+band that cannot be had in that time would otherwise cost `--seeds` timeouts. A cell the command line
+refuses (declared unreachable by its game) is run through the engine instead (`game.generate` in a
+process of its own, the same timeout), so that a new run checks the declaration still holds.
+
+Writes bench/results/band_table.json: a summary by game and options, the cells that miss the target
+(median at most 2 s and worst at most 10 s a board) and every cell. Cells not run this time keep their
+figures from the file's previous run unless `--fresh`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import all_games  # noqa: E402
+from engine.games.base import Game, spans  # noqa: E402
+from machine import RESULTS, markdown_head, markdown_row, write_result  # noqa: E402
+
+PUZZLEFLEET = Path(sys.executable).with_name("puzzlefleet")
+TARGET_MEDIAN, TARGET_WORST = 2.0, 10.0
+CELL_COLUMNS = ["cell", "reachable", "boards", "median s", "worst s", "timeouts", "how"]
+
+# A board drawn by the engine alone, for a cell the command line refuses.
+ENGINE_RUN = """
+import json, sys
+from engine import DeadlineExceeded, game_named
+name, size, options, band, seed, timeout = json.loads(sys.argv[1])
+game = game_named(name)
+try:
+    game.generate(game.rules(size=size, **options), seed, band=band, timeout=timeout)
+except DeadlineExceeded:
+    sys.exit(1)
+"""
+
+
+@dataclass(frozen=True)
+class Cell:
+    game: Game
+    options: dict[str, Any]
+    size: int
+    band: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.game.request_words(self.options, self.size)} {self.band}"
+
+    @property
+    def family(self) -> str:
+        return self.game.request_words(self.options)
+
+    def flags(self) -> list[str]:
+        out = []
+        for spec in self.game.option_specs():
+            value = self.options.get(spec.name, spec.default)
+            if value != spec.default:
+                out += [spec.flag] if spec.kind is bool else [spec.flag, str(value)]
+        return out
+
+
+def every_cell() -> list[Cell]:
+    return [Cell(game, dict(offer.options), size, band) for game in all_games() for offer in game.offers()
+            for size in offer.sizes for band in offer.bands]
+
+
+def chosen(cells: list[Cell], patterns: list[str] | None) -> list[Cell]:
+    if not patterns:
+        return cells
+    wanted = [pattern.replace("x", "×") for pattern in patterns]
+    return [cell for cell in cells if any(fnmatch.fnmatchcase(cell.name, pattern) for pattern in wanted)]
+
+
+def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str, float]:
+    """("board" | "timeout" | "refused" | "failed: ...", seconds) for one seed through the command line."""
+    store = scratch / f"{abs(hash((cell.name, seed)))}.db"
+    command = [str(PUZZLEFLEET), "generate", "--game", cell.game.name, "--size", str(cell.size), *cell.flags(),
+               "--band", cell.band, "--count", "1", "--seed", str(seed), "--jobs", "1"]
+    env = {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{store}", "NO_COLOR": "1"}
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - started
+    finally:
+        for path in scratch.glob(f"{store.name}*"):
+            path.unlink()
+    seconds = time.perf_counter() - started
+    if done.returncode == 0:
+        return "board", seconds
+    if done.returncode == 2 and f"has no {cell.band} boards" in done.stderr:
+        return "refused", seconds
+    if done.returncode == 1:
+        return "timeout", seconds       # its attempts ran out before the process was stopped
+    return f"failed: exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1][:120]}", seconds
+
+
+def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float]:
+    """The same through the engine alone, for a cell the command line refuses."""
+    arguments = json.dumps([cell.game.name, cell.size, cell.options, cell.band, seed, timeout])
+    started = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-c", ENGINE_RUN, arguments], cwd=ROOT, capture_output=True,
+                              text=True, timeout=timeout + 5)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    if done.returncode == 0:
+        return "board", seconds
+    if done.returncode == 1:
+        return "timeout", seconds
+    return f"failed: exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1][:120]}", seconds
+
+
+def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path) -> list[object]:
+    """The cell's row: reachable, boards found of seeds run, median and worst seconds, timeouts, how run."""
+    found: list[float] = []
+    timeouts, ran, how, failure = 0, 0, "command", ""
+    for seed in range(1, seeds + 1):
+        outcome, seconds = one_board(cell, seed, timeout, scratch) if how == "command" else engine_board(cell, seed, timeout)
+        if outcome == "refused":
+            how = "engine (the command refuses it)"
+            outcome, seconds = engine_board(cell, seed, timeout)
+        ran += 1
+        if outcome == "board":
+            found.append(seconds)
+        elif outcome == "timeout":
+            timeouts += 1
+            if timeouts >= give_up:
+                break
+        else:
+            failure = outcome
+            break
+    every = found + [float("inf")] * timeouts
+    median = statistics.median(every) if every else float("inf")
+    worst = max(every) if every else float("inf")
+
+    def shown(value: float) -> str:
+        return f">{timeout:.0f} (timeout)" if value == float("inf") else f"{value:.2f}"
+
+    reachable = "yes" if found else ("error" if failure else "none found")
+    how_run = how + (f", given up after {timeouts} timeouts" if ran < seeds and not failure else "") + (
+        f"; {failure}" if failure else "")
+    return [cell.name, reachable, f"{len(found)}/{ran}", shown(median) if every else "-",
+            shown(worst) if every else "-", timeouts, how_run]
+
+
+def meets_target(row: list[object]) -> bool:
+    try:
+        return float(str(row[3])) <= TARGET_MEDIAN and float(str(row[4])) <= TARGET_WORST
+    except ValueError:
+        return False
+
+
+def summary(cells: list[Cell], rows: dict[str, list[object]]) -> list[list[object]]:
+    """One row per game and options: per band, the sizes boards were found at (and those with none),
+    and the worst median among them."""
+    families: dict[str, list[Cell]] = {}
+    for cell in cells:
+        families.setdefault(cell.family, []).append(cell)
+    out = []
+    for family, members in families.items():
+        sizes = sorted({cell.size for cell in members})
+        line: list[object] = [family, spans(sizes)]
+        for band in bands_of(cells):
+            banded = [cell for cell in members if cell.band == band and cell.name in rows]
+            if not any(cell.band == band for cell in members):
+                line.append("-")
+                continue
+            reached = [cell.size for cell in banded if rows[cell.name][1] == "yes"]
+            missing = [cell.size for cell in banded if rows[cell.name][1] != "yes"]
+            unmeasured = [cell.size for cell in members if cell.band == band and cell.name not in rows]
+            medians = [float(str(rows[cell.name][3])) for cell in banded
+                       if rows[cell.name][1] == "yes" and "timeout" not in str(rows[cell.name][3])]
+            text = (spans(reached) if reached else "none") + (f" (none at {spans(missing)})" if missing and reached else "")
+            if medians:
+                text += f"; median ≤ {max(medians):.1f} s"
+            if unmeasured:
+                text += f"; not run at {spans(unmeasured)}"
+            line.append(text)
+        out.append(line)
+    return out
+
+
+def bands_of(cells: list[Cell]) -> list[str]:
+    return list(dict.fromkeys(cell.band for cell in cells))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--cells", nargs="*", help="shell patterns of cell names, e.g. 'queens 7×7 *' (default: all)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a process may take (default 60)")
+    parser.add_argument("--give-up", type=int, default=2, help="timeouts after which a cell's other seeds are skipped")
+    parser.add_argument("--parallel", type=int, default=1, help="cells run side by side (default 1)")
+    parser.add_argument("--fresh", action="store_true", help="forget the previous run's cells")
+    args = parser.parse_args()
+    load_at_start = os.getloadavg()[0]
+    cells = every_cell()
+    todo = chosen(cells, args.cells)
+    if not todo:
+        sys.exit(f"no cell matches {args.cells}: cells are named like {cells[0].name!r}")
+    path = RESULTS / "band_table.json"
+    rows: dict[str, list[object]] = {}
+    notes: list[str] = []
+    if path.exists() and not args.fresh:
+        previous = json.loads(path.read_text())
+        for table in previous["tables"]:
+            if table["title"] == "every cell":
+                rows = {row[0]: row for row in table["rows"]}
+        notes = [note for note in previous.get("notes", []) if note.startswith("run ")]
+    print(f"{len(todo)} cells, {args.seeds} seeds, {args.timeout:.0f} s a process, load {load_at_start:.1f}\n")
+    print(markdown_head(CELL_COLUMNS), flush=True)
+    with tempfile.TemporaryDirectory(prefix="band-table-") as scratch, ThreadPoolExecutor(args.parallel) as pool:
+        for row in pool.map(lambda cell: run_cell(cell, args.seeds, args.timeout, args.give_up, Path(scratch)), todo):
+            rows[str(row[0])] = row
+            print(markdown_row(row), flush=True)
+    ordered = [rows[cell.name] for cell in cells if cell.name in rows]
+    missed = [row for row in ordered if not meets_target(row)]
+    notes.append(f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {len(todo)} cells "
+                 f"({' '.join(args.cells) if args.cells else 'all'}), seeds 1..{args.seeds}, {args.timeout:.0f} s a "
+                 f"process, given up after {args.give_up} timeouts, {args.parallel} side by side, load "
+                 f"{load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    write_result("band_table", [
+        {"title": "summary", "columns": ["rules", "sizes", *bands_of(cells)],
+         "rows": summary(cells, rows)},
+        {"title": f"cells missing median ≤ {TARGET_MEDIAN:.0f} s, worst ≤ {TARGET_WORST:.0f} s",
+         "columns": CELL_COLUMNS, "rows": missed},
+        {"title": "every cell", "columns": CELL_COLUMNS, "rows": ordered},
+    ], notes=notes, load_at_start=load_at_start)
+
+
+if __name__ == "__main__":
+    main()
