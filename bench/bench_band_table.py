@@ -43,7 +43,7 @@ from machine import RESULTS, markdown_head, markdown_row, write_result  # noqa: 
 
 PUZZLEFLEET = Path(sys.executable).with_name("puzzlefleet")
 TARGET_MEDIAN, TARGET_WORST = 2.0, 10.0
-CELL_COLUMNS = ["cell", "reachable", "boards", "median s", "worst s", "timeouts", "how"]
+CELL_COLUMNS = ["cell", "reachable", "boards", "median s", "worst s", "median CPU s", "timeouts", "how"]
 
 # A board drawn by the engine alone, for a cell the command line refuses.
 ENGINE_RUN = """
@@ -94,59 +94,78 @@ def chosen(cells: list[Cell], patterns: list[str] | None) -> list[Cell]:
     return [cell for cell in cells if any(fnmatch.fnmatchcase(cell.name, pattern) for pattern in wanted)]
 
 
-def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str, float]:
-    """("board" | "timeout" | "refused" | "failed: ...", seconds) for one seed through the command line."""
+def timed(command: list[str], timeout: float, **popen: Any) -> tuple[int | None, str, float, float]:
+    """(exit status or None when stopped at `timeout`, its stderr's last line, wall seconds, CPU seconds)
+    of one process: its own CPU time (user + system, from wait4), which the machine's load stretches
+    less than the wall time."""
+    with tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, text=True, **popen)
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > timeout:
+                process.kill()
+                pid, status, usage = os.wait4(process.pid, 0)
+                status = None
+                break
+            time.sleep(0.02)
+        process.returncode = 0          # reaped here: Popen must not wait for it again
+        wall = time.perf_counter() - started
+        err.seek(0)
+        last = (err.read().strip().splitlines() or [""])[-1][:160]
+    code = None if status is None else os.waitstatus_to_exitcode(status)
+    return code, last, wall, usage.ru_utime + usage.ru_stime
+
+
+def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str, float, float]:
+    """("board" | "timeout" | "refused" | "failed: ...", wall seconds, CPU seconds) for one seed through
+    the command line."""
     store = scratch / f"{abs(hash((cell.name, seed)))}.db"
     command = [str(PUZZLEFLEET), "generate", "--game", cell.game.name, "--size", str(cell.size), *cell.flags(),
                "--band", cell.band, "--count", "1", "--seed", str(seed), "--jobs", "1"]
     env = {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{store}", "NO_COLOR": "1"}
-    started = time.perf_counter()
     try:
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - started
+        code, last, wall, cpu = timed(command, timeout, env=env)
     finally:
         for path in scratch.glob(f"{store.name}*"):
             path.unlink()
-    seconds = time.perf_counter() - started
-    if done.returncode == 0:
-        return "board", seconds
-    if done.returncode == 2 and f"has no {cell.band} boards" in done.stderr:
-        return "refused", seconds
-    if done.returncode == 1:
-        return "timeout", seconds       # its attempts ran out before the process was stopped
-    return f"failed: exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1][:120]}", seconds
+    if code == 0:
+        return "board", wall, cpu
+    if code is None or code == 1:       # stopped, or its attempts ran out first
+        return "timeout", wall, cpu
+    if code == 2 and f"has no {cell.band} boards" in last:
+        return "refused", wall, cpu
+    return f"failed: exit {code}: {last}", wall, cpu
 
 
-def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float]:
+def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float, float]:
     """The same through the engine alone, for a cell the command line refuses."""
     arguments = json.dumps([cell.game.name, cell.size, cell.options, cell.band, seed, timeout])
-    started = time.perf_counter()
-    try:
-        done = subprocess.run([sys.executable, "-c", ENGINE_RUN, arguments], cwd=ROOT, capture_output=True,
-                              text=True, timeout=timeout + 5)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - started
-    seconds = time.perf_counter() - started
-    if done.returncode == 0:
-        return "board", seconds
-    if done.returncode == 1:
-        return "timeout", seconds
-    return f"failed: exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1][:120]}", seconds
+    code, last, wall, cpu = timed([sys.executable, "-c", ENGINE_RUN, arguments], timeout + 5, cwd=ROOT)
+    if code == 0:
+        return "board", wall, cpu
+    if code is None or code == 1:
+        return "timeout", wall, cpu
+    return f"failed: exit {code}: {last}", wall, cpu
 
 
 def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path) -> list[object]:
-    """The cell's row: reachable, boards found of seeds run, median and worst seconds, timeouts, how run."""
-    found: list[float] = []
+    """The cell's row: reachable, boards found of seeds run, median and worst wall seconds, median CPU
+    seconds, timeouts, how run."""
+    found: list[tuple[float, float]] = []
     timeouts, ran, how, failure = 0, 0, "command", ""
     for seed in range(1, seeds + 1):
-        outcome, seconds = one_board(cell, seed, timeout, scratch) if how == "command" else engine_board(cell, seed, timeout)
-        if outcome == "refused":
-            how = "engine (the command refuses it)"
-            outcome, seconds = engine_board(cell, seed, timeout)
+        if how == "command":
+            outcome, wall, cpu = one_board(cell, seed, timeout, scratch)
+            if outcome == "refused":
+                how = "engine (the command refuses it)"
+        if how != "command":
+            outcome, wall, cpu = engine_board(cell, seed, timeout)
         ran += 1
         if outcome == "board":
-            found.append(seconds)
+            found.append((wall, cpu))
         elif outcome == "timeout":
             timeouts += 1
             if timeouts >= give_up:
@@ -154,18 +173,20 @@ def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path
         else:
             failure = outcome
             break
-    every = found + [float("inf")] * timeouts
-    median = statistics.median(every) if every else float("inf")
-    worst = max(every) if every else float("inf")
+    walls = [wall for wall, _ in found] + [float("inf")] * timeouts
+    cpus = [cpu for _, cpu in found] + [float("inf")] * timeouts
 
-    def shown(value: float) -> str:
+    def shown(values: list[float], pick: Any) -> str:
+        if not values:
+            return "-"
+        value = pick(values)
         return f">{timeout:.0f} (timeout)" if value == float("inf") else f"{value:.2f}"
 
     reachable = "yes" if found else ("error" if failure else "none found")
     how_run = how + (f", given up after {timeouts} timeouts" if ran < seeds and not failure else "") + (
         f"; {failure}" if failure else "")
-    return [cell.name, reachable, f"{len(found)}/{ran}", shown(median) if every else "-",
-            shown(worst) if every else "-", timeouts, how_run]
+    return [cell.name, reachable, f"{len(found)}/{ran}", shown(walls, statistics.median), shown(walls, max),
+            shown(cpus, statistics.median), timeouts, how_run]
 
 
 def meets_target(row: list[object]) -> bool:

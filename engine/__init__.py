@@ -9,7 +9,7 @@ games. Also here: the typed errors, `derive_seed` and the engine's version. The 
 from engine.core.rng import derive_seed
 from engine.errors import DeadlineExceeded, InvalidBoard, InvalidRules, PuzzleError
 from engine.games import (EdgeClue, Game, OptionSpec, Outline, all_games, bands, board_from_json, board_schema, board_schema_text,
-                          check_style_filter, game_named, game_of, is_band, is_game, names, option_spec,
+                          check_style_filter, game_named, game_of, is_band, is_game, names, offer_table, option_spec,
                           option_specs, own_option_specs, parse_rules, recorded_option_specs, register, style_names,
                           unregister)
 from engine.version import ENGINE_VERSION
@@ -17,6 +17,6 @@ from engine.version import ENGINE_VERSION
 __all__ = ["ENGINE_VERSION", "DeadlineExceeded", "EdgeClue", "Game", "InvalidBoard", "InvalidRules", "OptionSpec",
            "Outline", "PuzzleError",
            "all_games", "bands", "board_from_json", "board_schema", "board_schema_text", "check_style_filter",
-           "derive_seed", "game_named", "game_of", "is_band", "is_game", "names", "option_spec", "option_specs",
+           "derive_seed", "game_named", "game_of", "is_band", "is_game", "names", "offer_table", "option_spec", "option_specs",
            "own_option_specs",
            "parse_rules", "recorded_option_specs", "register", "style_names", "unregister"]

@@ -418,6 +418,17 @@ class Game(ABC):
                 words.append(spec.flag if spec.kind is bool else f"{spec.flag} {value}")
         return " ".join(words)
 
+    def sizes_offered(self, options: Mapping[str, Any]) -> str | None:
+        """The sizes these options (in full) take, in words: "sizes 4–16 with --diagonals", "only 9×9";
+        None when the game offers nothing for them."""
+        offer = self.offer(options)
+        if offer is None:
+            return None
+        named = self.request_words(options)
+        where = f" with {named.split(' ', 1)[1]}" if " " in named else ""
+        first = offer.sizes[0]
+        return (f"only {first}×{first}" if len(offer.sizes) == 1 else f"sizes {spans(offer.sizes)}") + where
+
     def check_offered(self, size: Any, options: Mapping[str, Any], band: str | None) -> None:
         """InvalidRules (one line) for a size these options (in full) do not take, naming those they do,
         or for a band no board of that size is ever found in, naming those that are; nothing for options
@@ -426,10 +437,7 @@ class Game(ABC):
         if offer is None:
             return
         if size not in offer.sizes:
-            named = self.request_words(options)
-            where = f" with {named.split(' ', 1)[1]}" if " " in named else ""
-            offered = f"only {offer.sizes[0]}×{offer.sizes[0]}" if len(offer.sizes) == 1 else f"sizes {spans(offer.sizes)}"
-            raise InvalidRules(f"{self.name} offers {offered}{where}, not {size!r}")
+            raise InvalidRules(f"{self.name} offers {self.sizes_offered(options)}, not {size!r}")
         why = offer.unreachable.get((size, band)) if band is not None else None
         if why is not None:
             at = self.request_words(options, size)
