@@ -7,8 +7,9 @@ band can be had and what one costs, each board a whole `puzzlefleet generate` pr
 A cell is (game, options, size, band), named as in "queens 7×7 expert" or "starbattle 14×14 --stars 3
 hard" (`--cells` takes shell patterns of those names; "x" matches "×"). Every cell the games offer
 (`Game.offers()`) is run for seeds 1..`--seeds`, each seed one `puzzlefleet generate --game G --size N
-[flags] --band B --count 1 --seed S --jobs 1` into a scratch SQLite store of its own, killed after
-`--timeout` seconds (a timeout). After `--give-up` timeouts a cell's remaining seeds are not run: a
+[flags] --band B --count 1 --seed S --jobs 1 --timeout T-5` into a scratch SQLite store of its own,
+stopped with Ctrl-C after `--timeout` (T) seconds (a timeout; the summary it prints then gives the
+candidates it graded in other bands, a column of the table). After `--give-up` timeouts a cell's remaining seeds are not run: a
 band that cannot be had in that time would otherwise cost `--seeds` timeouts. A cell the command line
 refuses (declared unreachable by its game) is run through the engine instead (`game.generate` in a
 process of its own, the same timeout), so that a new run checks the declaration still holds.
@@ -24,6 +25,8 @@ import argparse
 import fnmatch
 import json
 import os
+import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,7 +46,12 @@ from machine import RESULTS, markdown_head, markdown_row, write_result  # noqa: 
 
 PUZZLEFLEET = Path(sys.executable).with_name("puzzlefleet")
 TARGET_MEDIAN, TARGET_WORST = 2.0, 10.0
-CELL_COLUMNS = ["cell", "reachable", "boards", "median s", "worst s", "median CPU s", "timeouts", "how"]
+STOP_GRACE = 15.0           # seconds a process stopped with Ctrl-C may take to print its summary
+# Its attempt ends this many seconds before the process is stopped, so that the summary it prints then
+# counts the candidates that attempt graded (an attempt cut short by Ctrl-C records none).
+ATTEMPT_MARGIN = 5.0
+CELL_COLUMNS = ["cell", "reachable", "boards", "median s", "worst s", "median CPU s", "timeouts", "how",
+                "graded in other bands"]
 
 # A board drawn by the engine alone, for a cell the command line refuses.
 ENGINE_RUN = """
@@ -52,9 +60,11 @@ from engine import DeadlineExceeded, game_named
 name, size, options, band, seed, timeout = json.loads(sys.argv[1])
 game = game_named(name)
 try:
-    game.generate(game.rules(size=size, **options), seed, band=band, timeout=timeout)
-except DeadlineExceeded:
+    _, stats = game.generate(game.rules(size=size, **options), seed, band=band, timeout=timeout)
+except DeadlineExceeded as exc:
+    print(exc.args[1].rejected.get("wrong-band", 0))
     sys.exit(1)
+print(stats.rejected.get("wrong-band", 0))
 """
 
 
@@ -90,80 +100,98 @@ def every_cell() -> list[Cell]:
 def chosen(cells: list[Cell], patterns: list[str] | None) -> list[Cell]:
     if not patterns:
         return cells
-    wanted = [pattern.replace("x", "×") for pattern in patterns]
+    wanted = [re.sub(r"(\d)x(\d)", r"\1×\2", pattern) for pattern in patterns]
     return [cell for cell in cells if any(fnmatch.fnmatchcase(cell.name, pattern) for pattern in wanted)]
 
 
-def timed(command: list[str], timeout: float, **popen: Any) -> tuple[int | None, str, float, float]:
-    """(exit status or None when stopped at `timeout`, its stderr's last line, wall seconds, CPU seconds)
-    of one process: its own CPU time (user + system, from wait4), which the machine's load stretches
-    less than the wall time."""
-    with tempfile.TemporaryFile("w+") as err:
+def timed(command: list[str], timeout: float, **popen: Any) -> tuple[int | None, str, str, float, float]:
+    """(exit status or None when stopped at `timeout`, its stdout, its stderr's last line, wall seconds,
+    CPU seconds) of one process. The CPU time is its own (user + system, from wait4), which the
+    machine's load stretches less than the wall time. At `timeout` it gets a Ctrl-C (SIGINT), after
+    which `generate` prints its summary (the candidates it turned away, by reason), and is killed if it
+    has not ended `STOP_GRACE` seconds later."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, text=True, **popen)
+        process = subprocess.Popen(command, stdout=out, stderr=err, text=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **popen)
+        stopped = None
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
-            if time.perf_counter() - started > timeout:
+            now = time.perf_counter()
+            if stopped is None and now - started > timeout:
+                process.send_signal(signal.SIGINT)
+                stopped = now
+            elif stopped is not None and now - stopped > STOP_GRACE:
                 process.kill()
                 pid, status, usage = os.wait4(process.pid, 0)
-                status = None
                 break
             time.sleep(0.02)
         process.returncode = 0          # reaped here: Popen must not wait for it again
-        wall = time.perf_counter() - started
+        wall = time.perf_counter() - started if stopped is None else timeout
+        out.seek(0)
         err.seek(0)
-        last = (err.read().strip().splitlines() or [""])[-1][:160]
-    code = None if status is None else os.waitstatus_to_exitcode(status)
-    return code, last, wall, usage.ru_utime + usage.ru_stime
+        printed, last = out.read(), (err.read().strip().splitlines() or [""])[-1][:160]
+    code = None if stopped is not None else os.waitstatus_to_exitcode(status)
+    return code, printed, last, wall, usage.ru_utime + usage.ru_stime
 
 
-def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str, float, float]:
-    """("board" | "timeout" | "refused" | "failed: ...", wall seconds, CPU seconds) for one seed through
-    the command line."""
+def graded_elsewhere(printed: str) -> int:
+    """The candidates `generate` graded outside the band asked (its summary's wrong-band count)."""
+    found = re.search(r"rejected: .*?\bwrong-band (\d+)", printed)
+    return int(found.group(1)) if found else 0
+
+
+def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str, float, float, int]:
+    """("board" | "timeout" | "refused" | "failed: ...", wall seconds, CPU seconds, candidates graded in
+    other bands) for one seed through the command line."""
     store = scratch / f"{abs(hash((cell.name, seed)))}.db"
     command = [str(PUZZLEFLEET), "generate", "--game", cell.game.name, "--size", str(cell.size), *cell.flags(),
-               "--band", cell.band, "--count", "1", "--seed", str(seed), "--jobs", "1"]
+               "--band", cell.band, "--count", "1", "--seed", str(seed), "--jobs", "1",
+               "--timeout", str(max(1.0, timeout - ATTEMPT_MARGIN))]
     env = {**os.environ, "PUZZLEFLEET_DB": f"sqlite:///{store}", "NO_COLOR": "1"}
     try:
-        code, last, wall, cpu = timed(command, timeout, env=env)
+        code, printed, last, wall, cpu = timed(command, timeout, env=env)
     finally:
         for path in scratch.glob(f"{store.name}*"):
             path.unlink()
+    elsewhere = graded_elsewhere(printed)
     if code == 0:
-        return "board", wall, cpu
+        return "board", wall, cpu, elsewhere
     if code is None or code == 1:       # stopped, or its attempts ran out first
-        return "timeout", wall, cpu
+        return "timeout", wall, cpu, elsewhere
     if code == 2 and f"has no {cell.band} boards" in last:
-        return "refused", wall, cpu
-    return f"failed: exit {code}: {last}", wall, cpu
+        return "refused", wall, cpu, elsewhere
+    return f"failed: exit {code}: {last}", wall, cpu, elsewhere
 
 
-def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float, float]:
+def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float, float, int]:
     """The same through the engine alone, for a cell the command line refuses."""
     arguments = json.dumps([cell.game.name, cell.size, cell.options, cell.band, seed, timeout])
-    code, last, wall, cpu = timed([sys.executable, "-c", ENGINE_RUN, arguments], timeout + 5, cwd=ROOT)
+    code, printed, last, wall, cpu = timed([sys.executable, "-c", ENGINE_RUN, arguments], timeout + 5, cwd=ROOT)
+    elsewhere = int(printed.strip() or 0) if printed.strip().isdigit() else 0
     if code == 0:
-        return "board", wall, cpu
+        return "board", wall, cpu, elsewhere
     if code is None or code == 1:
-        return "timeout", wall, cpu
-    return f"failed: exit {code}: {last}", wall, cpu
+        return "timeout", wall, cpu, elsewhere
+    return f"failed: exit {code}: {last}", wall, cpu, elsewhere
 
 
 def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path) -> list[object]:
     """The cell's row: reachable, boards found of seeds run, median and worst wall seconds, median CPU
     seconds, timeouts, how run."""
     found: list[tuple[float, float]] = []
-    timeouts, ran, how, failure = 0, 0, "command", ""
+    timeouts, ran, how, failure, elsewhere = 0, 0, "command", "", 0
     for seed in range(1, seeds + 1):
         if how == "command":
-            outcome, wall, cpu = one_board(cell, seed, timeout, scratch)
+            outcome, wall, cpu, other = one_board(cell, seed, timeout, scratch)
             if outcome == "refused":
                 how = "engine (the command refuses it)"
         if how != "command":
-            outcome, wall, cpu = engine_board(cell, seed, timeout)
+            outcome, wall, cpu, other = engine_board(cell, seed, timeout)
         ran += 1
+        elsewhere += other
         if outcome == "board":
             found.append((wall, cpu))
         elif outcome == "timeout":
@@ -186,7 +214,7 @@ def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path
     how_run = how + (f", given up after {timeouts} timeouts" if ran < seeds and not failure else "") + (
         f"; {failure}" if failure else "")
     return [cell.name, reachable, f"{len(found)}/{ran}", shown(walls, statistics.median), shown(walls, max),
-            shown(cpus, statistics.median), timeouts, how_run]
+            shown(cpus, statistics.median), timeouts, how_run, elsewhere]
 
 
 def meets_target(row: list[object]) -> bool:
@@ -238,21 +266,26 @@ def main() -> None:
     parser.add_argument("--give-up", type=int, default=2, help="timeouts after which a cell's other seeds are skipped")
     parser.add_argument("--parallel", type=int, default=1, help="cells run side by side (default 1)")
     parser.add_argument("--fresh", action="store_true", help="forget the previous run's cells")
+    parser.add_argument("--absorb", nargs="*", type=Path, default=[],
+                        help="result files of other runs of this bench (run beside this one, on other cells) whose "
+                             "cells and notes this file takes in, each cell as the later run measured it; with "
+                             "--absorb and no --cells, no cell is run")
     args = parser.parse_args()
     load_at_start = os.getloadavg()[0]
     cells = every_cell()
-    todo = chosen(cells, args.cells)
-    if not todo:
+    todo = [] if args.absorb and not args.cells else chosen(cells, args.cells)
+    if not todo and not args.absorb:
         sys.exit(f"no cell matches {args.cells}: cells are named like {cells[0].name!r}")
     path = RESULTS / "band_table.json"
     rows: dict[str, list[object]] = {}
     notes: list[str] = []
-    if path.exists() and not args.fresh:
-        previous = json.loads(path.read_text())
+    for earlier in ([] if args.fresh or not path.exists() else [path]) + args.absorb:
+        previous = json.loads(earlier.read_text())
         for table in previous["tables"]:
             if table["title"] == "every cell":
-                rows = {row[0]: row for row in table["rows"]}
-        notes = [note for note in previous.get("notes", []) if note.startswith("run ")]
+                # a file written before a column was added: "-" in it
+                rows.update({row[0]: row + ["-"] * (len(CELL_COLUMNS) - len(row)) for row in table["rows"]})
+        notes += [note for note in previous.get("notes", []) if note.startswith("run ") and note not in notes]
     print(f"{len(todo)} cells, {args.seeds} seeds, {args.timeout:.0f} s a process, load {load_at_start:.1f}\n")
     print(markdown_head(CELL_COLUMNS), flush=True)
     with tempfile.TemporaryDirectory(prefix="band-table-") as scratch, ThreadPoolExecutor(args.parallel) as pool:
@@ -261,10 +294,11 @@ def main() -> None:
             print(markdown_row(row), flush=True)
     ordered = [rows[cell.name] for cell in cells if cell.name in rows]
     missed = [row for row in ordered if not meets_target(row)]
-    notes.append(f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {len(todo)} cells "
-                 f"({' '.join(args.cells) if args.cells else 'all'}), seeds 1..{args.seeds}, {args.timeout:.0f} s a "
-                 f"process, given up after {args.give_up} timeouts, {args.parallel} side by side, load "
-                 f"{load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    if todo:
+        notes.append(f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {len(todo)} cells "
+                     f"({' '.join(args.cells) if args.cells else 'all'}), seeds 1..{args.seeds}, {args.timeout:.0f} s "
+                     f"a process, given up after {args.give_up} timeouts, {args.parallel} side by side, load "
+                     f"{load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     write_result("band_table", [
         {"title": "summary", "columns": ["rules", "sizes", *bands_of(cells)],
          "rows": summary(cells, rows)},
