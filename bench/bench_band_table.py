@@ -169,7 +169,7 @@ def one_board(cell: Cell, seed: int, timeout: float, scratch: Path) -> tuple[str
 def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float, float, int]:
     """The same through the engine alone, for a cell the command line refuses."""
     arguments = json.dumps([cell.game.name, cell.size, cell.options, cell.band, seed, timeout])
-    code, printed, last, wall, cpu = timed([sys.executable, "-c", ENGINE_RUN, arguments], timeout + 5, cwd=ROOT)
+    code, printed, last, wall, cpu = timed([sys.executable, "-c", ENGINE_RUN, arguments], timeout + 30, cwd=ROOT)
     elsewhere = int(printed.strip() or 0) if printed.strip().isdigit() else 0
     if code == 0:
         return "board", wall, cpu, elsewhere
@@ -178,11 +178,12 @@ def engine_board(cell: Cell, seed: int, timeout: float) -> tuple[str, float, flo
     return f"failed: exit {code}: {last}", wall, cpu, elsewhere
 
 
-def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path) -> list[object]:
+def run_cell(cell: Cell, seeds: int, timeout: float, give_up: int, scratch: Path, engine: bool) -> list[object]:
     """The cell's row: reachable, boards found of seeds run, median and worst wall seconds, median CPU
-    seconds, timeouts, how run."""
+    seconds, timeouts, how run, candidates graded in other bands."""
     found: list[tuple[float, float]] = []
-    timeouts, ran, how, failure, elsewhere = 0, 0, "command", "", 0
+    timeouts, ran, failure, elsewhere = 0, 0, "", 0
+    how = "engine" if engine else "command"
     for seed in range(1, seeds + 1):
         if how == "command":
             outcome, wall, cpu, other = one_board(cell, seed, timeout, scratch)
@@ -242,13 +243,18 @@ def summary(cells: list[Cell], rows: dict[str, list[object]]) -> list[list[objec
             reached = [cell.size for cell in banded if rows[cell.name][1] == "yes"]
             missing = [cell.size for cell in banded if rows[cell.name][1] != "yes"]
             unmeasured = [cell.size for cell in members if cell.band == band and cell.name not in rows]
-            medians = [float(str(rows[cell.name][3])) for cell in banded
+            medians = [(float(str(rows[cell.name][3])), float(str(rows[cell.name][5]))) for cell in banded
                        if rows[cell.name][1] == "yes" and "timeout" not in str(rows[cell.name][3])]
-            text = (spans(reached) if reached else "none") + (f" (none at {spans(missing)})" if missing and reached else "")
+            parts = []
+            if banded:
+                parts.append((spans(reached) if reached else "none") + (f" (none at {spans(missing)})"
+                                                                        if missing and reached else ""))
             if medians:
-                text += f"; median ≤ {max(medians):.1f} s"
+                parts.append(f"median ≤ {max(wall for wall, _ in medians):.1f} s "
+                             f"({max(cpu for _, cpu in medians):.1f} s CPU)")
             if unmeasured:
-                text += f"; not run at {spans(unmeasured)}"
+                parts.append(f"not run at {spans(unmeasured)}")
+            text = "; ".join(parts)
             line.append(text)
         out.append(line)
     return out
@@ -266,20 +272,24 @@ def main() -> None:
     parser.add_argument("--give-up", type=int, default=2, help="timeouts after which a cell's other seeds are skipped")
     parser.add_argument("--parallel", type=int, default=1, help="cells run side by side (default 1)")
     parser.add_argument("--fresh", action="store_true", help="forget the previous run's cells")
-    parser.add_argument("--absorb", nargs="*", type=Path, default=[],
+    parser.add_argument("--engine", action="store_true",
+                        help="draw through the engine alone (`game.generate` in a process of its own): no start-up "
+                             "cost, and a timeout still counts the candidates graded in other bands, the sample a "
+                             "band found nowhere was looked for in")
+    parser.add_argument("--absorb", nargs="*", type=Path,
                         help="result files of other runs of this bench (run beside this one, on other cells) whose "
                              "cells and notes this file takes in, each cell as the later run measured it; with "
                              "--absorb and no --cells, no cell is run")
     args = parser.parse_args()
     load_at_start = os.getloadavg()[0]
     cells = every_cell()
-    todo = [] if args.absorb and not args.cells else chosen(cells, args.cells)
-    if not todo and not args.absorb:
+    todo = [] if args.absorb is not None and not args.cells else chosen(cells, args.cells)
+    if not todo and args.absorb is None:
         sys.exit(f"no cell matches {args.cells}: cells are named like {cells[0].name!r}")
     path = RESULTS / "band_table.json"
     rows: dict[str, list[object]] = {}
     notes: list[str] = []
-    for earlier in ([] if args.fresh or not path.exists() else [path]) + args.absorb:
+    for earlier in ([] if args.fresh or not path.exists() else [path]) + (args.absorb or []):
         previous = json.loads(earlier.read_text())
         for table in previous["tables"]:
             if table["title"] == "every cell":
@@ -289,7 +299,8 @@ def main() -> None:
     print(f"{len(todo)} cells, {args.seeds} seeds, {args.timeout:.0f} s a process, load {load_at_start:.1f}\n")
     print(markdown_head(CELL_COLUMNS), flush=True)
     with tempfile.TemporaryDirectory(prefix="band-table-") as scratch, ThreadPoolExecutor(args.parallel) as pool:
-        for row in pool.map(lambda cell: run_cell(cell, args.seeds, args.timeout, args.give_up, Path(scratch)), todo):
+        for row in pool.map(lambda cell: run_cell(cell, args.seeds, args.timeout, args.give_up, Path(scratch),
+                                                  args.engine), todo):
             rows[str(row[0])] = row
             print(markdown_row(row), flush=True)
     ordered = [rows[cell.name] for cell in cells if cell.name in rows]
@@ -297,7 +308,8 @@ def main() -> None:
     if todo:
         notes.append(f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {len(todo)} cells "
                      f"({' '.join(args.cells) if args.cells else 'all'}), seeds 1..{args.seeds}, {args.timeout:.0f} s "
-                     f"a process, given up after {args.give_up} timeouts, {args.parallel} side by side, load "
+                     f"a process{' through the engine alone' if args.engine else ''}, given up after "
+                     f"{args.give_up} timeouts, {args.parallel} side by side, load "
                      f"{load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     write_result("band_table", [
         {"title": "summary", "columns": ["rules", "sizes", *bands_of(cells)],
