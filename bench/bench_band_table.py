@@ -297,28 +297,30 @@ def main() -> None:
                 rows.update({row[0]: row + ["-"] * (len(CELL_COLUMNS) - len(row)) for row in table["rows"]})
         notes += [note for note in previous.get("notes", []) if note.startswith("run ") and note not in notes]
     print(f"{len(todo)} cells, {args.seeds} seeds, {args.timeout:.0f} s a process, load {load_at_start:.1f}\n")
+    started = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+
+    def save(done: int) -> None:
+        """The result file as it stands: written after every cell, so a run stopped early keeps those."""
+        ordered = [rows[cell.name] for cell in cells if cell.name in rows]
+        run = [f"run {started}: {done} of {len(todo)} cells ({' '.join(args.cells) if args.cells else 'all'}), seeds "
+               f"1..{args.seeds}, {args.timeout:.0f} s a process{' through the engine alone' if args.engine else ''}, "
+               f"given up after {args.give_up} timeouts, {args.parallel} side by side, load {load_at_start:.1f} at "
+               f"the start, {os.getloadavg()[0]:.1f} at the end"] if todo else []
+        write_result("band_table", [
+            {"title": "summary", "columns": ["rules", "sizes", *bands_of(cells)], "rows": summary(cells, rows)},
+            {"title": f"cells missing median ≤ {TARGET_MEDIAN:.0f} s, worst ≤ {TARGET_WORST:.0f} s",
+             "columns": CELL_COLUMNS, "rows": [row for row in ordered if not meets_target(row)]},
+            {"title": "every cell", "columns": CELL_COLUMNS, "rows": ordered},
+        ], notes=notes + run, load_at_start=load_at_start)
+
     print(markdown_head(CELL_COLUMNS), flush=True)
     with tempfile.TemporaryDirectory(prefix="band-table-") as scratch, ThreadPoolExecutor(args.parallel) as pool:
-        for row in pool.map(lambda cell: run_cell(cell, args.seeds, args.timeout, args.give_up, Path(scratch),
-                                                  args.engine), todo):
+        for done, row in enumerate(pool.map(lambda cell: run_cell(cell, args.seeds, args.timeout, args.give_up,
+                                                                  Path(scratch), args.engine), todo), 1):
             rows[str(row[0])] = row
             print(markdown_row(row), flush=True)
-    ordered = [rows[cell.name] for cell in cells if cell.name in rows]
-    missed = [row for row in ordered if not meets_target(row)]
-    if todo:
-        notes.append(f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {len(todo)} cells "
-                     f"({' '.join(args.cells) if args.cells else 'all'}), seeds 1..{args.seeds}, {args.timeout:.0f} s "
-                     f"a process{' through the engine alone' if args.engine else ''}, given up after "
-                     f"{args.give_up} timeouts, {args.parallel} side by side, load "
-                     f"{load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
-    write_result("band_table", [
-        {"title": "summary", "columns": ["rules", "sizes", *bands_of(cells)],
-         "rows": summary(cells, rows)},
-        {"title": f"cells missing median ≤ {TARGET_MEDIAN:.0f} s, worst ≤ {TARGET_WORST:.0f} s",
-         "columns": CELL_COLUMNS, "rows": missed},
-        {"title": "every cell", "columns": CELL_COLUMNS, "rows": ordered},
-    ], notes=notes, load_at_start=load_at_start)
-
+            save(done)
+    save(len(todo))
 
 if __name__ == "__main__":
     main()

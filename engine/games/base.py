@@ -410,7 +410,7 @@ class Game(ABC):
 
     def request_words(self, options: Mapping[str, Any], size: int | None = None) -> str:
         """A request as people name it: the game, the size, and the flags of the options set apart from
-        their defaults ("starbattle 14×14 --stars 3", "queens --diagonals")."""
+        their defaults, each as its command-line flag ("GAME 14×14 --FLAG VALUE", "GAME --YES-NO-FLAG")."""
         words = [self.name] + ([f"{size}×{size}"] if size is not None else [])
         for spec in self.option_specs():
             value = options.get(spec.name, spec.default)
@@ -419,7 +419,7 @@ class Game(ABC):
         return " ".join(words)
 
     def sizes_offered(self, options: Mapping[str, Any]) -> str | None:
-        """The sizes these options (in full) take, in words: "sizes 4–16 with --diagonals", "only 9×9";
+        """The sizes these options (in full) take, in words: "sizes 4–16 with --FLAG", "only 9×9";
         None when the game offers nothing for them."""
         offer = self.offer(options)
         if offer is None:
