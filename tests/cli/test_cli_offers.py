@@ -114,7 +114,8 @@ def test_enqueue_fills_in_the_only_size(env, tmp_path):
 def test_generate_help_lists_what_each_game_offers(env):
     result = run(env, "generate", "--help")
     assert result.returncode == 0, result.stderr
-    assert "queens 4–20: easy, medium, hard, expert (not at " in result.stdout
+    assert "  queens 4–20: easy, medium, hard (not at 4), expert (not at 4–7)\n" in result.stdout
+    assert "  queens --diagonals 4–16: easy, medium, hard (not at 4), expert (not at 4–7)\n" in result.stdout
     assert "sudoku 9×9: easy, medium, hard, expert" in result.stdout
     assert "sudoku --band-by clues 9×9: easy, medium, hard" in result.stdout
     for game in all_games():
