@@ -30,7 +30,7 @@ UNREACHABLE: dict[tuple[Rules, str], str] = {
     (Rules(4), "expert"): _none(4, "a trial", 31_396),
     (Rules(5), "expert"): _none(5, "a trial", 18_984),
     (Rules(6), "expert"): _none(6, "a trial", 6_875),
-    (Rules(7), "expert"): _none(7, "a trial", 2_500),
+    (Rules(7), "expert"): _none(7, "a trial", 8_104),
     (Rules(4, diagonals=True), "hard"): _none(4, _TIER_3, 30_014),
     (Rules(4, diagonals=True), "expert"): _none(4, "a trial", 38_560),
     (Rules(5, diagonals=True), "expert"): _none(5, "a trial", 24_985),
