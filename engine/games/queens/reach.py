@@ -3,7 +3,8 @@ bands its size can have, instead of drawing boards until its attempts run out.
 
 How they were measured: `bench/bench_band_table.py` (results in bench/results/band_table.json) ran every
 cell the game offers as whole `generate --count 1` processes (seeds 1-3, 60 s each); the cells where
-none was found were run again through the engine alone (`--engine`), which counts the boards it drew,
+none was found were run again through the engine alone (`--engine`, seeds 1-3, 1-5 for 7×7 expert,
+60 s each), which counts the boards it drew,
 proved and graded in other bands meanwhile: that count, with none in the band asked, is the sample
 given with each cell below. Those runs shared two cores with a load of 15-20, so a sample is what a
 few CPU minutes draw. A sample of N with none found bounds the band's share below about 3/N (95%);
