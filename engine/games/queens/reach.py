@@ -2,17 +2,16 @@
 bands its size can have, instead of drawing boards until its attempts run out.
 
 How they were measured: `bench/bench_band_table.py` (results in bench/results/band_table.json) ran every
-cell the game offers as whole `generate --count 1` processes (seeds 1-3, 60 s each); the cells where
-none was found were run again through the engine alone (`--engine`, seeds 1-3, 1-5 for 7×7 expert,
-60 s each), which counts the boards it drew,
-proved and graded in other bands meanwhile: that count, with none in the band asked, is the sample
-given with each cell below. Those runs shared two cores with a load of 15-20, so a sample is what a
-few CPU minutes draw. A sample of N with none found bounds the band's share below about 3/N (95%);
-at 8×8 the share needing a trial is small too (a few seeds in a minute each), so for 6×6 and 7×7 the
-samples say "none in that many", not "none possible"; with the diagonal rule 8×8 expert boards come in
-about a CPU second, so none in 3,000 below it says more. Cells where no board was found only because
-the time ran out (Queens expert at 8×8 and up, the diagonal rule's easy bands at 11×11 and up) are
-not here: they are reachable, and slow.
+cell the game offers as whole `generate --count 1` processes (seeds 1-3, 60 s each); the small cells
+where none was found were run again through the engine alone (`--engine`, seeds 1-3, 1-5 for 7×7
+expert, 60 s each), which counts the boards it drew, proved and graded in other bands meanwhile: that
+count, with none in the band asked, is the sample given with each cell below. Those runs shared two
+cores at a load of 15-20, so a sample is what a few CPU minutes draw. A sample of N with none found
+bounds the band's share below about 3/N (95%): for 6×6 and 7×7 expert that says "none in that many",
+not "none possible" (at 8×8 trials are rare too); with the diagonal rule 8×8 expert boards come in
+about a CPU second, so none in 3,000 below it says more. Cells where no board came within 60 s at
+larger sizes (Queens expert at 12×12 and 15×15 up, the diagonal rule's easy and medium from 10×10,
+hard from 11×11) are not here: found at neighbouring sizes, or not looked for long enough to say.
 """
 
 from __future__ import annotations
