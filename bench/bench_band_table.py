@@ -80,6 +80,12 @@ class Cell:
         return f"{self.game.request_words(self.options, self.size)} {self.band}"
 
     @property
+    def declared(self) -> bool:
+        """Whether the game declares this cell unreachable (its requests are refused)."""
+        offer = self.game.offer(self.options)
+        return offer is not None and (self.size, self.band) in offer.unreachable
+
+    @property
     def family(self) -> str:
         return self.game.request_words(self.options)
 
@@ -226,8 +232,9 @@ def meets_target(row: list[object]) -> bool:
 
 
 def summary(cells: list[Cell], rows: dict[str, list[object]]) -> list[list[object]]:
-    """One row per game and options: per band, the sizes boards were found at (and those with none),
-    and the worst median among them."""
+    """One row per game and options: per band, the sizes boards were found at, those the game refuses
+    (declared unreachable) and those where none came within the time, and the worst median among the
+    sizes found."""
     families: dict[str, list[Cell]] = {}
     for cell in cells:
         families.setdefault(cell.family, []).append(cell)
@@ -241,14 +248,16 @@ def summary(cells: list[Cell], rows: dict[str, list[object]]) -> list[list[objec
                 line.append("-")
                 continue
             reached = [cell.size for cell in banded if rows[cell.name][1] == "yes"]
-            missing = [cell.size for cell in banded if rows[cell.name][1] != "yes"]
+            refused = [cell.size for cell in banded if rows[cell.name][1] != "yes" and cell.declared]
+            missing = [cell.size for cell in banded if rows[cell.name][1] != "yes" and not cell.declared]
             unmeasured = [cell.size for cell in members if cell.band == band and cell.name not in rows]
             medians = [(float(str(rows[cell.name][3])), float(str(rows[cell.name][5]))) for cell in banded
                        if rows[cell.name][1] == "yes" and "timeout" not in str(rows[cell.name][3])]
             parts = []
             if banded:
-                parts.append((spans(reached) if reached else "none") + (f" (none at {spans(missing)})"
-                                                                        if missing and reached else ""))
+                parts.append(", ".join([spans(reached) if reached else "none found"]
+                                       + ([f"refused at {spans(refused)}"] if refused else [])
+                                       + ([f"none in time at {spans(missing)}"] if missing else [])))
             if medians:
                 parts.append(f"median ≤ {max(wall for wall, _ in medians):.1f} s "
                              f"({max(cpu for _, cpu in medians):.1f} s CPU)")
