@@ -9,8 +9,8 @@ games. Also here: the typed errors, `derive_seed` and the engine's version. The 
 from engine.core.rng import derive_seed
 from engine.errors import DeadlineExceeded, InvalidBoard, InvalidRules, PuzzleError
 from engine.games import (EdgeClue, Game, OptionSpec, Outline, all_games, bands, board_from_json, board_schema, board_schema_text,
-                          board_type, check_style_filter, game_named, game_of, is_band, is_game, names, option_spec,
-                          option_specs, own_option_specs, parse_rules, recorded_option_specs, register, style_names,
+                          board_type, check_style_filter, game_named, game_of, is_band, is_game, names, offer_table,
+                          option_spec, option_specs, own_option_specs, parse_rules, recorded_option_specs, register, style_names,
                           unregister)
 from engine.version import ENGINE_VERSION
 
@@ -18,6 +18,7 @@ __all__ = ["ENGINE_VERSION", "DeadlineExceeded", "EdgeClue", "Game", "InvalidBoa
            "Outline", "PuzzleError",
            "all_games", "bands", "board_from_json", "board_schema", "board_schema_text", "board_type",
            "check_style_filter",
-           "derive_seed", "game_named", "game_of", "is_band", "is_game", "names", "option_spec", "option_specs",
+           "derive_seed", "game_named", "game_of", "is_band", "is_game", "names", "offer_table", "option_spec",
+           "option_specs",
            "own_option_specs",
            "parse_rules", "recorded_option_specs", "register", "style_names", "unregister"]

@@ -43,10 +43,10 @@ class JobParams:
     style: str | None = None              # the drawing style (games with styles); None: the default
 
     @classmethod
-    def build(cls, *, game: str, size: int, band: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+    def build(cls, *, game: str, size: int | None = None, band: str | None = None, timeout: float = DEFAULT_TIMEOUT,
               max_attempts: int = DEFAULT_MAX_ATTEMPTS, style: str | None = None, **options: Any) -> JobParams:
         """From command-line values; `options` by name (None: left out), those left out take the
-        game's defaults."""
+        game's defaults, and no size the game's only size for them."""
         return cls.from_json({"game": game, "size": size, **options, "band": band, "timeout": timeout,
                               "max_attempts": max_attempts, "style": style})
 
@@ -68,8 +68,15 @@ class JobParams:
             if unknown:
                 raise BadTask(f"unknown job parameter(s): {', '.join(sorted(map(str, unknown)))}")
             game = game_named(data.get("game"))
-            size = _whole(data.get("size"), "size", -(2**31), 2**31 - 1)
-            options = game.read_options({name: data[name] for name in option_names if name in data}).model_dump()
+            asked = {name: data[name] for name in option_names if name in data}
+            options = game.read_options(asked).model_dump()
+            size = data.get("size")
+            if size is None:
+                size = game.only_size(asked)
+                if size is None:
+                    offered = game.sizes_offered(options)
+                    raise BadTask("size is required" + (f": {game.name} offers {offered}" if offered else ""))
+            size = _whole(size, "size", -(2**31), 2**31 - 1)
         except PuzzleError as exc:
             raise BadTask(str(exc)) from None
         band = data.get("band")

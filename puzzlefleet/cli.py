@@ -42,6 +42,16 @@ class _Parser(argparse.ArgumentParser):
     # build_parser(own_game_flags=True), which _parse tries first.
     own_game_flags = False
 
+    # A request verb's help ends with what every game offers (engine.offer_table), read when it is shown.
+    offers_in_help = False
+
+    def format_help(self) -> str:
+        if self.offers_in_help:
+            self.epilog = ("sizes and bands each game offers (a band \"not at\" a size is never found there:\n"
+                           "a request for it is refused at once):\n" + importlib.import_module("engine").offer_table())
+            self.offers_in_help = False
+        return super().format_help()
+
     def error(self, message: str) -> NoReturn:      # one line instead of usage + message
         raise UsageError(message)
 
@@ -202,9 +212,11 @@ def _is_puzzle_error(exc: BaseException) -> bool:
 def _request_arguments(verb: argparse.ArgumentParser, *, max_count: int, seed_of: str, own_game_flags: bool) -> None:
     """What `generate` and `enqueue` both take: generate(game, size, band, count) and its options."""
     verb.add_argument("--game", required=True, choices=GAMES, metavar="GAME", help="%(choices)s")
-    verb.add_argument("--size", required=True, type=_size)
+    verb.add_argument("--size", type=_size, help="the grid's width (default: the game's only size, for a game "
+                                                 "with one; the sizes and bands each game offers are listed below)")
     verb.game_options_from = "option_specs"        # type: ignore[attr-defined]  # see _Parser
     verb.own_game_flags = own_game_flags           # type: ignore[attr-defined]
+    verb.offers_in_help = True                     # type: ignore[attr-defined]
     verb.set_defaults(game_options={})
     verb.add_argument("--band", choices=BANDS, metavar="BAND", help="%(choices)s")
     verb.add_argument("--style", choices=STYLES, metavar="STYLE",
@@ -242,13 +254,14 @@ def build_parser(*, own_game_flags: bool = False) -> argparse.ArgumentParser:
                             "the job exists and was sent but a later step failed, 130 interrupted.")
     verbs = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
 
-    gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)")
+    gen = verbs.add_parser("generate", help="generate boards into the store (embedded: no broker)",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     _request_arguments(gen, max_count=100_000, seed_of="run", own_game_flags=own_game_flags)
     gen.add_argument("--jobs", type=_positive(256), default=usable_cores(),
                      help="worker processes (default: %(default)s, the cores this command may run on)")
 
     enq = verbs.add_parser("enqueue", help="create a job and send its tasks to the fleet (Celery on Redis or "
-                                                  "RabbitMQ)")
+                                                  "RabbitMQ)", formatter_class=argparse.RawDescriptionHelpFormatter)
     _request_arguments(enq, max_count=1_000_000, seed_of="job", own_game_flags=own_game_flags)
     enq.add_argument("--wait", action="store_true", help="follow the job's progress to its end")
     enq.add_argument("--json", action="store_true", help="JSON lines instead of text: the job as soon as it "

@@ -84,12 +84,12 @@ def _summary(job: dict[str, Any], queue: str, key: str | None, existing: bool) -
     return out
 
 
-def enqueue(*, game: str, size: int, band: str | None = None, count: int = 1, seed: int | None = None,
+def enqueue(*, game: str, size: int | None = None, band: str | None = None, count: int = 1, seed: int | None = None,
             timeout: float = 300.0, style: str | None = None, max_attempts: int | None = None,
             db_url: str | None = None, key: str | None = None,
             on_created: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> dict[str, Any]:
-    """Check the parameters (`options`: the game's, by name), record the job, send its tasks; returns
-    {"job": ID, ...}.
+    """Check the parameters (`options`: the game's, by name; no `size`: the game's only one), record the
+    job, send its tasks; returns {"job": ID, ...}.
 
     `on_created(summary)` is called as soon as the job exists, before anything is sent, so a caller can
     say its id whatever happens next. With `key`, a job already made with that key is returned instead

@@ -75,4 +75,5 @@ def test_the_committed_benchmarks_md_is_what_the_report_makes(tmp_path: Path) ->
     made = out.read_text(encoding="utf-8")
     assert (ROOT / "BENCHMARKS.md").read_text(encoding="utf-8") == made, \
         "BENCHMARKS.md differs from what `make bench-report` makes: run it and commit the result"
-    assert len(made.splitlines()) <= 500
+    # a figure a section, not a log: the band table alone takes a dozen lines of every game's sizes
+    assert len(made.splitlines()) <= 560

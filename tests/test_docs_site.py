@@ -155,3 +155,12 @@ def test_the_readme_names_every_verb_and_every_game() -> None:
         row = rf"^\| [^|]+ \| `{name}[ `]"
         assert re.search(row, games_table, re.M), f"the README's games table lacks {name}"
         assert re.search(row, games_page, re.M), f"docs/games.md's games table lacks {name}"
+
+
+def test_the_games_page_shows_the_bands_generate_offers() -> None:
+    """The band table of docs/games.md is what `generate --help` ends with, so a cell the games declare
+    unreachable (or reachable again) shows in the documentation too."""
+    page = _section((DOCS / "games.md").read_text(encoding="utf-8"), "## Bands each size reaches")
+    shown = re.search(r"```text\n(.*?)\n```", page, re.S)
+    assert shown, "docs/games.md's band section has no table"
+    assert shown.group(1) == engine.offer_table()

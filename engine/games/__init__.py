@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import (EdgeClue, Game, GameOptions, Gates, OptionSpec, Outline, Picture, PlaySpec,
-                               StyleGroup, look_up_other_games_options, option)
+from engine.games.base import (EdgeClue, Game, GameOptions, Gates, Offer, OptionSpec, Outline, Picture, PlaySpec,
+                               StyleGroup, look_up_other_games_options, option, spans)
 from engine.games.model import board_schema as _board_schema, board_type as _board_type
 
 BUILTIN = (                 # one game package a line: adding a game adds its line
@@ -129,6 +129,22 @@ def check_style_filter(style: str, *, game: str | None = None, size: int | None 
     where = " ".join(f"{name} {value}" for name, value in (("game", game), ("size", size), *rules.items())
                      if value is not None)
     raise InvalidRules(f"style {style!r} draws no boards of {where}")
+
+
+def offer_table() -> str:
+    """What every game offers, a line per kind of request: its sizes and bands, and the sizes where a
+    band is never found (which a request is refused at once)."""
+    lines = []
+    for game in all_games():
+        for offer in game.offers():
+            bands = []
+            for band in offer.bands:
+                missing = [size for size in offer.sizes if (size, band) in offer.unreachable]
+                if len(missing) < len(offer.sizes):
+                    bands.append(band + (f" (not at {spans(missing)})" if missing else ""))
+            sizes = f"{offer.sizes[0]}×{offer.sizes[0]}" if len(offer.sizes) == 1 else spans(offer.sizes)
+            lines.append(f"  {game.request_words(offer.options)} {sizes}: {', '.join(bands)}")
+    return "\n".join(lines)
 
 
 def _merged(specs: Any) -> tuple[OptionSpec, ...]:
@@ -243,8 +259,8 @@ def board_schema_text() -> str:
     return json.dumps(board_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-__all__ = ["BUILTIN", "ENTRY_POINTS", "EdgeClue", "Game", "GameOptions", "Gates", "OptionSpec", "Outline",
+__all__ = ["BUILTIN", "ENTRY_POINTS", "EdgeClue", "Game", "GameOptions", "Gates", "Offer", "OptionSpec", "Outline",
            "PLUGINS_VARIABLE", "Picture", "PlaySpec", "StyleGroup", "bands", "board_from_json", "board_schema",
            "board_schema_text", "board_type", "check_style_filter", "all_games", "game_named", "game_of", "is_game", "names", "option",
-           "option_spec", "option_specs", "own_option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
+           "offer_table", "option_spec", "option_specs", "own_option_specs", "parse_rules", "recorded_option_specs", "register", "style_names",
            "unregister"]

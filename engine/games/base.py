@@ -215,6 +215,33 @@ class Picture:
     edges: tuple[EdgeClue, ...] = ()
 
 
+def spans(numbers: Sequence[int]) -> str:
+    """Whole numbers as people write a list of them: "6–11", "4, 6, 8, 10, 12", "4–7, 9"."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One kind of request a game takes: its options in full (as `read_options(...).model_dump()` gives
+    them), the sizes it takes with them, the bands a request may ask for, and the (size, band) cells no
+    board is ever found in, each with why (a clause, from the game's own measurements: see its package).
+    A request for such a cell is refused at once instead of drawing boards until its attempts run out."""
+    options: Mapping[str, Any]
+    sizes: tuple[int, ...]
+    bands: tuple[str, ...]
+    unreachable: Mapping[tuple[int, str], str] = field(default_factory=dict)
+
+    def bands_at(self, size: int) -> tuple[str, ...]:
+        """The bands a board of this size can be had in."""
+        return tuple(band for band in self.bands if (size, band) not in self.unreachable)
+
+
 # Conflict checks: what the player page marks as a conflict while a person plays, declared by the game
 # from these few game-neutral rules (JSON, read by the page). A cell's "symbol" is what the player put
 # there or what was given; a game's memo marks (PlaySpec.notes) never count.
@@ -405,6 +432,59 @@ class Game(ABC):
     def check_band(self, band: str | None) -> None:
         if band is not None and band not in self.bands:
             raise InvalidRules(f"unknown band {band!r}: expected one of {', '.join(self.bands)}")
+
+    # --- sizes and bands on offer -------------------------------------------------------------------
+
+    def offers(self) -> tuple[Offer, ...]:
+        """Every kind of request the game takes, with its sizes and bands (`Offer`); empty for a game
+        that declares none: its `rules` alone then checks a request's size, and no size is implied."""
+        return ()
+
+    def offer(self, options: Mapping[str, Any]) -> Offer | None:
+        """The offer for these options (in full, as `read_options(...).model_dump()` gives them)."""
+        return next((offer for offer in self.offers() if dict(offer.options) == dict(options)), None)
+
+    def only_size(self, options: Mapping[str, Any]) -> int | None:
+        """The size a request with these options (by name, as `read_options` takes them) gets when it
+        names none: the one size they take, or None when they take several (or the game declares none)."""
+        offer = self.offer(self.read_options(options).model_dump())
+        return offer.sizes[0] if offer is not None and len(offer.sizes) == 1 else None
+
+    def request_words(self, options: Mapping[str, Any], size: int | None = None) -> str:
+        """A request as people name it: the game, the size, and the flags of the options set apart from
+        their defaults, each as its command-line flag ("GAME 14×14 --FLAG VALUE", "GAME --YES-NO-FLAG")."""
+        words = [self.name] + ([f"{size}×{size}"] if size is not None else [])
+        for spec in self.option_specs():
+            value = options.get(spec.name, spec.default)
+            if value != spec.default:
+                words.append(spec.flag if spec.kind is bool else f"{spec.flag} {value}")
+        return " ".join(words)
+
+    def sizes_offered(self, options: Mapping[str, Any]) -> str | None:
+        """The sizes these options (in full) take, in words: "sizes 4–16 with --FLAG", "only 9×9";
+        None when the game offers nothing for them."""
+        offer = self.offer(options)
+        if offer is None:
+            return None
+        named = self.request_words(options)
+        where = f" with {named.split(' ', 1)[1]}" if " " in named else ""
+        first = offer.sizes[0]
+        return (f"only {first}×{first}" if len(offer.sizes) == 1 else f"sizes {spans(offer.sizes)}") + where
+
+    def check_offered(self, size: Any, options: Mapping[str, Any], band: str | None) -> None:
+        """InvalidRules (one line) for a size these options (in full) do not take, naming those they do,
+        or for a band no board of that size is ever found in, naming those that are; nothing for options
+        the game offers nothing for (its `rules` says what is wrong with them)."""
+        offer = self.offer(options)
+        if offer is None:
+            return
+        if size not in offer.sizes:
+            raise InvalidRules(f"{self.name} offers {self.sizes_offered(options)}, not {size!r}")
+        why = offer.unreachable.get((size, band)) if band is not None else None
+        if why is not None:
+            at = self.request_words(options, size)
+            raise InvalidRules(f"{at} has no {band} boards ({why}); bands at {at.split(' ', 1)[1]}: "
+                               f"{', '.join(offer.bands_at(size))}")
 
     # --- drawing styles ---------------------------------------------------------------------------
 
@@ -604,7 +684,7 @@ def hints_from_steps(steps: Sequence[Step], units: Mapping[str, Sequence[int]],
                  for step in steps)
 
 
-__all__ = ["Drawing", "EdgeClue", "EdgeMark", "Game", "GameOptions", "Gates", "Glyph", "InputMode", "OptionSpec",
+__all__ = ["Drawing", "EdgeClue", "EdgeMark", "Game", "GameOptions", "Gates", "Glyph", "InputMode", "Offer", "OptionSpec",
            "Outline", "Picture", "PlaySpec", "Point", "Stroke", "StyleGroup", "adds_up", "alike", "apart", "at_most",
            "distinct", "hints_from_steps", "look_up_other_games_options", "no_run", "option", "option_specs_of",
-           "unlike"]
+           "spans", "unlike"]

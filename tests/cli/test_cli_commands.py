@@ -178,10 +178,10 @@ def test_solve_reports_unique_several_and_none(env):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["generate", "--game", "queens", "--size", "0"], "out of range"),
-    (["generate", "--game", "queens", "--size", "99"], "out of range"),
-    (["generate", "--game", "queens", "--size", "3"], "out of range"),
-    (["generate", "--game", "starbattle", "--size", "6", "--stars", "2"], "out of range"),
+    (["generate", "--game", "queens", "--size", "0"], "queens offers sizes 4–20, not 0"),
+    (["generate", "--game", "queens", "--size", "99"], "queens offers sizes 4–20, not 99"),
+    (["generate", "--game", "queens", "--size", "3"], "queens offers sizes 4–20, not 3"),
+    (["generate", "--game", "starbattle", "--size", "6", "--stars", "2"], "starbattle offers sizes 8–16, not 6"),
     (["generate", "--game", "starbattle", "--size", "10", "--stars", "4"], "stars must be"),
     (["generate", "--game", "queens", "--size", "8", "--stars", "2"], "1 star"),
     (["generate", "--game", "starbattle", "--size", "10", "--diagonals"], "diagonal"),

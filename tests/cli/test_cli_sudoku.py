@@ -46,7 +46,7 @@ def test_generate_by_clue_band(env):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--size", "8"], "sudoku is 9x9 only"),
+    (["--size", "8"], "sudoku offers only 9×9, not 8"),
     (["--size", "9", "--stars", "2"], "no stars"),
     (["--size", "9", "--band-by", "clues", "--band", "expert"], "unknown band 'expert' by clues"),
     (["--size", "9", "--band-by", "vibes"], "invalid choice"),

@@ -72,8 +72,9 @@ def test_listing_every_games_options_loads_no_other_games_generator() -> None:
               "print(callable(grade), callable(describe), callable(generate), BANDS == engine.game_named('sudoku').bands)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [
-        "['engine.games.killer.game', 'engine.games.killer.model', 'engine.games.killer.rules', "
-        "'engine.games.sudoku.game', 'engine.games.sudoku.model', 'engine.games.sudoku.rules']",
+        "['engine.games.killer.game', 'engine.games.killer.model', 'engine.games.killer.reach', "
+        "'engine.games.killer.rules', 'engine.games.sudoku.game', 'engine.games.sudoku.model', "
+        "'engine.games.sudoku.reach', 'engine.games.sudoku.rules']",
         "True True True True"]
 
 

@@ -30,8 +30,8 @@ def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--size", "0"], "size 0 is out of range"),
-    (["--size", "99"], "size 99 is out of range"),
+    (["--size", "0"], "queens offers sizes 4–20, not 0"),
+    (["--size", "99"], "queens offers sizes 4–20, not 99"),
     (["--size", "nine"], "'nine' is not a whole number"),
     (["--size", "8", "--band", "nonsense"], "invalid choice: 'nonsense'"),
     (["--size", "8", "--stars", "2"], "queens has 1 star per unit"),
@@ -63,9 +63,9 @@ def test_a_style_the_rules_do_not_take_is_refused_in_one_line(tmp_path: Path, ar
     assert not (tmp_path / "p.db").exists()
 
 
-def test_star_battle_sizes_are_checked_by_the_engine_rules(tmp_path: Path) -> None:
+def test_star_battle_sizes_are_checked_against_those_the_game_offers(tmp_path: Path) -> None:
     result = run(tmp_path, "enqueue", "--game", "starbattle", "--size", "6", "--stars", "2")
-    assert result.returncode == 2 and "size 6 is out of range for 2-star boards" in result.stderr
+    assert result.returncode == 2 and "starbattle offers sizes 8–16, not 6" in result.stderr
 
 
 def test_a_bad_fleet_setting_is_one_line(tmp_path: Path) -> None:

@@ -146,7 +146,7 @@ def test_job_parameters_round_trip_and_refuse_bad_values() -> None:
     assert "stars" not in sudoku.options and sudoku.queue == "sudoku" and JobParams.from_json(sudoku.to_json()) == sudoku
     assert sudoku.rules().game == "sudoku"
     for bad, message in [
-        ({"game": "queens", "size": 99}, "out of range"),
+        ({"game": "queens", "size": 99}, "queens offers sizes 4–20, not 99"),
         ({"game": "queens", "size": True}, "whole number"),
         ({"game": "queens", "size": 8, "stars": 2}, "1 star per unit"),
         ({"game": "starbattle", "size": 10, "stars": 1}, "is queens, not starbattle"),

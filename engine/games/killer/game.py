@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidRules
-from engine.games.base import Outline, Picture, PlaySpec, adds_up, distinct, hints_from_steps
+from engine.games.base import Offer, Outline, Picture, PlaySpec, adds_up, distinct, hints_from_steps
+from engine.games.killer.reach import UNREACHABLE
 from engine.games.killer.model import KillerBoardModel
 from engine.games.killer.rules import BANDS, GENERATED, KillerRules
 from engine.games.sudoku.game import UNITS, NineByNine
@@ -40,11 +41,15 @@ class Killer(NineByNine):
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> KillerRules:
         self.read_options(options)          # it takes none: refuses any asked for
-        rules = KillerRules(size)
         self.check_band(band)
         if band is not None and band not in GENERATED:
             raise InvalidRules(f"the {band} band is graded, not generated: expected one of {', '.join(GENERATED)}")
-        return rules
+        self.check_offered(size, {}, band)
+        return KillerRules(size)
+
+    def offers(self) -> tuple[Offer, ...]:
+        """9×9 only, in the bands a board is generated for."""
+        return (Offer({}, (9,), GENERATED, {(9, band): why for band, why in UNREACHABLE.items()}),)
 
     def parse_rules(self, text: str) -> KillerRules:
         return KillerRules.parse(text)

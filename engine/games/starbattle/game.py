@@ -11,8 +11,8 @@ from typing import Any
 from engine.core.grid import area_cells, lines
 from engine.core.regions import colour_areas
 from engine.errors import InvalidBoard, InvalidRules, PuzzleError
-from engine.games.base import (Game, GameOptions, Gates, Picture, PlaySpec, StyleGroup, apart, at_most, hints_from_steps,
-                               option)
+from engine.games.base import (Game, GameOptions, Gates, Offer, Picture, PlaySpec, StyleGroup, apart, at_most,
+                               hints_from_steps, option)
 from engine.games.starbattle import styles as drawing_styles
 from engine.games.starbattle.board import Board, region_letter
 from engine.games.starbattle.count import count_solutions
@@ -21,6 +21,7 @@ from engine.games.starbattle.glyphs import CROSS, DRAWING, STAR
 from engine.games.starbattle.grade import BANDS
 from engine.games.starbattle.model import StarBoard
 from engine.games.starbattle.pzpr import from_url, to_url
+from engine.games.starbattle.reach import UNREACHABLE
 from engine.games.starbattle.rules import DIAGONAL_SIZE_RANGE, SIZE_RANGE, Rules
 
 # 256-colour terminal backgrounds that stay distinguishable side by side (Okabe-Ito first).
@@ -51,11 +52,16 @@ class StarFamily(Game):
     text_form = "a puzz.link starbattle URL"
     drawing = DRAWING
 
-    def __init__(self, name: str, title: str, *, default_stars: int, options: type[GameOptions]) -> None:
+    def __init__(self, name: str, title: str, *, default_stars: int, options: type[GameOptions],
+                 unreachable: Mapping[tuple[Rules, str], str]) -> None:
+        """`unreachable`: the (rules, band) no board is found in, with why (the member's own package
+        measures them)."""
         self.name = name                    # type: ignore[misc]  # an instance per family member
         self.title = title                  # type: ignore[misc]
         self.default_stars = default_stars
         self.options = options              # type: ignore[misc]
+        self._unreachable = dict(unreachable)
+        self._offers: tuple[Offer, ...] | None = None
 
     # --- rules ------------------------------------------------------------------------------------
 
@@ -70,6 +76,7 @@ class StarFamily(Game):
         if self.default_stars == 1 and chosen["stars"] != 1:
             raise InvalidRules(f"{self.name} has 1 star per unit; use --game starbattle for more")
         self.check_band(band)
+        self.check_offered(size, chosen, band)
         rules = Rules(size, chosen["stars"], chosen.get("diagonals", False))
         if rules.game != self.name:
             raise InvalidRules(f"{rules.stars} star(s) per unit is {rules.game}, not {self.name}")
@@ -93,6 +100,19 @@ class StarFamily(Game):
                 found.extend(rules for size in range(low, high + 1)
                              if (rules := Rules(size, stars, diagonals)).game == self.name)
         return found
+
+    def offers(self) -> tuple[Offer, ...]:
+        """One offer per stars and diagonal rule, over the sizes `Rules` takes for them."""
+        if self._offers is None:
+            grouped: dict[tuple[tuple[str, Any], ...], list[Rules]] = {}
+            for rules in self._all_rules():
+                options = tuple((name, getattr(rules, name)) for name in self.options.model_fields)
+                grouped.setdefault(options, []).append(rules)
+            self._offers = tuple(
+                Offer(dict(options), tuple(rules.size for rules in group), self.bands,
+                      {(rules.size, band): why for (rules, band), why in self._unreachable.items() if rules in group})
+                for options, group in grouped.items())
+        return self._offers
 
     # --- drawing styles ---------------------------------------------------------------------------
 
@@ -259,4 +279,4 @@ class StarFamily(Game):
             words={"en": {STAR: "star", CROSS: "crossed out"}, "ms": {STAR: "bintang", CROSS: "dipangkah"}})
 
 
-GAME = StarFamily("starbattle", "Star Battle", default_stars=2, options=StarBattleOptions)
+GAME = StarFamily("starbattle", "Star Battle", default_stars=2, options=StarBattleOptions, unreachable=UNREACHABLE)

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.core.grid import area_cells, lines
 from engine.errors import InvalidBoard, InvalidRules
-from engine.games.base import Game, GameOptions, Picture, PlaySpec, distinct, hints_from_steps, option
+from engine.games.base import Game, GameOptions, Offer, Picture, PlaySpec, distinct, hints_from_steps, option
 from engine.games.sudoku.model import SudokuBoardModel
-from engine.games.sudoku.rules import BAND_BY, BANDS, SudokuRules
+from engine.games.sudoku.reach import UNREACHABLE
+from engine.games.sudoku.rules import BAND_BY, BANDS, CLUE_BANDS, GENERATED, SudokuRules
 
 if TYPE_CHECKING:
     from engine.games.sudoku.board import SudokuBoard
@@ -68,9 +69,16 @@ class Sudoku(NineByNine):
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> SudokuRules:
         from engine.games.sudoku.generator import check_band
-        rules = SudokuRules(size, self.read_options(options).band_by)
-        check_band(band, rules.band_by)
-        return rules
+        chosen = self.read_options(options)
+        check_band(band, chosen.band_by)
+        self.check_offered(size, chosen.model_dump(), band)
+        return SudokuRules(size, chosen.band_by)
+
+    def offers(self) -> tuple[Offer, ...]:
+        """9×9, banded by technique (the bands a board is generated for) or by clue count."""
+        return tuple(Offer({"band_by": how}, (9,), bands, {(9, band): why for (by, band), why in UNREACHABLE.items()
+                                                           if by == how})
+                     for how, bands in (("technique", GENERATED), ("clues", tuple(CLUE_BANDS))))
 
     def parse_rules(self, text: str) -> SudokuRules:
         return SudokuRules.parse(text)

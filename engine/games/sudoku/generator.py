@@ -35,13 +35,10 @@ from engine.games.sudoku._logic import dig
 from engine.games.sudoku.count import count_solutions, monotonic
 from engine.games.sudoku.fill import fill
 from engine.games.sudoku.grade import Grade, QuickGrade, grade, quick_from_ids, steps_json
-from engine.games.sudoku.rules import BAND_BY
+from engine.games.sudoku.rules import BAND_BY, CLUE_BANDS, GENERATED
 from engine.games.sudoku.techniques import BANDS, TOP_OF_TIER, order_ids
 from engine.ladder.fun import fun_score
 from engine.version import ENGINE_VERSION
-
-CLUE_BANDS = {"easy": (36, 40), "medium": (30, 35), "hard": (24, 29)}
-GENERATED = BANDS[:-1]                # technique bands a board can be generated for
 
 
 @dataclass(slots=True)

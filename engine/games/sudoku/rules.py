@@ -15,6 +15,8 @@ from engine.errors import InvalidRules
 # Sudoku's options without importing its generator.
 BANDS = ("easy", "medium", "hard", "expert", "beyond")     # the technique bands, easiest first
 BAND_BY = ("technique", "clues")                               # how a request's band is measured
+GENERATED = BANDS[:-1]                  # technique bands a board can be generated for
+CLUE_BANDS = {"easy": (36, 40), "medium": (30, 35), "hard": (24, 29)}      # givens, by clue band
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.grid import lines
 from engine.errors import InvalidBoard
-from engine.games.base import (EdgeClue, Game, Gates, Picture, PlaySpec, alike, at_most, hints_from_steps, no_run,
-                               unlike)
+from engine.games.base import (EdgeClue, Game, Gates, Offer, Picture, PlaySpec, alike, at_most, hints_from_steps,
+                               no_run, unlike)
 from engine.games.tango.glyphs import DRAWING, MOON, OPPOSITE, SAME, SUN
 from engine.games.tango.model import TangoBoardModel
-from engine.games.tango.rules import BANDS, MIN_FUN, TangoRules
+from engine.games.tango.reach import UNREACHABLE
+from engine.games.tango.rules import BANDS, MIN_FUN, SIZES, TangoRules
 
 if TYPE_CHECKING:
     from engine.games.tango.board import TangoBoard
@@ -41,9 +42,12 @@ class Tango(Game):
 
     def rules(self, *, size: int, band: str | None = None, **options: Any) -> TangoRules:
         self.read_options(options)          # it takes none: refuses any asked for
-        rules = TangoRules(size)
         self.check_band(band)
-        return rules
+        self.check_offered(size, {}, band)
+        return TangoRules(size)
+
+    def offers(self) -> tuple[Offer, ...]:
+        return (Offer({}, tuple(SIZES), BANDS, UNREACHABLE),)
 
     def sample_request(self) -> dict[str, Any]:
         return {"size": 6}
