@@ -191,10 +191,19 @@ def option_spec(name: str) -> OptionSpec | None:
 look_up_other_games_options(option_spec)      # a game asked for an option it lacks asks every game
 
 
+_recorded: list[tuple[tuple[Game, ...], tuple[OptionSpec, ...]]] = []
+
+
 def recorded_option_specs(game: str | None = None) -> tuple[OptionSpec, ...]:
     """Every option some game's boards record in their rules: the read API's and listings' filters.
     `game`: the game the request names, if known (_games_for)."""
-    return _merged(spec for one in _games_for(game) for spec in one.recorded_options())
+    games = _games_for(game)
+    # Kept for the registry as it is: a listing asks once a board, and merging costs more than the page.
+    if _recorded and len(_recorded[0][0]) == len(games) and all(a is b for a, b in zip(_recorded[0][0], games)):
+        return _recorded[0][1]
+    specs = _merged(spec for one in games for spec in one.recorded_options())
+    _recorded[:] = [(games, specs)]
+    return specs
 
 
 def _find(name: Any) -> Game | None:
