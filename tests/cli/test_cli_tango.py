@@ -48,7 +48,7 @@ def test_solve_finds_every_published_sample_board_unique(env: dict[str, str]) ->
 
 
 def test_bad_tango_input_is_one_line_and_a_non_zero_exit(env: dict[str, str]) -> None:
-    for args, words in ((["--size", "7"], "even"), (["--size", "14"], "12"), (["--size", "6", "--stars", "2"], "stars")):
+    for args, words in ((["--size", "7"], "offers sizes 4, 6, 8, 10, 12, not 7"), (["--size", "14"], "12"), (["--size", "6", "--stars", "2"], "stars")):
         result = run(env, "generate", "--game", "tango", *args)
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
         assert words in result.stderr, (args, result.stderr)
