@@ -1,2 +1,2 @@
 # Stored with every board; bump it when generation or grading changes what a board would carry.
-ENGINE_VERSION = "0.13.0"
+ENGINE_VERSION = "0.14.0"
