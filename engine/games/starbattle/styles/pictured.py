@@ -44,6 +44,7 @@ from engine.games.starbattle.styles._pictured import (picture as _draw, relabel 
                                                       texture as _texture)
 from engine.games.starbattle.styles.composed import BOUNDS as COMPOSED_BOUNDS
 from engine.games.starbattle.styles.composed import penalties as composed_penalties
+from engine.games.starbattle.styles import pictured_frames
 from engine.games.starbattle.styles.pictured_fit import LIKENESS, TEXTURE
 from engine.games.starbattle.styles.pictured_params import PARAMS
 from engine.games.starbattle.styles.pictured_types import Params
@@ -106,7 +107,11 @@ def draw_planted(rules: Rules, rng: random.Random, *, spread: float = 0.5, gifts
     fitted = params(n)
     for _ in range(TRIES):
         kind = rng.choices(fitted.symmetries, fitted.symmetry_odds)[0]
-        regions = picture(n, kind, fitted, spread, rng)
+        if n in pictured_frames.SHARE and rng.random() < pictured_frames.SHARE[n]:
+            regions = pictured_frames.framed(n, image(n, kind), rng,
+                                             lambda size: picture(size, kind, params(size), spread, rng))
+        else:
+            regions = picture(n, kind, fitted, spread, rng)
         if regions is None:
             continue
         answer = new_search(rules, regions).random_solution(rng.getrandbits(64), deadline, ANSWER_NODES)
