@@ -308,9 +308,11 @@ def build_parser(*, own_game_flags: bool = False) -> argparse.ArgumentParser:
     regrade.add_argument("--patience", type=_positive(86_400), default=120, metavar="SECONDS",
                          help="with --fleet: give up after this long without a board regraded (default 120)")
 
-    serve = verbs.add_parser("serve", help="the read API and the player page (uvicorn, one process)")
+    serve = verbs.add_parser("serve", help="the read API and the player page (uvicorn)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_positive(65_535), default=8000, help="port (default 8000)")
+    serve.add_argument("--workers", type=_positive(256), default=1,
+                       help="server processes sharing the port (default 1; about one a core for many readers)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log every request")
 
     daily = verbs.add_parser("daily", help="the day's set: a board per position of PUZZLEFLEET_DAILY_PLAN (by "

@@ -440,8 +440,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if folder is not None:
         print(f"puzzle pictures kept as files in {folder / 'boards'}", flush=True)
     try:
-        uvicorn.run(create_app(None), host=args.host, port=args.port, access_log=not args.no_access_log,
-                    log_level="info")
+        # Several processes need the app by name: each builds its own (its engine, its picture cache).
+        app = create_app(None) if args.workers == 1 else "store.api:create_app"
+        uvicorn.run(app, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
+                    access_log=not args.no_access_log, log_level="info")
     except (OSError, SystemExit) as exc:    # uvicorn exits on a port it cannot bind
         raise UsageError(f"cannot serve on {args.host}:{args.port} (in use, or not allowed; exit {exc})") from None
     return 0

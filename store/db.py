@@ -5,10 +5,11 @@ PostgreSQL is used by URL through psycopg 3. Create engines after forking worker
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Connection, Engine, MetaData, create_engine, event, inspect
 from sqlalchemy.engine import URL, ExceptionContext, make_url
@@ -32,6 +33,10 @@ _MIGRATION_LOCK_KEY = 0x70757A7A6C65
 # needs no migration, so init_db reads one row and leaves Alembic (about a quarter of a second of
 # imports) unloaded.
 SCHEMA_REVISION = "0008"
+
+T = TypeVar("T")
+# Each engine's read-only twin, made once: execution_options() builds a new engine object each call.
+_readers: WeakKeyDictionary[Engine, Engine] = WeakKeyDictionary()
 
 
 def engine_url(url: str | None = None) -> URL:
@@ -101,9 +106,13 @@ def shown(engine: Engine) -> str:
     return getattr(engine, "puzzlefleet_url", None) or engine.url.render_as_string(hide_password=True)
 
 
-def make_engine(url: str | None = None, *, connect_timeout: int = 10) -> Engine:
+def make_engine(url: str | None = None, *, connect_timeout: int = 10, ping: bool = True) -> Engine:
     """An engine for `url` (default: database_url()), connected once to prove it works; a PostgreSQL
     connection attempt gives up after `connect_timeout` seconds (unless the URL says otherwise).
+
+    ping=True tests each pooled PostgreSQL connection with a round trip before handing it out, so that
+    a connection the server dropped is never used. A reader that goes through read() instead runs a
+    query that met a dropped connection once more, and saves that round trip on every use.
 
     Raises StoreError with a one-line message for a bad URL or an unreachable database."""
     parsed = engine_url(url)
@@ -115,7 +124,7 @@ def make_engine(url: str | None = None, *, connect_timeout: int = 10) -> Engine:
         else:
             # Without a timeout a blackholed host hangs a worker for minutes.
             connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": connect_timeout}
-            engine = create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
+            engine = create_engine(parsed, connect_args=connect_args, pool_pre_ping=ping)
         _close_interrupted(engine)
         engine.puzzlefleet_url = given              # type: ignore[attr-defined]
         # Fail here, with one line, rather than deep inside the first task.
@@ -210,15 +219,44 @@ def _upgrade(conn: Connection, shown: str) -> None:
         raise store_error(f"cannot migrate database {shown}: {one_line(exc)}", exc) from exc
 
 
+def _reader(engine: Engine) -> Engine:
+    """The engine's read-only twin. On SQLite its transactions begin deferred (no write lock). On
+    PostgreSQL it reads in autocommit: at READ COMMITTED each statement takes its own snapshot inside a
+    transaction too, so BEGIN and COMMIT would only add two round trips to every read."""
+    reader = _readers.get(engine)
+    if reader is None:
+        options: dict[str, Any] = {_READ_ONLY: True}
+        if engine.dialect.name == "postgresql":
+            options["isolation_level"] = "AUTOCOMMIT"
+        reader = _readers[engine] = engine.execution_options(**options)
+    return reader
+
+
 @contextmanager
 def session(engine: Engine, *, read_only: bool = False) -> Iterator[Session]:
     """A session that commits on success and rolls back on error; database errors become StoreError.
 
-    read_only=True starts SQLite transactions deferred (no write lock); do not write in such a session."""
-    bind = engine.execution_options(**{_READ_ONLY: True}) if read_only else engine
+    read_only=True reads through the engine's read-only twin (see _reader); do not write in such a
+    session."""
+    bind = _reader(engine) if read_only else engine
     try:
         with Session(bind) as s:
             yield s
             s.commit()
     except SQLAlchemyError as exc:
         raise store_error(f"database error: {one_line(exc)}", exc) from exc
+
+
+def read(engine: Engine, query: Callable[[Session], T]) -> T:
+    """query(session) in a read-only session. A pooled connection that the server dropped since its last
+    use (a restart, an idle timeout) fails on its first statement and is discarded with the rest of the
+    pool; the query then runs once more on a new connection. Only for queries that write nothing."""
+    try:
+        with session(engine, read_only=True) as s:
+            return query(s)
+    except StoreError as exc:
+        dropped = exc.__cause__
+        if not (isinstance(dropped, DBAPIError) and dropped.connection_invalidated):
+            raise
+    with session(engine, read_only=True) as s:
+        return query(s)

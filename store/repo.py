@@ -139,22 +139,32 @@ def get_board(*, session: Session, board_id: str) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
 
 
-def option_filter(name: str, value: Any) -> ColumnElement[bool]:
-    """Boards whose rules record the option `name` (one some game's boards record) at `value`; a board
-    whose rules lack it has the option's `absent` value (no diagonal rule: diagonals false). Only the
-    games that may record it at that value can match otherwise, so the game's index narrows the scan."""
+def _checked_option(name: str, value: Any) -> Any:
+    """The spec of the option `name`, which some game's boards record; StoreError when none does or
+    `value` is not one it takes."""
     spec = next((spec for spec in recorded_option_specs() if spec.name == name), None)
     if spec is None:
         raise StoreError(f"no game's boards record {name!r}")
     problem = spec.check(value)
     if problem:
         raise StoreError(problem)
+    return spec
+
+
+def option_filter(name: str, value: Any) -> ColumnElement[bool]:
+    """Boards whose rules record the option `name` (one some game's boards record) at `value`; a board
+    whose rules lack it has the option's `absent` value (no diagonal rule: diagonals false). Only the
+    games that may record it at that value can match otherwise, so the game's index narrows the scan."""
+    spec = _checked_option(name, value)
     field = col(Puzzle.rules)[name]
     recorded = {bool: field.as_boolean, int: field.as_integer}.get(spec.kind, field.as_string)()
     if type(value) is type(spec.absent) and value == spec.absent:
         return or_(recorded == value, recorded.is_(None))
     games_recording = [game.name for game in all_games() if game.may_record(name, value)]
-    return and_(col(Puzzle.game).in_(games_recording), recorded == value)
+    # One game is the common case; = keeps the statement free of IN's list, expanded at every execution.
+    game = col(Puzzle.game)
+    return and_(game == games_recording[0] if len(games_recording) == 1 else game.in_(games_recording),
+                recorded == value)
 
 
 def recorded_options(rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -277,7 +287,7 @@ def _leading(given: frozenset[str]) -> tuple[str, ...]:
 def _prepared(listing: Listing) -> tuple[tuple[Any, Any, Any], dict[str, Any]]:
     params = listing.params()
     for name, value in listing.options:
-        option_filter(name, value)           # a bad option is StoreError before any SQL
+        _checked_option(name, value)         # a bad option is StoreError before any SQL
     given = frozenset(name for name in params if name in _FILTERS)
     return _statements(given, listing.options, listing.newest_first, listing.after is not None), params
 

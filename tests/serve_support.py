@@ -27,11 +27,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(env: dict[str, str]) -> Iterator[str]:
-    """The base URL of a `puzzlefleet serve` started with `env`, stopped on exit."""
+def serving(env: dict[str, str], *args: str) -> Iterator[str]:
+    """The base URL of a `puzzlefleet serve` started with `env` (and `args`), stopped on exit."""
     port = free_port()
     exe = Path(sys.executable).with_name("puzzlefleet")
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log"], env=env,
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--no-access-log", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -37,7 +37,7 @@ from store.api.errors import add_error_handlers, declared, error_response, refus
 from store.api.http import FAVICON, HeadAsGet, cors_origins, pictures_dir
 from store.api.offload import Drawn, drawn
 from store.api.player import add_player_routes
-from store.db import make_engine, session
+from store.db import make_engine, read
 from store.errors import StoreError
 from store.models import Puzzle
 from store.errors import StoreUnreachable
@@ -232,7 +232,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        state["db"] = db if db is not None else make_engine(db_url)
+        state["db"] = db if db is not None else make_engine(db_url, ping=False)
         yield
         if db is None:
             state["db"].dispose()
@@ -252,12 +252,11 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
 
     def engine_() -> Engine:
         if "db" not in state:                 # used without the lifespan (no `with TestClient(app)`)
-            state["db"] = db if db is not None else make_engine(db_url)
+            state["db"] = db if db is not None else make_engine(db_url, ping=False)
         return state["db"]
 
     def board_text(board_id: str) -> str:
-        with session(engine_(), read_only=True) as s:
-            text = s.connection().execute(_BOARD, {"id": board_id}).scalar()
+        text = read(engine_(), lambda s: s.connection().execute(_BOARD, {"id": board_id}).scalar())
         if text is None:
             raise refused(404, f"no board with id {board_id}", loc=("path", "board_id"))
         return text
@@ -274,8 +273,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         **declared(503), **_answer(description="the store answers", links={
             "games": {"operationId": "get_games", "description": "the games this engine version knows"}})})
     async def health() -> Response:
-        with session(engine_(), read_only=True) as s:
-            s.scalar(select(1))
+        read(engine_(), lambda s: s.scalar(select(1)))
         return JSONResponse({"status": "ok", "engine_version": ENGINE_VERSION},
                             headers={"Cache-Control": "no-store"})
 
@@ -334,12 +332,12 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                                  end=end, after=cursor, newest_first=order == "newest")
             filters = replace(listing, after=None)
             known = counts.get(filters)
-            with session(engine_(), read_only=True) as s:
-                rows, after = board_page(session=s, listing=listing, limit=limit)
-                if known is None or monotonic() - known[0] > COUNT_SECONDS:
-                    known = counts[filters] = (monotonic(), count_listing(session=s, listing=filters))
-                    if len(counts) > COUNTS_KEPT:
-                        del counts[next(iter(counts))]      # the oldest counted
+            rows, after = read(engine_(), lambda s: board_page(session=s, listing=listing, limit=limit))
+            if known is None or monotonic() - known[0] > COUNT_SECONDS:
+                known = counts[filters] = (monotonic(), read(engine_(), lambda s: count_listing(session=s,
+                                                                                              listing=filters)))
+                if len(counts) > COUNTS_KEPT:
+                    del counts[next(iter(counts))]      # the oldest counted
             total, capped = known[1]
         except StoreError as exc:
             # The parameters' schema takes only what the store reads; were it to miss a case, the
@@ -450,8 +448,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
         before: Annotated[Day | None, Query(description="only days before this one (a page's `earlier`)")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_DAYS)] = 30,
     ) -> Response:
-        with session(engine_(), read_only=True) as s:
-            days = store.daily_days(session=s, limit=limit + 1, before=before)
+        days = read(engine_(), lambda s: store.daily_days(session=s, limit=limit + 1, before=before))
         body = {"days": [day.isoformat() for day in days[:limit]],
                 "earlier": days[limit - 1].isoformat() if len(days) > limit else None}
         return JSONResponse(body, headers={"Cache-Control": LIST_CACHE})
@@ -465,8 +462,7 @@ def create_app(db_url: str | None = None, *, db: Engine | None = None) -> FastAP
                          "boards_stored_that_day": {"operationId": "list_boards", "parameters": {
                              "date": "$response.body#/date"}, "description": "the boards stored on that day"}})})
     async def get_daily(request: Request, day: Annotated[Day, PathParam(description="a UTC day, YYYY-MM-DD")]) -> Response:
-        with session(engine_(), read_only=True) as s:
-            boards = store.daily_set(session=s, day=day)
+        boards = read(engine_(), lambda s: store.daily_set(session=s, day=day))
         if not boards:
             raise refused(404, f"no daily set for {day.isoformat()}", loc=("path", "day"))
         body = json.dumps({"date": day.isoformat(), "boards": boards}, separators=(",", ":"))

@@ -24,11 +24,11 @@ SUDOKU = {"id": "5d0c0000000000aa", "game": "sudoku", "rules": {"size": 9},
 DAILY_DAY = date(2026, 1, 15)
 
 
-def make_store(path: Path) -> str:
-    """The URL of a new SQLite store at `path` holding the boards the API tests read: star boards of
-    three rules, a classic-diagonal Queens and a Sudoku; and a daily set of the Sudoku and a Queens on
-    DAILY_DAY."""
-    url = f"sqlite:///{path}"
+def make_store(path: Path, *, url: str | None = None) -> str:
+    """The URL of a new store (SQLite at `path`, or the database `url` names) holding the boards the
+    API tests read: star boards of three rules, a classic-diagonal Queens and a Sudoku; and a daily
+    set of the Sudoku and a Queens on DAILY_DAY."""
+    url = url or f"sqlite:///{path}"
     db = make_engine(url)
     init_db(db)
     board_ids: list[str] = []
