@@ -94,9 +94,10 @@ def drop_empty(url: str) -> None:
             conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-def serve(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def serve(env: dict[str, str], workers: int = 1) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    server = subprocess.Popen([str(BIN / "puzzlefleet"), "serve", "--port", str(port), "--no-access-log"],
+    server = subprocess.Popen([str(BIN / "puzzlefleet"), "serve", "--port", str(port), "--no-access-log",
+                               "--workers", str(workers)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(400):
@@ -125,8 +126,8 @@ def deep_page(base: str, boards: int) -> tuple[str, int]:
     return path.replace("limit=200", "limit=50"), passed
 
 
-def reads(env: dict[str, str], boards: int, args: argparse.Namespace) -> list[list[str]]:
-    server, base = serve(env)
+def reads(env: dict[str, str], boards: int, args: argparse.Namespace, workers: int) -> list[list[str]]:
+    server, base = serve(env, workers)
     try:
         deep, passed = deep_page(base, boards)
         routes = [("first page, newest first", "/boards?order=newest&limit=50"),
@@ -138,7 +139,8 @@ def reads(env: dict[str, str], boards: int, args: argparse.Namespace) -> list[li
             page = get(base, path)
             assert page["boards"], (name, path)
             rps, p50, p99 = wrk(base, [path], args.seconds, args.connections, 2)
-            rows.append([f"GET /boards: {name}", f"{p50:.1f} ms / {p99:.1f} ms ({rps:,.0f}/s)"])
+            processes = "" if workers == 1 else f" (serve --workers {workers})"
+            rows.append([f"GET /boards: {name}{processes}", f"{p50:.1f} ms / {p99:.1f} ms ({rps:,.0f}/s)"])
         return rows
     finally:
         server.terminate()
@@ -272,7 +274,10 @@ def measure(label: str, url: str, args: argparse.Namespace, tmp: Path, daily_day
             rows.append(["Alembic 0007 -> 0008 (six indexes, job_tally)", migrate(url)])
         subprocess.run([str(BIN / "puzzlefleet"), "list"], env=empty_env, check=True, stdout=subprocess.DEVNULL)
         log("  reads")
-        rows += reads(env, boards, args)
+        for workers in args.serve_workers:
+            rows += reads(env, boards, args, workers)
+        if args.reads_only:
+            return f"{label} {kind} ({boards:,} boards)", rows
         log("  list")
         for extra in ([], ["--game", "tango"]):
             full, none = whole([str(BIN / "puzzlefleet"), "list", *extra], env, 7), \
@@ -320,6 +325,9 @@ def main() -> int:
     ap.add_argument("--name", default="scale", help="the result file's name")
     ap.add_argument("--migrate", action="store_true", help="first take each store back to Alembic 0007 and "
                                                            "time the upgrade to 0008")
+    ap.add_argument("--serve-workers", type=int, nargs="+", default=[1], metavar="N",
+                    help="measure the reads with `serve --workers N` for each N given (default 1)")
+    ap.add_argument("--reads-only", action="store_true", help="measure the GET rows only")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("bench_scale needs wrk (Debian: apt-get install wrk)")
@@ -342,8 +350,9 @@ def main() -> int:
                 table[key][title] = figure
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    rows = [[table[key]["what"] if key != "GET /boards: deep by `next` links" else
-             "GET /boards: the page 200,000 boards deep (or the last) by `next` links"]
+    deep = "GET /boards: deep by `next` links"
+    rows = [[table[key]["what"] if not key.startswith(deep) else
+             key.replace(deep, "GET /boards: the page 200,000 boards deep (or the last) by `next` links")]
             + [table[key].get(title, "") for title in columns] for key in order]
     print("| measure | " + " | ".join(columns) + " |")
     print("|---|" + "---|" * len(columns))
