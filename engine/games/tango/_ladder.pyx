@@ -368,47 +368,60 @@ cdef class Position:
             self.ndetail = 1 + best_ways
         return 1
 
+    cdef unsigned int _pair_empty(self, int line) noexcept nogil:
+        """The empty cells of lines `line` and `line + 1` as one mask of 2n positions (the second line's
+        shifted by n), as _joint_ways writes their joint ways."""
+        cdef int other = line + 1
+        return (self.full & ~(self.suns[line] | self.moons[line])) | (
+            (self.full & ~(self.suns[other] | self.moons[other])) << self.n)
+
+    cdef int _joint_ways(self, int line, unsigned int *joint) noexcept nogil:
+        """Lines `line` and `line + 1` taken together: into `joint` (LINE_PAIR_LIMIT long) their joint
+        ways that keep the clues between them, each one mask of 2n positions (as _pair_empty), and how
+        many; -1 when the lines have no clue between them, no empty cell, or ways that multiply past
+        LINE_PAIR_LIMIT."""
+        cdef int n = self.n, ka, kb, i, j, kept = 0
+        cdef unsigned int same, differ, a, b
+        if line % n == n - 1:
+            return -1                       # the last row or column has no next one
+        same, differ = self.link_same[line], self.link_diff[line]
+        if not (same | differ) or not self._pair_empty(line):
+            return -1
+        ka = self._ways(line, self.ways_a)
+        kb = self._ways(line + 1, self.ways_b)
+        if ka * kb > LINE_PAIR_LIMIT:
+            return -1
+        for i in range(ka):
+            a = self.ways_a[i]
+            for j in range(kb):
+                b = self.ways_b[j]
+                if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
+                    continue
+                joint[kept] = a | (b << n)
+                kept += 1
+        return kept
+
     cdef bint _line_pair(self) noexcept nogil:
-        cdef int line, other, i, j, ka, kb, joint, best = -1, best_joint = 0, n = self.n
-        cdef unsigned int same, differ, empty_a, empty_b, a, b, all_a, all_b, any_a, any_b
+        cdef int line, i, k, best = -1, best_joint = 0, n = self.n
+        cdef unsigned int empty, all_moons, any_moon, moons, suns
         cdef unsigned int f[4]
         cdef unsigned int best_f[4]
-        cdef unsigned int best_same = 0, best_differ = 0
+        cdef unsigned int joint[LINE_PAIR_LIMIT]
         for line in range(2 * n):
-            if line % n == n - 1:
+            k = self._joint_ways(line, joint)
+            if k <= 0:
                 continue
-            same, differ = self.link_same[line], self.link_diff[line]
-            if not (same | differ):
-                continue
-            other = line + 1
-            empty_a = self.full & ~(self.suns[line] | self.moons[line])
-            empty_b = self.full & ~(self.suns[other] | self.moons[other])
-            if not (empty_a | empty_b):
-                continue
-            ka = self._ways(line, self.ways_a)
-            kb = self._ways(other, self.ways_b)
-            if ka * kb > LINE_PAIR_LIMIT:
-                continue
-            joint = 0
-            all_a = all_b = self.full
-            any_a = any_b = 0
-            for i in range(ka):
-                a = self.ways_a[i]
-                for j in range(kb):
-                    b = self.ways_b[j]
-                    if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
-                        continue
-                    joint += 1
-                    all_a &= a
-                    any_a |= a
-                    all_b &= b
-                    any_b |= b
-            if joint == 0:
-                continue
-            f[0], f[1] = all_a & empty_a, ~any_a & empty_a          # moons, suns of the first line
-            f[2], f[3] = all_b & empty_b, ~any_b & empty_b          # ... of the second
-            if (f[0] | f[1] | f[2] | f[3]) and (best < 0 or joint < best_joint):
-                best, best_joint, best_same, best_differ = line, joint, same, differ
+            empty = self._pair_empty(line)
+            all_moons = (1u << (2 * n)) - 1
+            any_moon = 0
+            for i in range(k):
+                all_moons &= joint[i]
+                any_moon |= joint[i]
+            moons, suns = all_moons & empty, ~any_moon & empty
+            f[0], f[1] = moons & self.full, suns & self.full        # moons, suns of the first line
+            f[2], f[3] = moons >> n, suns >> n                      # ... of the second
+            if (moons | suns) and (best < 0 or k < best_joint):
+                best, best_joint = line, k
                 best_f[0], best_f[1], best_f[2], best_f[3] = f[0], f[1], f[2], f[3]
         if best < 0:
             return 0
@@ -418,7 +431,7 @@ cdef class Position:
         self._put_mask(best + 1, best_f[2], 1)
         self.found_cost = COST[LINE_PAIR] + LINE_PAIR_COST * (best_joint - 1)
         self.found_where = best
-        self._say(best_joint, <int> best_same, <int> best_differ)
+        self._say(best_joint, <int> self.link_same[best], <int> self.link_diff[best])
         return 1
 
     cdef int _linked_ways(self, int line, int *parent, int *parity, int *link) noexcept nogil:
@@ -497,24 +510,17 @@ cdef class Position:
         most LINE_PAIR_LIMIT): their joint ways that keep the clues between them and the relations
         between their empty cells, and every two of those cells alike (or differing) in all of them
         related. 1 when a relation is new, 0 when none is, -1 when no joint way is left."""
-        cdef int n = self.n, other = line + 1, ka, kb, i, j, p, q, kept = 0, changed = 0
-        cdef unsigned int same = self.link_same[line], differ = self.link_diff[line], a, b, m, alike, ever
-        cdef unsigned int full2 = (1u << (2 * n)) - 1, empty
+        cdef int n = self.n, other = line + 1, ways, i, p, q, kept = 0, changed = 0
+        cdef unsigned int m, alike, ever, empty, full2 = (1u << (2 * n)) - 1
         cdef unsigned int joint[LINE_PAIR_LIMIT]
         cdef int cells[2 * TG_MAXN]
         cdef int roots[2 * TG_MAXN]
         cdef int parities[2 * TG_MAXN]
         cdef int link[2 * TG_MAXN]
-        if line % n == n - 1 or not (same | differ):
+        ways = self._joint_ways(line, joint)
+        if ways < 0:
             return 0
-        empty = (self.full & ~(self.suns[line] | self.moons[line])) | (
-            (self.full & ~(self.suns[other] | self.moons[other])) << n)
-        if not empty:
-            return 0
-        ka = self._ways(line, self.ways_a)
-        kb = self._ways(other, self.ways_b)
-        if ka * kb > LINE_PAIR_LIMIT:
-            return 0
+        empty = self._pair_empty(line)
         for p in range(2 * n):
             cells[p] = self._cell(line, p) if p < n else self._cell(other, p - n)
             link[p] = -1
@@ -524,19 +530,14 @@ cdef class Position:
                     if (empty >> q) & 1 and roots[q] == roots[p]:
                         link[p] = q * 2 + (parities[p] ^ parities[q])
                         break
-        for i in range(ka):
-            a = self.ways_a[i]
-            for j in range(kb):
-                b = self.ways_b[j]
-                if ((a ^ b) & same) or ((a ^ b) & differ) != differ:
-                    continue
-                m = a | (b << n)
-                for p in range(2 * n):
-                    if link[p] >= 0 and (((m >> p) ^ (m >> (link[p] >> 1))) & 1) != (link[p] & 1):
-                        break
-                else:
-                    joint[kept] = m
-                    kept += 1
+        for i in range(ways):               # keep the joint ways that keep the relations, in place
+            m = joint[i]
+            for p in range(2 * n):
+                if link[p] >= 0 and (((m >> p) ^ (m >> (link[p] >> 1))) & 1) != (link[p] & 1):
+                    break
+            else:
+                joint[kept] = m
+                kept += 1
         if kept == 0:
             return -1
         for p in range(2 * n):

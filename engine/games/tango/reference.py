@@ -14,7 +14,7 @@ that parity and soundness tests have an oracle:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from itertools import product
 
@@ -252,38 +252,47 @@ def _links(state, line: int) -> tuple[int, int]:
     return same, differ
 
 
-def _joint_in(state, line: int) -> tuple[int, tuple[tuple[int, int], tuple[int, int]], int, int] | None:
-    """Lines `line` and `line + 1` taken together: how many joint ways, what they force ((moons, suns)
-    of the empty cells of each line) and the clues between them (=, ×); None when they have no clue
-    between them, no empty cell, too many ways, no joint way or nothing forced."""
+def _pair_empty(state, line: int) -> int:
+    """The empty cells of lines `line` and `line + 1` as one mask of 2n positions (the second line's
+    shifted by n), as _joint_ways gives their joint ways."""
     n, full = state.n, state.full
+    return (full & ~(state.suns[line] | state.moons[line])) | (
+        (full & ~(state.suns[line + 1] | state.moons[line + 1])) << n)
+
+
+def _joint_ways(state, line: int) -> list[int] | None:
+    """Lines `line` and `line + 1` taken together: their joint ways that keep the clues between them,
+    each one mask of 2n positions (as _pair_empty); None when they have no clue between them, no empty
+    cell, or ways that multiply past LINE_PAIR_LIMIT."""
+    n = state.n
     if line % n == n - 1:
         return None                       # the last row or column has no next one
     same, differ = _links(state, line)
-    if not same | differ:
+    if not same | differ or not _pair_empty(state, line):
         return None
-    other = line + 1
-    empty_a = full & ~(state.suns[line] | state.moons[line])
-    empty_b = full & ~(state.suns[other] | state.moons[other])
-    if not empty_a | empty_b:
-        return None
-    ways_a, ways_b = state.line_ways(line), state.line_ways(other)
+    ways_a, ways_b = state.line_ways(line), state.line_ways(line + 1)
     if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
         return None
-    joint = [(a, b) for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+    return [a | b << n for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
+
+
+def _joint_in(state, line: int) -> tuple[int, tuple[tuple[int, int], tuple[int, int]]] | None:
+    """Lines `line` and `line + 1` taken together: how many joint ways and what they force ((moons,
+    suns) of the empty cells of each line); None when _joint_ways gives none or nothing is forced."""
+    n, full = state.n, state.full
+    joint = _joint_ways(state, line)
     if not joint:
         return None
-    all_a = all_b = full
-    any_a = any_b = 0
-    for a, b in joint:
-        all_a &= a
-        any_a |= a
-        all_b &= b
-        any_b |= b
-    forced = ((all_a & empty_a, ~any_a & empty_a), (all_b & empty_b, ~any_b & empty_b))
-    if not any(m or s for m, s in forced):
+    empty = _pair_empty(state, line)
+    all_moons = (1 << 2 * n) - 1
+    any_moon = 0
+    for m in joint:
+        all_moons &= m
+        any_moon |= m
+    moons, suns = all_moons & empty, ~any_moon & empty
+    if not moons | suns:
         return None
-    return len(joint), forced, same, differ
+    return len(joint), ((moons & full, suns & full), (moons >> n, suns >> n))
 
 
 def _line_pair(state) -> Facts | None:
@@ -297,11 +306,12 @@ def _line_pair(state) -> Facts | None:
             best, fewest = (line, found), found[0]
     if best is None:
         return None
-    line, (ways, forced, same, differ) = best
+    line, (ways, forced) = best
     place: tuple[int, ...] = ()
     for k, (moons, suns) in enumerate(forced):
         place += _placed(state, line + k, bits(suns), 0) + _placed(state, line + k, bits(moons), 1)
-    return _cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line, (ways, same, differ)
+    return (_cost("line-pair") + LINE_PAIR_COST * (ways - 1), tuple(sorted(place)), line,
+            (ways, *_links(state, line)))
 
 
 class _Links:
@@ -370,33 +380,39 @@ def _pair_links(state, links: _Links, line: int) -> bool | None:
     LINE_PAIR_LIMIT: every two of their empty cells alike (or differing) in all the joint ways that
     keep the clues between them and the links so far get linked. Whether a link is new; None when no
     joint way is left."""
+    joint = _joint_ways(state, line)
+    if joint is None:
+        return False
     n = state.n
-    if line % n == n - 1:
-        return False
-    same, differ = _links(state, line)
-    if not same | differ:
-        return False
     cells = line_cells(n)[line] + line_cells(n)[line + 1]
-    empty = [p for p in range(2 * n) if state.values[cells[p]] < 0]
-    if not empty:
-        return False
-    ways_a, ways_b = state.line_ways(line), state.line_ways(line + 1)
-    if len(ways_a) * len(ways_b) > LINE_PAIR_LIMIT:
-        return False
+    empty = bits(_pair_empty(state, line))
     roots = {p: links.root(cells[p]) for p in empty}
     related = [(p, q, roots[p][1] ^ roots[q][1]) for p in empty for q in empty if q < p and roots[q][0] == roots[p][0]]
-    joint = [{p: (a if p < n else b) >> (p % n) & 1 for p in range(2 * n)}
-             for a in ways_a for b in ways_b if not (a ^ b) & same and (a ^ b) & differ == differ]
-    joint = [way for way in joint if all(way[p] ^ way[q] == parity for p, q, parity in related)]
+    joint = [m for m in joint if all((m >> p ^ m >> q) & 1 == parity for p, q, parity in related)]
     if not joint:
         return None
+    return _link_alike(links, cells, empty, joint, 2 * n + line)
+
+
+def _link_alike(links: _Links, cells: Sequence[int], empty: Sequence[int], ways: Sequence[int], source: int) -> bool:
+    """Link every two of the `empty` positions (of `cells`) alike, or differing, in all the `ways`
+    (masks over those positions); whether a link is new."""
     changed = False
     for x, p in enumerate(empty):
         for q in empty[x + 1:]:
-            kinds = {way[p] ^ way[q] for way in joint}
+            kinds = {(m >> p ^ m >> q) & 1 for m in ways}
             if len(kinds) == 1:
-                changed |= links.link(cells[p], cells[q], kinds.pop(), 2 * n + line)
+                changed |= links.link(cells[p], cells[q], kinds.pop(), source)
     return changed
+
+
+def _open_lines(state, links: _Links) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
+    """Each line with an empty cell, as the walk reaches it (so that links made on the lines before
+    count): the line, its empty cells' positions, and its ways and links as _linked_ways gives them."""
+    for line, cells in enumerate(line_cells(state.n)):
+        empty = [i for i in range(state.n) if state.values[cells[i]] < 0]
+        if empty:
+            yield (line, empty, *_linked_ways(state, links, line))
 
 
 def _line_links(state) -> Facts | None:
@@ -414,18 +430,10 @@ def _line_links(state) -> Facts | None:
     changed = True
     while changed and not links.broken:
         changed = False
-        for line, cells in enumerate(lines):
-            empty = [i for i in range(n) if state.values[cells[i]] < 0]
-            if not empty:
-                continue
-            ways, _ = _linked_ways(state, links, line)
+        for line, empty, ways, _ in _open_lines(state, links):
             if not ways:
                 return None
-            for a, i in enumerate(empty):
-                for j in empty[a + 1:]:
-                    kinds = {(m >> i ^ m >> j) & 1 for m in ways}
-                    if len(kinds) == 1:
-                        changed |= links.link(cells[i], cells[j], kinds.pop(), line)
+            changed |= _link_alike(links, lines[line], empty, ways, line)
         for line in range(2 * n - 1):
             found = _pair_links(state, links, line)
             if found is None:
@@ -434,11 +442,7 @@ def _line_links(state) -> Facts | None:
     if links.broken:
         return None
     best = None
-    for line, cells in enumerate(lines):
-        empty = [i for i in range(n) if state.values[cells[i]] < 0]
-        if not empty:
-            continue
-        ways, link = _linked_ways(state, links, line)
+    for line, empty, ways, link in _open_lines(state, links):
         suns = [i for i in empty if all(not m >> i & 1 for m in ways)]
         moons = [i for i in empty if all(m >> i & 1 for m in ways)]
         if (suns or moons) and (best is None or len(ways) < best[0]):
