@@ -96,8 +96,8 @@ def drop_empty(url: str) -> None:
 
 def serve(env: dict[str, str], workers: int = 1) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    server = subprocess.Popen([str(BIN / "puzzlefleet"), "serve", "--port", str(port), "--no-access-log",
-                               "--workers", str(workers)],
+    processes = ["--workers", str(workers)] if workers > 1 else []
+    server = subprocess.Popen([str(BIN / "puzzlefleet"), "serve", "--port", str(port), "--no-access-log", *processes],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(400):
