@@ -9,41 +9,28 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
-from store import StoreError, make_engine
+from store import make_engine
 from tests.api.conftest import make_store
+from tests.conftest import PG_URL, pg_schema, schema_url
 from tests.serve_support import serving
 
 pytestmark = pytest.mark.postgres
-PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @pytest.fixture
-def pg_store(tmp_path: Path) -> Iterator[tuple[str, str]]:
+def pg_store(pg_admin: Engine, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """(URL, application name) of a PostgreSQL schema of its own holding the API tests' boards."""
-    try:
-        admin = make_engine(PG_URL)
-    except StoreError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    schema = f"test_api_{uuid.uuid4().hex[:12]}"
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = f"{PG_URL}?options=-csearch_path%3D{schema}&application_name={schema}"
-    try:
+    with pg_schema(pg_admin, "test_api") as schema:
+        url = f"{schema_url(schema)}&application_name={schema}"
         make_store(tmp_path / "unused.db", url=url)
         yield url, schema
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
 
 
 def _get(url: str) -> tuple[int, dict]:

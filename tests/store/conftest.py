@@ -13,25 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from store import StoreError, init_db, make_engine
-
-# Overridable so the suite can point at another server (or prove the skip/fail path).
-PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+from store import init_db, make_engine
+from tests.conftest import pg_schema, schema_url
 
 Board = tuple[dict[str, Any], str]
-
-
-@pytest.fixture(scope="session")
-def pg_admin() -> Iterator[Engine]:
-    try:
-        engine = make_engine(PG_URL)
-    except StoreError as exc:
-        # Under CI a missing database is a broken machine, not a reason to pass quietly.
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required under CI: {exc}")
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -40,16 +25,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'puzzles.db'}"
         return
-    admin: Engine = request.getfixturevalue("pg_admin")
-    schema = f"test_store_{uuid.uuid4().hex[:12]}"
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    try:
-        # Every connection of this URL sees only the fresh schema, so parallel runs never collide.
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema(request.getfixturevalue("pg_admin"), "test_store") as schema:
+        yield schema_url(schema)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import Engine, text
 
 import store
-from tests.store.conftest import PG_URL
+from tests.conftest import PG_URL
 
 pytestmark = pytest.mark.postgres
 

@@ -22,6 +22,7 @@ import store.dailymodels  # noqa: F401  (every table on SQLModel.metadata, which
 import store.jobmodels  # noqa: F401
 from store import StoreError, count_boards, get_board, has_fingerprint, list_boards, save_board
 from store.repo import CURSOR_PATTERN, Listing, board_page, count_listing, decode_cursor, encode_cursor, iter_board_texts
+from tests.conftest import drop_schema, new_schema, schema_url
 
 
 def test_round_trip(engine: Engine, board: Any) -> None:
@@ -219,16 +220,10 @@ def test_a_new_store_is_made_as_the_migrations_make_it(db_url: str, tmp_path: Pa
     if db_url.startswith("sqlite"):
         migrated_url = f"sqlite:///{tmp_path / 'migrated.db'}"
     else:
-        migrated_url = request.getfixturevalue("db_url").replace("search_path%3D", "search_path%3Dm_")
         admin = request.getfixturevalue("pg_admin")
-        schema = migrated_url.rsplit("search_path%3D", 1)[1]
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-
-        def drop() -> None:
-            with admin.begin() as conn:
-                conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        request.addfinalizer(drop)
+        schema = new_schema(admin, "test_migrated")
+        request.addfinalizer(lambda: drop_schema(admin, schema))
+        migrated_url = schema_url(schema)
     made, migrated = store.make_engine(db_url), store.make_engine(migrated_url)
     try:
         store.init_db(made)

@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from sqlalchemy import Engine
 
 import engine
 import store
-from store import StoreError
+from tests.conftest import PG_URL, drop_schema, missing, new_schema, schema_url
 from tests.documented import documented_flower
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,19 +46,12 @@ REDIS_URL = os.environ.get("PUZZLEFLEET_TEST_REDIS", f"redis://127.0.0.1:6379/{_
 AMQP_URL = os.environ.get("PUZZLEFLEET_TEST_AMQP", "")
 AMQP_HOST, AMQP_PORT = "127.0.0.1", 5672
 BROKERS = ("redis", "rabbitmq")          # ids for @pytest.mark.parametrize("broker", BROKERS, indirect=True)
-PG_URL = os.environ.get("PUZZLEFLEET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 # seconds: a killed worker's tasks come back fast; tasks of at most TIME_LIMIT s and retries of at most
 # BACKOFF s, so that a live worker settles what it holds within the visibility timeout
 VISIBILITY, TIME_LIMIT, BACKOFF = 6, 4, 2
 # What a test or bench gives the fleet to run on the settings people run (empty is unset: the default)
 DEFAULT_SETTINGS = {"PUZZLEFLEET_VISIBILITY_TIMEOUT": "", "PUZZLEFLEET_TIME_LIMIT": "",
                     "PUZZLEFLEET_RETRY_BACKOFF_MAX": ""}
-
-
-def _missing(what: str, exc: BaseException) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is required under CI: {exc}")
-    pytest.skip(f"{what} not reachable: {exc}")
 
 
 def free_port() -> int:
@@ -89,7 +81,7 @@ def redis_url() -> str:
     try:
         redis_client(REDIS_URL).ping()
     except Exception as exc:   # redis.ConnectionError and friends
-        _missing("Redis at " + REDIS_URL, exc)
+        missing("Redis at " + REDIS_URL, exc)
     return REDIS_URL
 
 
@@ -118,7 +110,7 @@ def amqp_url() -> Iterator[str]:
         _rabbitmqctl("add_vhost", vhost)
         _rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")
     except (OSError, RuntimeError, subprocess.TimeoutExpired) as exc:
-        _missing(f"RabbitMQ at {AMQP_HOST}:{AMQP_PORT} (rabbitmqctl)", exc)
+        missing(f"RabbitMQ at {AMQP_HOST}:{AMQP_PORT} (rabbitmqctl)", exc)
     try:
         yield f"amqp://guest:guest@{AMQP_HOST}:{AMQP_PORT}/{vhost}"
     finally:
@@ -136,16 +128,6 @@ def is_amqp(url: str) -> bool:
     return url.split("://", 1)[0] in ("amqp", "amqps", "pyamqp")
 
 
-@pytest.fixture(scope="session")
-def pg_admin() -> Iterator[Engine]:
-    try:
-        engine = store.make_engine(PG_URL)
-    except StoreError as exc:
-        _missing("PostgreSQL", exc)
-    yield engine
-    engine.dispose()
-
-
 class PgSchemas:
     """Fresh PostgreSQL schemas, each dropped at teardown."""
 
@@ -153,16 +135,12 @@ class PgSchemas:
         self.admin, self.names = admin, []
 
     def new(self) -> str:
-        schema = f"test_fleet_{uuid.uuid4().hex[:12]}"
-        with self.admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-        self.names.append(schema)
-        return f"{PG_URL}?options=-csearch_path%3D{schema}"
+        self.names.append(new_schema(self.admin, "test_fleet"))
+        return schema_url(self.names[-1])
 
     def drop(self) -> None:
         for schema in self.names:
-            with self.admin.begin() as conn:
-                conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+            drop_schema(self.admin, schema)
 
 
 def make_db_url(kind: str, tmp: Path, request: pytest.FixtureRequest) -> str:
