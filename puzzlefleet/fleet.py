@@ -96,8 +96,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     (`"existing": true`), its request unchanged; one whose tasks could not be sent (state failed) has its
     unfinished slots sent now. Raises FleetError (one line) for bad parameters, BrokerUnreachable for
     an unreachable broker (the job is kept, marked failed), StoreError for the store."""
-    from store import create_job, get_job, job_by_key, session, set_job_state
-    from jobs.params import BadTask, JobParams
+    from jobs.params import BadTask, JobParams      # a bad request is refused before the store's modules load
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, band=band, timeout=timeout, style=style, **extra, **options)
@@ -109,6 +108,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     if key is not None and not 0 < len(key) <= 200:
         raise FleetError(f"--key must be 1..200 characters, got {len(key)}")
     seed_given, seed = seed, seed if seed is not None else secrets.randbits(31)
+    from store import create_job, get_job, job_by_key, session, set_job_state
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
