@@ -60,3 +60,4 @@ def pg_schema(admin: Engine, prefix: str) -> Iterator[str]:
         yield schema
     finally:
         drop_schema(admin, schema)
+
