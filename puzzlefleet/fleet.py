@@ -98,6 +98,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     an unreachable broker (the job is kept, marked failed), StoreError for the store."""
     from store import create_job, get_job, job_by_key, session, set_job_state
     from jobs.params import BadTask, JobParams
+    from jobs.sweep import resend_unfinished
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, band=band, timeout=timeout, style=style, **extra, **options)
@@ -116,7 +117,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
         raise FleetError(str(exc)) from None
     db = _db(db_url)              # before Celery's imports: a store that is down fails the command at once
     try:
-        from workers.tasks import enqueue_slots, resend_unfinished   # Celery, configured from the environment
+        from workers.tasks import enqueue_slots, send_ranges   # Celery, configured from the environment
     except BaseException:
         db.dispose()
         raise
@@ -160,7 +161,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
             if existing:                     # its tasks could not be sent then: send what is unfinished
                 with session(db) as s:
                     set_job_state(session=s, job_id=job_id, state="running" if found["attempts"] else "queued")
-                resend_unfinished(db, found)
+                resend_unfinished(db, found, send_ranges)
             else:
                 enqueue_slots(job_id, params, seed, count)
         except StoreError:
