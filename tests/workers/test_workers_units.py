@@ -688,33 +688,3 @@ def test_the_sweep_takes_a_stalled_job_for_lost_from_the_store_and_the_queue_dep
     finally:
         client.flushdb()
         db.dispose()
-
-
-def test_a_fork_waits_for_a_store_read_of_the_per_job_gauges(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The /metrics thread of a worker's main process reads the store while the main thread forks pool
-    processes: a fork made while the driver held its own locks (C code, the GIL let go) would leave the
-    child waiting for ever on its first connection (a hang seen once after a pool process was killed
-    during scrapes). A fork now waits for the read to end."""
-    import threading
-    import time as time_
-
-    from workers import metrics
-    reading = threading.Event()
-
-    def slow_read(**_: Any) -> list[dict[str, Any]]:
-        reading.set()
-        time_.sleep(0.5)
-        return []
-    monkeypatch.setattr(metrics, "read_jobs", slow_read)
-    metrics.guard_forks()
-    scrape = threading.Thread(target=lambda: list(metrics.JobSummaries(None, 60).collect()))
-    scrape.start()
-    assert reading.wait(5)
-    started = time_.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    waited = time_.monotonic() - started
-    os.waitpid(pid, 0)
-    scrape.join()
-    assert waited > 0.3, waited
