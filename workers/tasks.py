@@ -31,7 +31,7 @@ from jobs.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from jobs.sweep import Unconsumed, sweep
 from workers.settings import settings
 from jobs.regrade import regrade_range
-from jobs.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
+from jobs.slot import HandOverFailed, run_slots, slot_arguments, slot_ranges, slots_per_task
 
 MAX_RETRIES = 150
 # Celery's retry, for every task here: a Retryable raised by the task is retried after
@@ -212,21 +212,6 @@ def _game(params: Any) -> str:
     return game if queue_of(params) is not None else "unknown"
 
 
-_SLOT_ARGUMENTS = ("job_id", "start", "stop", "params", "seed")
-
-
-def _slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """(job_id, start, stop, params, seed) from a message's arguments; BadTask (one line) otherwise."""
-    if len(args) > len(_SLOT_ARGUMENTS) or set(kwargs) - set(_SLOT_ARGUMENTS[len(args):]):
-        raise BadTask(f"generate_slots takes ({', '.join(_SLOT_ARGUMENTS)}), got {len(args)} positional "
-                      f"argument(s) and {sorted(kwargs)}")
-    values = dict(zip(_SLOT_ARGUMENTS, args)) | kwargs
-    missing = [name for name in _SLOT_ARGUMENTS if name not in values]
-    if missing:
-        raise BadTask(f"generate_slots is missing {', '.join(missing)}")
-    return tuple(values[name] for name in _SLOT_ARGUMENTS)
-
-
 # The arguments are read by hand, not by Python's call: a message with the wrong ones is then a bad
 # task in one line (counted), not a TypeError traceback from Celery.
 @app.task(name=SLOT_TASK, base=FleetTask, bind=True, throws=(BadTask,), typing=False, **RETRY)
@@ -234,7 +219,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Make and store the boards of the slots start..stop-1 of a job, given as (job_id, start, stop,
     params, seed); returns the summary Flower shows."""
     try:
-        job_id, start, stop, params, seed = _slot_arguments(args, kwargs)
+        job_id, start, stop, params, seed = slot_arguments(args, kwargs)
     except BadTask:
         metrics.task_finished("unknown", "bad")
         raise
@@ -270,7 +255,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _game_of(args: Any, kwargs: Any) -> str:
-    return _game(_slot_arguments(tuple(args or ()), dict(kwargs or {}))[3])
+    return _game(slot_arguments(tuple(args or ()), dict(kwargs or {}))[3])
 
 
 @signals.task_retry.connect
