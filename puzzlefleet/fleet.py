@@ -98,7 +98,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     an unreachable broker (the job is kept, marked failed), StoreError for the store."""
     from store import create_job, get_job, job_by_key, session, set_job_state
     from jobs.params import BadTask, JobParams
-    from jobs.sweep import resend_unfinished
+    from jobs.sweep import queue_of_job, resend_unfinished
     try:
         extra = {} if max_attempts is None else {"max_attempts": max_attempts}
         params = JobParams.build(game=game, size=size, band=band, timeout=timeout, style=style, **extra, **options)
@@ -175,12 +175,6 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     finally:
         db.dispose()
     return summary
-
-
-def queue_of_job(job: dict[str, Any]) -> str:
-    """The queue a stored job's tasks go to."""
-    from jobs.params import FLEET_QUEUE, queue_of
-    return queue_of(job["params"]) or FLEET_QUEUE
 
 
 def job(job_id: int, *, db_url: str | None = None) -> dict[str, Any] | None:
