@@ -75,7 +75,7 @@ def test_the_sweep_resends_lost_jobs_whole_within_its_budget_and_says_an_unserve
         swept = sweep(db, stall_seconds=60, resend_slots=1, depths=depths,
                       unconsumed=lambda queues: queues & {"tango"}, send=send)
         assert swept == {"resumed": {str(first): 3}, "waiting": [waiting], "deferred": [second]}
-        assert sent == [(first, [(0, 3)])]
+        assert sent == [(first, [(0, 1), (1, 2), (2, 3)])]          # slots_per_task(3): one a task
         said = [record.getMessage() for record in caplog.records if record.name == "jobs.sweep"]
         assert f"job {waiting} has waited" in said[0] and "in queue tango with no slot taken" in said[0]
         assert said[1].startswith(f"job {first}: 3 slots sent again after ") and "no message waits" in said[1]
@@ -84,6 +84,6 @@ def test_the_sweep_resends_lost_jobs_whole_within_its_budget_and_says_an_unserve
         again = sweep(db, stall_seconds=60, resend_slots=1, depths=depths,
                       unconsumed=lambda queues: set(), send=send)
         assert again == {"resumed": {str(second): 2}, "waiting": [], "deferred": []}
-        assert sent[1:] == [(second, [(0, 2)])]
+        assert sent[1:] == [(second, [(0, 1), (1, 2)])]
     finally:
         db.dispose()
