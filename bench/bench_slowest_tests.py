@@ -34,7 +34,7 @@ TWINS = {
         "tests/workers/test_workers_units.py::test_the_sweep_resends_a_job_only_when_the_broker_shows_its_messages_gone",
     "tests/workers/test_recovery_defaults.py": "tests/workers/test_fleet_faults.py::test_a_killed_workers_tasks_go_to_a_waiting_worker; "
                                                "test_workers_units.py: a killed range keeps what it flushed",
-    "tests/workers/test_unserved_queue.py": "tests/workers/test_workers_units.py::"
+    "tests/workers/test_unserved_queue.py": "tests/jobs/test_jobs_sweep.py::"
                                             "test_the_sweep_says_a_queue_is_unconsumed_only_once_it_has_stayed_so",
     "tests/workers/test_killer_bands.py": "tests/workers/test_killer_bands.py::test_generate_makes_a_unique_killer_board_"
                                           "in_every_band_and_refuses_the_graded_only_ones",

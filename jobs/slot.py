@@ -77,6 +77,22 @@ def slots_per_task(count: int) -> int:
     return max(1, min(count // 8, max(MAX_SLOTS_PER_TASK, -(-count // MAX_TASKS_PER_JOB))))
 
 
+SLOT_ARGUMENTS = ("job_id", "start", "stop", "params", "seed")
+
+
+def slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """(job_id, start, stop, params, seed), run_slots' arguments, from a slot task's message (by
+    position or by name); BadTask (one line) otherwise."""
+    if len(args) > len(SLOT_ARGUMENTS) or set(kwargs) - set(SLOT_ARGUMENTS[len(args):]):
+        raise BadTask(f"generate_slots takes ({', '.join(SLOT_ARGUMENTS)}), got {len(args)} positional "
+                      f"argument(s) and {sorted(kwargs)}")
+    values = dict(zip(SLOT_ARGUMENTS, args)) | kwargs
+    missing = [name for name in SLOT_ARGUMENTS if name not in values]
+    if missing:
+        raise BadTask(f"generate_slots is missing {', '.join(missing)}")
+    return tuple(values[name] for name in SLOT_ARGUMENTS)
+
+
 def run_slots(*, db: Engine, job_id: Any, start: Any, stop: Any, params: Any, seed: Any, budget: float,
               hand_over: Callable[[int, int], None], split_after: float | None = None,
               flush_seconds: float = FLUSH_SECONDS,

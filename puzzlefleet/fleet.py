@@ -109,6 +109,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
         raise FleetError(f"--key must be 1..200 characters, got {len(key)}")
     seed_given, seed = seed, seed if seed is not None else secrets.randbits(31)
     from store import create_job, get_job, job_by_key, session, set_job_state
+    from jobs.sweep import queue_of_job, resend_unfinished
     from workers.settings import ConfigError, settings
     try:
         broker = settings().broker
@@ -116,7 +117,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
         raise FleetError(str(exc)) from None
     db = _db(db_url)              # before Celery's imports: a store that is down fails the command at once
     try:
-        from workers.tasks import enqueue_slots, resend_unfinished   # Celery, configured from the environment
+        from workers.tasks import enqueue_slots, send_ranges   # Celery, configured from the environment
     except BaseException:
         db.dispose()
         raise
@@ -160,7 +161,7 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
             if existing:                     # its tasks could not be sent then: send what is unfinished
                 with session(db) as s:
                     set_job_state(session=s, job_id=job_id, state="running" if found["attempts"] else "queued")
-                resend_unfinished(db, found)
+                resend_unfinished(db, found, send_ranges)
             else:
                 enqueue_slots(job_id, params, seed, count)
         except StoreError:
@@ -174,12 +175,6 @@ def enqueue(*, game: str, size: int | None = None, band: str | None = None, coun
     finally:
         db.dispose()
     return summary
-
-
-def queue_of_job(job: dict[str, Any]) -> str:
-    """The queue a stored job's tasks go to."""
-    from jobs.params import FLEET_QUEUE, queue_of
-    return queue_of(job["params"]) or FLEET_QUEUE
 
 
 def job(job_id: int, *, db_url: str | None = None) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "store.daily": ("daily_days", "daily_set", "daily_sets_between", "get_boards", "in_daily_set", "save_daily",
                     "unused_board_ids"),
     "store.dailymodels": ("DailyEntry",),
-    "store.db": ("init_db", "make_engine", "session"),
+    "store.db": ("init_db", "make_engine", "process_engine", "session"),
     "store.errors": ("StoreError", "StoreUnreachable"),
     "store.jobmodels": ("Job", "JobSlot", "JobTally"),
     "store.jobs": ("Attempt", "AttemptOutcome", "JobNotFound", "count_job_boards", "create_job", "get_job",
@@ -46,7 +46,7 @@ if TYPE_CHECKING:    # the same names, for type checkers and editors
     from store.daily import (daily_days, daily_set, daily_sets_between, get_boards, in_daily_set, save_daily,
                              unused_board_ids)
     from store.dailymodels import DailyEntry
-    from store.db import init_db, make_engine, session
+    from store.db import init_db, make_engine, process_engine, session
     from store.errors import StoreError, StoreUnreachable
     from store.jobmodels import Job, JobSlot, JobTally
     from store.jobs import (Attempt, AttemptOutcome, JobNotFound, count_job_boards, create_job, get_job,

@@ -5,6 +5,7 @@ PostgreSQL is used by URL through psycopg 3. Create engines after forking worker
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -136,6 +137,20 @@ def make_engine(url: str | None = None, *, connect_timeout: int = 10, ping: bool
     # Leave no pooled connection behind to be shared by a process forked after this.
     engine.dispose()
     return engine
+
+
+_process_engine: tuple[int, Engine] | None = None       # (the pid it was made in, the engine)
+
+
+def process_engine() -> Engine:
+    """This process's engine for the store (database_url()), made and its schema migrated on first use,
+    and again in a process forked after that: a pool process never uses its parent's."""
+    global _process_engine
+    if _process_engine is None or _process_engine[0] != os.getpid():
+        engine = make_engine(None)
+        init_db(engine)
+        _process_engine = os.getpid(), engine
+    return _process_engine[1]
 
 
 def alembic_config(url: str | None = None) -> Config:

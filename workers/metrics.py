@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import threading
 import time
 from collections.abc import Collection, Iterator
 from typing import Any
@@ -30,7 +29,7 @@ from prometheus_client import values as _values  # noqa: E402
 from prometheus_client.core import GaugeMetricFamily, Metric  # noqa: E402
 
 from store.errors import StoreError, one_line  # noqa: E402
-from store.progress import read_jobs  # noqa: E402
+from store.summary import guard_forks, job_summaries  # noqa: E402
 from jobs.params import FLEET_QUEUE, queue_of  # noqa: E402
 
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -108,36 +107,6 @@ def wipe() -> None:
                 pass
 
 
-# The per-job gauges are read from the store in the /metrics server's thread of the worker's main
-# process, which also forks the pool processes. A fork while that thread is inside the database driver
-# (libpq, its TLS, the resolver: C code that holds its own locks, the GIL let go) would hand the child
-# those locks held, by nobody: the child's first connection would then wait for ever. So a fork waits
-# for a read in progress to end, and no read starts while a fork is being made (os.register_at_fork,
-# installed by serve()).
-_store_read = threading.Lock()
-
-
-def _before_fork() -> None:
-    _store_read.acquire()
-
-
-def _after_fork_in_parent() -> None:
-    _store_read.release()
-
-
-def _after_fork_in_child() -> None:
-    global _store_read
-    _store_read = threading.Lock()
-
-
-def guard_forks() -> None:
-    """Make every fork of this process wait for a store read of the per-job gauges to end (once)."""
-    if not getattr(guard_forks, "done", False):
-        os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
-                            after_in_child=_after_fork_in_child)
-        guard_forks.done = True           # type: ignore[attr-defined]
-
-
 class JobSummaries:
     """Per-job gauges (JOB_GAUGES, labels job_id and game; rejections also by reason), read from the
     store when /metrics is scraped, for the jobs of the queues this worker consumes that are still
@@ -159,8 +128,7 @@ class JobSummaries:
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily(JOB_SUMMARY_UP, "1 when the per-job gauges could be read from the store")
         try:
-            with _store_read:
-                jobs = read_jobs(limit=self.limit, active_within=self.window)
+            jobs = job_summaries(limit=self.limit, active_within=self.window)
         except StoreError as exc:
             if time.monotonic() - self._last_warning > 60:          # one line a minute, not per scrape
                 self._last_warning = time.monotonic()
@@ -178,14 +146,10 @@ class JobSummaries:
             if self.queues is not None and (queue_of(job["params"]) or FLEET_QUEUE) not in self.queues:
                 continue
             labels = [str(job["job"]), job["game"]]
-            families["puzzlefleet_job_requested_boards"].add_metric(labels, job["requested"])
-            families["puzzlefleet_job_stored_boards"].add_metric(labels, job["stored"])
-            if job["acceptance"] is not None:
-                families["puzzlefleet_job_acceptance_ratio"].add_metric(labels, job["acceptance"])
+            for name, value in job["figures"].items():          # store.summary.job_summaries
+                families[f"puzzlefleet_job_{name}"].add_metric(labels, value)
             for reason, n in job["rejected"].items():
                 families["puzzlefleet_job_rejected_candidates"].add_metric([*labels, reason], n)
-            families["puzzlefleet_job_boards_per_second"].add_metric(labels, job["boards_per_second"])
-            families["puzzlefleet_job_open"].add_metric(labels, int(job["state"] in ("queued", "running")))
         yield from families.values()
 
 

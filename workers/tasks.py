@@ -12,26 +12,26 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import date, datetime, timezone
+from datetime import date
+from functools import partial
 from typing import Any
 
 from celery import Task, signals
 from celery.exceptions import Reject, Retry, SoftTimeLimitExceeded
-from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from engine import ENGINE_VERSION
-from store import init_db, make_engine, session, stalled_jobs, touch_job, unfinished_slots
+from store import process_engine
 from store.errors import StoreError, exception_chain, one_line
 from workers import metrics
 from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
 from jobs.daily import OutOfBudget, make_daily, today
 from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
 from jobs.params import FLEET_QUEUE, BadTask, JobParams, queue_of
-from jobs.sweep import lost_jobs, queue_of_job
+from jobs.sweep import Unconsumed, sweep
 from workers.settings import settings
 from jobs.regrade import regrade_range
-from jobs.slot import HandOverFailed, run_slots, slot_ranges, slots_per_task
+from jobs.slot import HandOverFailed, run_slots, slot_arguments, slot_ranges, slots_per_task
 
 MAX_RETRIES = 150
 # Celery's retry, for every task here: a Retryable raised by the task is retried after
@@ -152,20 +152,6 @@ SLOT_TASK = "puzzlefleet.generate_slots"
 _OWN_RETRY = "_puzzlefleet_own_retry"      # an option FleetTask.retry passes on to signature_from_request
 
 
-_db: Engine | None = None
-_db_pid: int | None = None
-
-
-def store_engine() -> Engine:
-    """This process's store engine, created (and the schema migrated) after the fork, on first use."""
-    global _db, _db_pid
-    if _db is None or _db_pid != os.getpid():
-        db = make_engine(None)
-        init_db(db)
-        _db, _db_pid = db, os.getpid()
-    return _db
-
-
 _OVERRUN = (SoftTimeLimitExceeded, OutOfBudget)
 
 
@@ -226,21 +212,6 @@ def _game(params: Any) -> str:
     return game if queue_of(params) is not None else "unknown"
 
 
-_SLOT_ARGUMENTS = ("job_id", "start", "stop", "params", "seed")
-
-
-def _slot_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """(job_id, start, stop, params, seed) from a message's arguments; BadTask (one line) otherwise."""
-    if len(args) > len(_SLOT_ARGUMENTS) or set(kwargs) - set(_SLOT_ARGUMENTS[len(args):]):
-        raise BadTask(f"generate_slots takes ({', '.join(_SLOT_ARGUMENTS)}), got {len(args)} positional "
-                      f"argument(s) and {sorted(kwargs)}")
-    values = dict(zip(_SLOT_ARGUMENTS, args)) | kwargs
-    missing = [name for name in _SLOT_ARGUMENTS if name not in values]
-    if missing:
-        raise BadTask(f"generate_slots is missing {', '.join(missing)}")
-    return tuple(values[name] for name in _SLOT_ARGUMENTS)
-
-
 # The arguments are read by hand, not by Python's call: a message with the wrong ones is then a bad
 # task in one line (counted), not a TypeError traceback from Celery.
 @app.task(name=SLOT_TASK, base=FleetTask, bind=True, throws=(BadTask,), typing=False, **RETRY)
@@ -248,7 +219,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     """Make and store the boards of the slots start..stop-1 of a job, given as (job_id, start, stop,
     params, seed); returns the summary Flower shows."""
     try:
-        job_id, start, stop, params, seed = _slot_arguments(args, kwargs)
+        job_id, start, stop, params, seed = slot_arguments(args, kwargs)
     except BadTask:
         metrics.task_finished("unknown", "bad")
         raise
@@ -266,7 +237,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
             raise HandOverFailed(one_line(exc, 200)) from exc
 
     try:
-        summary = run_slots(db=store_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
+        summary = run_slots(db=process_engine(), job_id=job_id, start=start, stop=stop, params=params, seed=seed,
                             budget=settings().work_budget, hand_over=hand_over,
                             split_after=settings().split_seconds, observe=metrics.observe_attempt,
                             overrun=(SoftTimeLimitExceeded,))
@@ -284,7 +255,7 @@ def generate_slots(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _game_of(args: Any, kwargs: Any) -> str:
-    return _game(_slot_arguments(tuple(args or ()), dict(kwargs or {}))[3])
+    return _game(slot_arguments(tuple(args or ()), dict(kwargs or {}))[3])
 
 
 @signals.task_retry.connect
@@ -326,13 +297,6 @@ def enqueue_slots(job_id: int, params: JobParams, seed: int, count: int) -> int:
     return send_ranges(job_id, params, seed, slot_ranges(range(count), slots_per_task(count)))
 
 
-def queue_length(name: str) -> int:
-    """Messages waiting in a queue (on RabbitMQ with its .resent twin), not those already delivered to
-    a worker."""
-    with app.connection_for_write() as conn:
-        return waiting(conn, name, settings().broker_kind)
-
-
 def active_queues(timeout: float = 1.0, *, within: float = 10.0) -> dict[str, set[str]]:
     """Each answering worker's consumed queues, by a broadcast that collects replies for `timeout`
     seconds. kombu's broadcast reconnects without end when the broker goes away mid-way, so it runs in
@@ -367,53 +331,8 @@ def consumed_queues(timeout: float = 1.0) -> set[str] | None:
     return set().union(*replies.values()) if replies else None
 
 
-CONSUMED_FOR = 60.0        # seconds the sweep reuses an answer in which every queue it asked about is consumed
-UNCONSUMED_FOR = 30.0      # seconds a queue must go unconsumed, asked again at each sweep, before it is said
-_consumed: list[Any] = [-CONSUMED_FOR, None]
-_unconsumed_since: dict[str, float] = {}
-
-
-def _unconsumed(queues: set[str]) -> set[str] | None:
-    """The queues among `queues` that no worker has consumed for UNCONSUMED_FOR seconds, by this
-    process's broadcasts (None: no worker answered). An answer in which all are consumed is reused for
-    CONSUMED_FOR seconds (a standing backlog would otherwise cost a broadcast, a second of a pool
-    process, at every sweep); a queue found unconsumed is asked about again at each sweep, and said only
-    once it has stayed so that long: a worker reconnecting to the broker (after a restart: up to half a
-    minute) does not answer."""
-    now = time.monotonic()
-    fresh = _consumed[1] is not None and now - _consumed[0] < CONSUMED_FOR and queues <= _consumed[1]
-    if not fresh:
-        _consumed[:] = [now, consumed_queues()]
-    consumed = _consumed[1]
-    if consumed is None:
-        return None
-    for queue in list(_unconsumed_since):
-        if queue in consumed:
-            del _unconsumed_since[queue]
-    for queue in queues - consumed:
-        _unconsumed_since.setdefault(queue, now)
-    return {queue for queue in queues - consumed if now - _unconsumed_since[queue] >= UNCONSUMED_FOR}
-
-
-def resend_unfinished(db: Engine, job: dict[str, Any], *, within: int | None = None,
-                      priority: int = NEW_PRIORITY) -> int | None:
-    """Send a job's unfinished slots again, all of them, and mark it as just having progressed, so that
-    it is not sent again before it stalls again; returns how many slots. With `within`, a job with
-    more unfinished slots than that is left as it is: None."""
-    with session(db, read_only=True) as s:
-        slots = unfinished_slots(session=s, job_id=job["job"])
-    if within is not None and len(slots) > within:
-        return None
-    if slots:
-        send_ranges(job["job"], job["params"], job["seed"], slot_ranges(slots, slots_per_task(len(slots))),
-                    priority=priority)
-    with session(db) as s:
-        touch_job(session=s, job_id=job["job"])
-    return len(slots)
-
-
-def _idle_seconds(job: dict[str, Any]) -> float:
-    return (datetime.now(timezone.utc) - datetime.fromisoformat(job["updated_at"])).total_seconds()
+# Which queues no worker consumes, by this process's broadcasts (jobs.sweep.Unconsumed).
+_unconsumed = Unconsumed(consumed_queues)
 
 
 def queue_depths(queues: set[str]) -> dict[str, int]:
@@ -433,57 +352,19 @@ def queue_depths(queues: set[str]) -> dict[str, int]:
 
 @app.task(name="puzzlefleet.resume_stalled", base=FleetTask, **RETRY)
 def resume_stalled() -> dict[str, Any]:
-    """Beat's sweep: every job with no progress for PUZZLEFLEET_STALL_SECONDS whose messages are gone
-    (lost_jobs) has its unfinished slots sent again, at RESENT_PRIORITY (ahead of newer work): a broker
-    restarted without its data, a worker killed between taking a message and the broker recording it,
-    a task that failed for good. A job whose messages may wait in its queue, behind older work, is not
-    sent again: a backlog is not a stall. Jobs go whole, oldest first, until the next would take the sweep past
-    PUZZLEFLEET_RESEND_SLOTS slots (the first goes whatever its size); that one and the rest wait for
-    the next sweep, still stalled: a job sent in part would wait for a stall of its own before its rest
-    went. Storing is idempotent per slot, so a slot sent twice never gives a second board.
-
-    A job waiting in a queue no worker consumes is reported (a log line and puzzlefleet_jobs_waiting)."""
+    """Beat's sweep for stalled jobs (jobs.sweep.sweep), given the broker's answers: how many messages
+    wait in a queue, which queues some worker consumes. What it sends again goes out at RESENT_PRIORITY,
+    ahead of newer work; the jobs waiting in a queue no worker consumes are puzzlefleet_jobs_waiting."""
     conf = settings()
     try:
-        db = store_engine()
-        with session(db, read_only=True) as s:
-            jobs = stalled_jobs(session=s, idle_seconds=conf.stall_seconds)
-        lost, standing = lost_jobs(db, jobs, queue_depths)
-        unserved = _unconsumed({queue_of_job(job) for job in standing}) if standing else None
-        budget = conf.resend_slots
-        resumed: dict[str, int] = {}
-        waiting_jobs: list[int] = []
-        deferred: list[int] = []
-        for job in standing:
-            queue = queue_of_job(job)
-            if unserved is not None and queue in unserved:
-                waiting_jobs.append(job["job"])
-                if job["state"] == "queued":
-                    log.warning("job %d has waited %.0f s in queue %s with no slot taken: is a worker "
-                                "consuming it?", job["job"], job["elapsed"], queue)
-                else:
-                    log.warning("job %d has made no progress for %.0f s: no worker consumes queue %s",
-                                job["job"], _idle_seconds(job), queue)
-        for job in lost:
-            idle = _idle_seconds(job)
-            sent = None if deferred else resend_unfinished(db, job, within=budget if resumed else None,
-                                                           priority=RESENT_PRIORITY)
-            if sent is None:
-                deferred.append(job["job"])
-                continue
-            budget -= sent
-            resumed[str(job["job"])] = sent
-            log.warning("job %d: %d slots sent again after %.0f s without progress: %s", job["job"], sent, idle,
-                        job["gone"])
-        if deferred:
-            log.warning("%d stalled job(s) left for the next sweep (PUZZLEFLEET_RESEND_SLOTS=%d reached): %s",
-                        len(deferred), conf.resend_slots, ", ".join(map(str, deferred[:20])))
+        swept = sweep(process_engine(), stall_seconds=conf.stall_seconds, resend_slots=conf.resend_slots,
+                      depths=queue_depths, unconsumed=_unconsumed, send=partial(send_ranges, priority=RESENT_PRIORITY))
     except Exception as exc:
         if not is_transient(exc):
             raise
         raise retry_for(exc) from exc
-    metrics.JOBS_WAITING.set(len(waiting_jobs))
-    return {"resumed": resumed, "waiting": waiting_jobs, "deferred": deferred}
+    metrics.JOBS_WAITING.set(len(swept["waiting"]))
+    return swept
 
 
 @app.task(name="puzzlefleet.daily", base=FleetTask, bind=True, throws=(BadTask,), **RETRY)
@@ -499,7 +380,7 @@ def daily(self: Any, day: str | None = None) -> dict[str, Any]:
         self.request.args, self.request.kwargs = [when.isoformat()], {}
     try:
         # Handing over within the work budget keeps the soft limit for a board that overruns it.
-        boards = make_daily(db=store_engine(), day=when, budget=settings().work_budget,
+        boards = make_daily(db=process_engine(), day=when, budget=settings().work_budget,
                             plan=settings().daily_plan)
     except Exception as exc:
         # Each board of the set is stored as it is made, so a retry makes only the rest.
@@ -523,7 +404,7 @@ def regrade(self: Any, after: str | None, through: str | None, version: str) -> 
     # visibility timeout); the rest of the range goes to a new task.
     deadline = time.monotonic() + settings().work_budget
     try:
-        done, rest = regrade_range(db=store_engine(), after=after, through=through,
+        done, rest = regrade_range(db=process_engine(), after=after, through=through,
                                    stop=lambda: time.monotonic() > deadline)
         if rest is not None:
             send_regrade([(rest, through)])

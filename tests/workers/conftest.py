@@ -596,7 +596,7 @@ def _fleet_queue_names() -> list[str]:
 
 def waiting_messages(url: str, names: tuple[str, ...] = ()) -> dict[str, int]:
     """Messages waiting (not delivered to a worker) in each fleet queue (or those `names`) that holds
-    any, on either broker: what workers.tasks.queue_length counts."""
+    any, on either broker: as the sweep counts them (workers.celeryapp.waiting)."""
     from workers.celeryapp import broker_connection, waiting
     from jobs.params import FLEET_QUEUE, queues
     kind = "amqp" if is_amqp(url) else "redis"

@@ -769,7 +769,7 @@ def test_the_daily_task_follows_the_plan_of_the_settings(tmp_path: Path, monkeyp
     from workers import tasks
     engine = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
     store.init_db(engine)
-    monkeypatch.setattr(tasks, "store_engine", lambda: engine)
+    monkeypatch.setattr(tasks, "process_engine", lambda: engine)
     monkeypatch.setenv(PLAN_VARIABLE, "sudoku 9, medium; killer 9, medium")
     monkeypatch.setattr(tasks, "settings", settings_mod.load)
     result = tasks.daily(DAY.isoformat())
@@ -786,7 +786,7 @@ def test_the_daily_task_is_a_thin_call_of_make_daily(tmp_path: Path, pool: list[
     engine = store.make_engine(f"sqlite:///{tmp_path / 'puzzles.db'}")
     store.init_db(engine)
     fill_pool(engine, pool)
-    monkeypatch.setattr(tasks, "store_engine", lambda: engine)
+    monkeypatch.setattr(tasks, "process_engine", lambda: engine)
     result = tasks.daily(DAY.isoformat())
     assert result == {"day": "2025-06-15", "boards": [board_id for _, _, board_id in rows(engine)]}
     monkeypatch.setattr(daily_mod, "today", lambda: DAY + timedelta(days=1))

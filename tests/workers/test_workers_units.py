@@ -312,7 +312,7 @@ def _store_engine_raising(monkeypatch: pytest.MonkeyPatch, fault: Exception) -> 
     def failing() -> Any:
         tries.append(1)
         raise fault
-    monkeypatch.setattr(tasks, "store_engine", failing)
+    monkeypatch.setattr(tasks, "process_engine", failing)
     return tries
 
 
@@ -347,7 +347,7 @@ def test_a_bad_task_and_a_bug_are_not_retried(monkeypatch: pytest.MonkeyPatch, t
     def answering() -> Any:
         tries.append(1)
         return db
-    monkeypatch.setattr(tasks, "store_engine", answering)
+    monkeypatch.setattr(tasks, "process_engine", answering)
     bad = tasks.generate_slots.apply(args=(1, 0, 2, {"game": "queens", "size": 99}, 5))
     assert bad.failed() and isinstance(bad.result, BadTask) and len(tries) == 2
     assert _counted("queens") == before
@@ -364,7 +364,7 @@ def test_a_retried_daily_set_keeps_its_day_past_midnight(monkeypatch: pytest.Mon
     from workers import tasks
     days = iter([date(2025, 6, 15), date(2025, 6, 16)])
     monkeypatch.setattr(tasks, "today", lambda: next(days))
-    monkeypatch.setattr(tasks, "store_engine", lambda: None)
+    monkeypatch.setattr(tasks, "process_engine", lambda: None)
     made: list[date] = []
 
     def make_daily(*, db: Any, day: date, budget: float, plan: Any) -> list[dict[str, Any]]:
@@ -633,7 +633,7 @@ def test_an_ack_the_broker_cannot_take_is_one_line_not_a_dead_worker(own_redis: 
 
 def test_the_sweep_takes_a_stalled_job_for_lost_from_the_store_and_the_queue_depth(
         tmp_path: Path, redis_url: str) -> None:
-    """workers.tasks.lost_jobs, on a real store and the test's own Redis database: a stalled job is lost
+    """jobs.sweep.lost_jobs, on a real store and the test's own Redis database: a stalled job is lost
     when a job made (5 s of clocks' skew allowed) after its last progress, on its queue, has started,
     or when its queue is empty; one whose queue holds messages, with nothing later started, may wait
     behind older work; a queue whose depth is unknown is not taken for empty."""
@@ -688,64 +688,3 @@ def test_the_sweep_takes_a_stalled_job_for_lost_from_the_store_and_the_queue_dep
     finally:
         client.flushdb()
         db.dispose()
-
-
-def test_a_fork_waits_for_a_store_read_of_the_per_job_gauges(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The /metrics thread of a worker's main process reads the store while the main thread forks pool
-    processes: a fork made while the driver held its own locks (C code, the GIL let go) would leave the
-    child waiting for ever on its first connection (a hang seen once after a pool process was killed
-    during scrapes). A fork now waits for the read to end."""
-    import threading
-    import time as time_
-
-    from workers import metrics
-    reading = threading.Event()
-
-    def slow_read(**_: Any) -> list[dict[str, Any]]:
-        reading.set()
-        time_.sleep(0.5)
-        return []
-    monkeypatch.setattr(metrics, "read_jobs", slow_read)
-    metrics.guard_forks()
-    scrape = threading.Thread(target=lambda: list(metrics.JobSummaries(None, 60).collect()))
-    scrape.start()
-    assert reading.wait(5)
-    started = time_.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    waited = time_.monotonic() - started
-    os.waitpid(pid, 0)
-    scrape.join()
-    assert waited > 0.3, waited
-
-
-def test_the_sweep_says_a_queue_is_unconsumed_only_once_it_has_stayed_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker reconnecting to the broker (after a restart) does not answer the broadcast: its queue
-    looks unconsumed for a while. The sweep says so only once a queue has stayed unconsumed for 30 s of
-    its broadcasts, and reuses an answer in which every queue is consumed for a minute."""
-    from types import SimpleNamespace
-
-    from workers import tasks
-    clock = [1000.0]
-    answers: list[set[str] | None] = []
-    monkeypatch.setattr(tasks, "time", SimpleNamespace(monotonic=lambda: clock[0]))
-    monkeypatch.setattr(tasks, "consumed_queues", lambda: answers.pop(0))
-    monkeypatch.setattr(tasks, "_consumed", [-tasks.CONSUMED_FOR, None])
-    monkeypatch.setattr(tasks, "_unconsumed_since", {})
-    answers[:] = [{"fleet"}, {"fleet", "queens"}]
-    assert tasks._unconsumed({"queens"}) == set()            # queens' worker reconnecting: not said
-    clock[0] += 10
-    assert tasks._unconsumed({"queens"}) == set() and not answers     # back: forgotten
-    clock[0] += 20
-    assert tasks._unconsumed({"queens"}) == set()            # the consuming answer, reused (no broadcast)
-    answers[:] = [{"fleet"}, {"fleet"}, {"fleet"}]
-    clock[0] += 60
-    assert tasks._unconsumed({"queens"}) == set()
-    clock[0] += 15
-    assert tasks._unconsumed({"queens"}) == set()
-    clock[0] += 15
-    assert tasks._unconsumed({"queens"}) == {"queens"}       # unconsumed for 30 s: said
-    answers[:] = [None]
-    clock[0] += 1
-    assert tasks._unconsumed({"queens"}) is None             # nobody answered: unknown
