@@ -41,9 +41,10 @@ run: build
 
 # Tests on pytest-xdist workers: one more than the machine has cores, since the fleet tests spend
 # much of their time waiting on the processes they start (at most six: each worker takes a Redis
-# database of its own); tests that share a fleet, a browser, a built package or a pool run in one group.
+# database of its own); tests that share a fleet, a browser, a built package or a pool run in one group,
+# handed out in collection order (tests/conftest.py puts the longest groups first).
 PYTEST_WORKERS := $(shell $(PY) -c "import os; print(min(6, (os.cpu_count() or 1) + 1))")
-PYTEST_XDIST := -n $(PYTEST_WORKERS) --dist loadgroup
+PYTEST_XDIST := -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # The default lane: the import contracts and every test but the `slow` ones, each of which has a
 # quicker twin here (the slowest are listed in BENCHMARKS.md, "Tests").

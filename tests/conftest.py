@@ -61,3 +61,17 @@ def pg_schema(admin: Engine, prefix: str) -> Iterator[str]:
     finally:
         drop_schema(admin, schema)
 
+
+
+# The xdist groups that take longest (each runs on one worker, one test after another), handed out first
+# so that none of them starts late and ends the run alone; the Makefile turns off xdist's own order
+# (the scopes with the most tests first) so that this collection order is the order work is handed out.
+LONGEST_GROUPS = ("faults", "faults-recovery", "chaos", "browser", "fleet-jobs")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        group = item.get_closest_marker("xdist_group")
+        name = group.args[0] if group and group.args else group.kwargs.get("name") if group else None
+        return LONGEST_GROUPS.index(name) if name in LONGEST_GROUPS else len(LONGEST_GROUPS)
+    items.sort(key=rank)
