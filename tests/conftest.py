@@ -72,6 +72,6 @@ LONGEST_GROUPS = ("faults", "faults-recovery", "chaos", "browser", "fleet-jobs")
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> int:
         group = item.get_closest_marker("xdist_group")
-        name = group.args[0] if group and group.args else group.kwargs.get("name") if group else None
+        name = None if group is None else group.args[0] if group.args else group.kwargs.get("name")
         return LONGEST_GROUPS.index(name) if name in LONGEST_GROUPS else len(LONGEST_GROUPS)
     items.sort(key=rank)

@@ -30,7 +30,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric  # noqa: E402
 
 from store.errors import StoreError, one_line  # noqa: E402
 from store.summary import guard_forks, job_summaries  # noqa: E402
-from jobs.params import FLEET_QUEUE, queue_of  # noqa: E402
+from jobs.sweep import queue_of_job  # noqa: E402
 
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     # prometheus_client picks its value store once, when first imported, and the `celery` command may
@@ -143,7 +143,7 @@ class JobSummaries:
                                             else ["job_id", "game"])
                     for name, text in JOB_GAUGES.items()}
         for job in jobs:
-            if self.queues is not None and (queue_of(job["params"]) or FLEET_QUEUE) not in self.queues:
+            if self.queues is not None and queue_of_job(job) not in self.queues:
                 continue
             labels = [str(job["job"]), job["game"]]
             for name, value in job["figures"].items():          # store.summary.job_summaries
