@@ -19,7 +19,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from workers.celeryapp import broker_queues
+from jobs.queues import broker_queues
 from jobs.params import FLEET_QUEUE, queues
 
 DEPLOY = Path(__file__).resolve().parent
@@ -122,7 +122,7 @@ RABBITMQ_TRIGGER = """\
 """
 
 REDIS_LISTS_COMMENT = """\
-    # A queue's messages are in two Redis lists (workers/celeryapp.py, queue_keys): new work in
+    # A queue's messages are in two Redis lists (jobs/queues.py, queue_keys): new work in
     # "{queue}\\x06\\x165" (kombu's list for priority 5), what beat's sweep sent again in "{queue}".
 """
 

@@ -1,16 +1,11 @@
-"""The worker's consumer on RabbitMQ: Celery's, with every queue of the fleet declared before native
-delayed delivery binds them, and malformed messages dropped in one line (workers.celeryapp names it in
-`worker_consumer` for RabbitMQ only).
+"""The worker's consumer on RabbitMQ (the app's `worker_consumer` there): Celery's, with two changes.
 
-Celery's DelayedDelivery step binds the exchange of every configured queue to its delay exchanges, not
-only those the worker consumes; a queue no worker has declared yet (a game whose workers have not
-started) has no exchange, and each failed bind was an error line at every start. Declaring a queue
-again is a no-op, so every worker declaring them all is harmless.
-
-A message that is not JSON got Celery's CRITICAL "Can't decode message body" and a 30-line traceback,
-and JSON that is not a task message its "Received and deleted unknown message" with the whole body,
-neither counted. Here each is one WARNING line, counted in puzzlefleet_malformed_messages_total
-(not-json, not-a-task), as the Redis transport does (workers.transport), and dropped."""
+- Celery's DelayedDelivery step binds every configured queue's exchange to its delay exchanges, and a
+  queue no worker has declared yet has none: an error line at every start. Here every queue of the app
+  is declared first (declaring one again is a no-op).
+- A message that is not JSON, or JSON that is not a task message, got a CRITICAL with a 30-line
+  traceback or the whole body logged, uncounted. Here it is one WARNING line, counted and dropped, as
+  the Redis transport does (workers.transport)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 
 import amqp.exceptions
 import kombu.exceptions
@@ -26,6 +27,7 @@ from store.errors import exception_chain, is_unreachable, one_line
 # store away and removed by the first task that succeeds after: one WARNING when a store outage begins
 # and one when it ends, per worker, the retries between them at INFO.
 STORE_DOWN_MARKER = os.path.join(tempfile.gettempdir(), "puzzlefleet-store-down-{pid}")
+log = logging.getLogger("workers.tasks")
 
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
               kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,
@@ -46,6 +48,28 @@ class Retryable(Exception):
         retryable = cls(f"{type(fault).__name__}: {one_line(fault, 200)}")
         retryable.immediate = not is_transient(fault)
         return retryable
+
+
+def store_outage_began(exc: BaseException) -> None:
+    """Say that the store does not answer, if no other process of this worker has said it yet."""
+    try:
+        with open(STORE_DOWN_MARKER.format(pid=os.getppid()), "x") as marker:
+            marker.write(f"{time.time():.3f}")
+    except OSError:
+        return                                 # said already (or cannot say: retried all the same)
+    log.warning("the store does not answer (%s): tasks retry until it does", one_line(exc, 200))
+
+
+def store_outage_ended(**_: object) -> None:
+    """After a store outage, the worker's first task that succeeds says the store answers again."""
+    path = STORE_DOWN_MARKER.format(pid=os.getppid())
+    try:
+        with open(path) as marker:
+            began = float(marker.read() or 0)
+        os.unlink(path)
+    except (OSError, ValueError):
+        return                                 # no outage, or another process of this worker said it
+    log.warning("the store answers again, after %.0f s", time.time() - began)
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -99,7 +123,6 @@ class BrokerOutage(logging.Filter):
     down_since: float | None = None
 
     def filter(self, record: logging.LogRecord) -> bool:
-        import time
         text = record.getMessage()
         cls = BrokerOutage
         if text.startswith("consumer: Connection to broker lost"):
@@ -118,7 +141,6 @@ class BrokerOutage(logging.Filter):
 def broker_answers() -> None:
     """A message was sent: if this process had lost the broker (beat, which logs no reconnection of its
     own), say that it answers again, once."""
-    import time
     if BrokerOutage.down_since is not None:
         away = time.monotonic() - BrokerOutage.down_since
         BrokerOutage.down_since = None

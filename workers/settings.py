@@ -1,34 +1,7 @@
 """The fleet's settings, read from the environment once, checked, with one-line errors.
 
-PUZZLEFLEET_BROKER              broker URL: Redis (redis://, the default redis://127.0.0.1:6379/0) or
-                                RabbitMQ (amqp://user:password@host:5672/vhost); nothing else
-PUZZLEFLEET_DB                  the store's SQLAlchemy URL (read by store.database_url)
-PUZZLEFLEET_VISIBILITY_TIMEOUT  Redis only: seconds after which a message a worker took and did not
-                                acknowledge goes to another worker (default: the hard time limit plus
-                                the longest retry delay plus 5 s, 45 s; at least their sum)
-PUZZLEFLEET_TIME_LIMIT          a task's hard time limit, seconds (default 30: a task hands the rest of
-                                its slots to a new one before its soft limit, so tasks stay short)
-PUZZLEFLEET_SOFT_TIME_LIMIT     a task's soft time limit and work budget (default: hard - 10%, <= 60 s less)
-PUZZLEFLEET_MAX_TASKS_PER_CHILD tasks before a pool process is replaced (default 1000)
-PUZZLEFLEET_METRICS_PORT        serve Prometheus text at http://ADDR:PORT/metrics from the worker
-PUZZLEFLEET_METRICS_ADDR        the address to bind (default 127.0.0.1)
-PROMETHEUS_MULTIPROC_DIR        prometheus_client's multiprocess directory (default: one per port in /tmp)
-PUZZLEFLEET_RESUME_INTERVAL     seconds between beat's sweeps for stalled jobs (default 10)
-PUZZLEFLEET_STALL_SECONDS       a job with no progress this long is looked at by the sweep (default: the
-                                hard time limit plus the longest retry delay plus 5 s, the longest a
-                                message held by a live worker goes without progress), which sends its
-                                unfinished slots again, ahead of newer work, when the store shows its
-                                messages are gone: its queue is empty, or a job sent after it has started
-PUZZLEFLEET_RETRY_BACKOFF_MAX   the longest wait between a task's retries, whole seconds (default 10)
-PUZZLEFLEET_RESEND_SLOTS        a sweep sends stalled jobs again whole, oldest first, up to this many
-                                slots (default 1000; the first job whatever its size), the rest next sweep
-PUZZLEFLEET_SPLIT_SECONDS       a task still working after this long hands the later half of its
-                                untouched slots to a new task, for idle workers (default 2)
-PUZZLEFLEET_JOB_METRICS_SECONDS a finished job's per-job gauges stay on /metrics this long (default 3600)
-PUZZLEFLEET_DAILY_PLAN          the daily set's positions, "RULES, BAND[, STYLE]" separated by ";" or new
-                                lines, or a JSON list, or the path of a file holding either (default:
-                                every game's own positions; see jobs.daily); checked at start, each
-                                position by its game
+Each field reads the variable PUZZLEFLEET_ + its name in capitals, or its alias; docs/fleet.md holds
+the table of every variable, its meaning and its default.
 
 Recovery rests on the brokers' own redelivery of unacknowledged messages (tasks ack late): a dead
 worker's messages come back on RabbitMQ as soon as its connection closes, on Redis once the visibility
@@ -83,9 +56,8 @@ def broker_kind(url: str) -> str:
 
 
 class Settings(BaseSettings):
-    """The fleet's settings. Each field reads the variable PUZZLEFLEET_ + its name in capitals, or its
-    alias. A `given_` field is None when its variable is unset: its property (`time_limit`, ...) then
-    derives the value from the others."""
+    """The fleet's settings. A `given_` field is None when its variable is unset: its property
+    (`time_limit`, ...) then derives the value from the others."""
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
 

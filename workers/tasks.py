@@ -8,7 +8,6 @@ the longest wait well within the visibility timeout. Everything else is a bug an
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -24,9 +23,10 @@ from engine import ENGINE_VERSION
 from store import process_engine
 from store.errors import StoreError, exception_chain, one_line
 from workers import metrics
-from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, app, delivered_priority, destination, waiting
+from workers.celeryapp import app, waiting
+from jobs.queues import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination
 from jobs.daily import OutOfBudget, make_daily, today
-from workers.faults import STORE_DOWN_MARKER, Retryable, is_transient
+from workers.faults import Retryable, is_transient, store_outage_began, store_outage_ended
 from jobs.params import FLEET_QUEUE, BadTask, JobParams, queue_of
 from jobs.sweep import Unconsumed, sweep
 from workers.settings import settings
@@ -169,36 +169,16 @@ def retry_for(exc: BaseException) -> Retryable:
     """The Retryable a task raises for `exc`, named after the time limit or budget that set it off if
     one did (the driver's error from a query cut short says nothing of why, and the store did answer);
     a store that does not answer is said once per worker, at WARNING, when the outage begins
-    (store_outage_ended says when it ends)."""
+    (workers.faults.store_outage_ended, at a task's success, says when it ends)."""
     overrun = _cause_of(exc, _OVERRUN)
     if overrun is not None:
         return Retryable.of(overrun)
     if is_transient(exc) and _cause_of(exc, (StoreError, SQLAlchemyError)) is not None:
-        path = STORE_DOWN_MARKER.format(pid=os.getppid())
-        try:
-            marker = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except OSError:
-            pass                                   # said already (or cannot say: retried all the same)
-        else:
-            with os.fdopen(marker, "w") as out:
-                out.write(f"{time.time():.3f}")
-            log.warning("the store does not answer (%s): tasks retry until it does", one_line(exc, 200))
+        store_outage_began(exc)
     return Retryable.of(exc)
 
 
-@signals.task_success.connect
-def store_outage_ended(**_: Any) -> None:
-    """After a store outage, the worker's first task that succeeds says the store answers again."""
-    path = STORE_DOWN_MARKER.format(pid=os.getppid())
-    if not os.path.exists(path):
-        return
-    try:
-        with open(path) as marker:
-            began = float(marker.read() or 0)
-        os.unlink(path)
-    except (OSError, ValueError):
-        return                                     # another process of this worker said it
-    log.warning("the store answers again, after %.0f s", time.time() - began)
+signals.task_success.connect(store_outage_ended, weak=False)
 
 
 def _cause_of(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:
@@ -279,15 +259,20 @@ def send_ranges(job_id: int, params: JobParams | dict[str, Any], seed: int,
     """Send one task per slot range to the job's game queue over one connection; returns how many.
     `priority`: NEW_PRIORITY for a job's own tasks, RESENT_PRIORITY to be taken before them."""
     data = params.to_json() if isinstance(params, JobParams) else params
-    where = destination(queue_of(data) or FLEET_QUEUE, priority, settings().broker_kind)
-    sent = 0
     # A short argsrepr (what Flower shows) spares Celery a saferepr of the parameters per message.
     shown = f"{data.get('game')} {data.get('size')}" if isinstance(data, dict) else "?"
+    return _send(generate_slots, (((job_id, start, stop, data, seed),
+                                   f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})")
+                                  for start, stop in ranges), queue_of(data) or FLEET_QUEUE, priority)
+
+
+def _send(task: Any, calls: Iterable[tuple[tuple[Any, ...], str | None]], queue: str, priority: int) -> int:
+    """Send `task` once per (arguments, argsrepr) to `queue` at `priority`, over one connection."""
+    where = destination(queue, priority, settings().broker_kind)
+    sent = 0
     with app.producer_or_acquire() as producer:
-        for start, stop in ranges:
-            generate_slots.apply_async((job_id, start, stop, data, seed), producer=producer, **where,
-                                       argsrepr=f"(job {job_id}, slots {start}..{stop - 1}, {shown}, seed {seed})",
-                                       kwargsrepr="{}")
+        for arguments, shown in calls:
+            task.apply_async(arguments, producer=producer, **where, argsrepr=shown, kwargsrepr="{}")
             sent += 1
     return sent
 
@@ -418,10 +403,5 @@ def regrade(self: Any, after: str | None, through: str | None, version: str) -> 
 
 def send_regrade(ranges: Iterable[tuple[str | None, str | None]]) -> int:
     """Send a regrade task per id range to the fleet queue over one connection; returns how many."""
-    where = destination(FLEET_QUEUE, NEW_PRIORITY, settings().broker_kind)
-    sent = 0
-    with app.producer_or_acquire() as producer:
-        for after, through in ranges:
-            regrade.apply_async((after, through, ENGINE_VERSION), producer=producer, **where)
-            sent += 1
-    return sent
+    return _send(regrade, (((after, through, ENGINE_VERSION), None) for after, through in ranges),
+                 FLEET_QUEUE, NEW_PRIORITY)

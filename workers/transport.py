@@ -2,27 +2,19 @@
 fault costs a log line instead of the worker, or kombu's CRITICAL with a traceback.
 
 On Redis (Transport):
+- A payload that is not a kombu envelope (`LPUSH queens 'not json'`, or JSON of another shape) raised
+  out of the worker's event loop and stopped it. It is dropped with one WARNING line and counted
+  (`puzzlefleet_malformed_messages_total{reason}`), as if the queue had been empty.
+- A task that ends after the worker has reconnected (it carries on through a lost connection) is
+  acknowledged by Celery on the old, closed channel, where kombu raised AttributeError and the worker
+  stopped. It is settled on a new connection instead (Redis keeps what workers hold in one hash, whatever
+  the channel); if the broker is away, one INFO line: the message comes back after its visibility timeout.
 
-- A payload on a queue that is not a kombu envelope (`LPUSH queens 'not json'`, or JSON of another
-  shape) raised out of the worker's event loop and stopped the worker ("Unrecoverable error:
-  JSONDecodeError"). Such a payload, already popped, is dropped with one WARNING line and counted
-  (`puzzlefleet_malformed_messages_total{reason}`: not-json, not-a-task), and the transport carries on
-  as if the queue had been empty.
-- A task still running when the broker connection drops carries on (the app's setting); when it ends
-  after the worker has reconnected, Celery acknowledges its message on the channel of the old, closed
-  connection, and kombu raised AttributeError ("'NoneType' object has no attribute 'client'") out of
-  the event loop: "Unrecoverable error", and the worker stopped. Such an acknowledgement (or
-  rejection) is made on a new connection instead: Redis keeps what workers hold in one hash, whatever
-  the channel. One that cannot be made (the broker away) is one INFO line: the message comes back to
-  a worker once its visibility timeout has passed, and its slots are idempotent.
+On RabbitMQ (AmqpTransport), a settle on a connection closed meanwhile needs none (RabbitMQ has taken the
+message back): one INFO line, not kombu's CRITICAL "Couldn't ack".
 
-On RabbitMQ (AmqpTransport): an acknowledgement or rejection of a message whose connection closed
-while its task ran (a broker restart) cannot be made, and needs none: RabbitMQ has already taken the
-message back and hands it out again. It is one INFO line, not kombu's CRITICAL "Couldn't ack".
-
-What this overrides of kombu's channels and transports (Redis: `_brpop_read`, `_get`, `_deliver`,
-`basic_ack`, `basic_reject`; py-amqp: `basic_ack`, `basic_reject`) is checked by
-tests/workers/test_transport.py, which fails when a kombu or py-amqp release changes them."""
+tests/workers/test_transport.py fails when a kombu or py-amqp release changes what this overrides
+(Redis: `_brpop_read`, `_get`, `_deliver`, `basic_ack`, `basic_reject`; py-amqp: `basic_ack`, `basic_reject`)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 import engine
-from workers.celeryapp import broker_queues
+from jobs.queues import broker_queues
 from jobs.params import FLEET_QUEUE, queues
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from workers.celeryapp import broker_queues, queue_keys
+from jobs.queues import broker_queues, queue_keys
 from jobs.params import FLEET_QUEUE, queues
 from tests.documented import CELERY_WORKER, FLEET_PAGE, documented
 

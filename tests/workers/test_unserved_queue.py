@@ -95,7 +95,7 @@ def test_slots_sent_again_are_served_ahead_of_the_backlog(broker: str, fleet_fac
     fleet = fleet_factory(f"sqlite:///{tmp_path / 'order.db'}", broker)
     backlog, params = fleet.new_job(40, size=7)
     resent, _ = fleet.new_job(4, size=7)
-    send = (f"from workers.tasks import send_ranges; from workers.celeryapp import RESENT_PRIORITY; "
+    send = (f"from workers.tasks import send_ranges; from jobs.queues import RESENT_PRIORITY; "
             f"params = {params!r}; "
             f"send_ranges({backlog}, params, 99, [(i, i + 1) for i in range(40)]); "
             f"send_ranges({resent}, params, 99, [(i, i + 1) for i in range(4)], priority=RESENT_PRIORITY)")

@@ -98,7 +98,8 @@ def test_the_broker_kind_follows_the_url_scheme(env: Any, url: str, kind: str) -
 
 
 def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirmed(env: Any) -> None:
-    from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, make_app
+    from jobs.queues import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination
+    from workers.celeryapp import make_app
     app = make_app(env(PUZZLEFLEET_BROKER="amqp://guest:guest@127.0.0.1:5672//"))
     conf = app.conf
     declared = {q.name: q for q in conf.task_queues}
@@ -110,7 +111,6 @@ def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirme
     assert conf.broker_transport_options == {"confirm_publish": True}      # none of Redis's options
     assert conf.task_acks_late and conf.task_reject_on_worker_lost and conf.worker_prefetch_multiplier == 1
     assert conf.task_default_queue_type == "quorum" and conf.worker_consumer == "workers.consumer:FleetConsumer"
-    from workers.celeryapp import delivered_priority, destination
     assert destination("queens", RESENT_PRIORITY, "amqp") == {"queue": "queens.resent"}
     assert destination("queens", NEW_PRIORITY, "amqp") == {"queue": "queens"}
     # every RabbitMQ message says priority 0: the queue it came from (behind a delay prefix too) decides
@@ -122,7 +122,8 @@ def test_on_rabbitmq_the_queues_are_durable_quorum_queues_and_sends_are_confirme
 
 
 def test_on_redis_priorities_and_the_visibility_timeout_are_set(env: Any) -> None:
-    from workers.celeryapp import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination, make_app
+    from jobs.queues import NEW_PRIORITY, RESENT_PRIORITY, delivered_priority, destination
+    from workers.celeryapp import make_app
     conf = make_app(env(PUZZLEFLEET_BROKER="redis://127.0.0.1:6379/3")).conf
     assert {q.name for q in conf.task_queues} == {*(game.queue for game in engine.all_games()), "fleet"}
     options = conf.broker_transport_options
