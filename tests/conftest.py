@@ -62,9 +62,10 @@ def pg_schema(admin: Engine, prefix: str) -> Iterator[str]:
         drop_schema(admin, schema)
 
 
-
 # The xdist groups that take longest (each runs on one worker, one test after another), handed out first
-# so that none of them starts late and ends the run alone; the Makefile turns off xdist's own order
+# so that none of them starts late and ends the run alone. The fault scenarios are two of them, "faults"
+# (broker restarts and wipes, with a RabbitMQ node of their own) and "faults-recovery" (worker kills,
+# outages, regrade): at most two fault scenarios share the machine; the Makefile turns off xdist's own order
 # (the scopes with the most tests first) so that this collection order is the order work is handed out.
 LONGEST_GROUPS = ("faults", "faults-recovery", "chaos", "browser", "fleet-jobs")
 

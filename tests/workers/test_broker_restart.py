@@ -17,8 +17,6 @@ import pytest
 
 from tests.workers.conftest import DEFAULT_SETTINGS, Fleet, assert_exactly
 
-# The fault scenarios run in two xdist groups, "faults" (broker restarts and wipes, one RabbitMQ node of
-# their own) and "faults-recovery": at most two of them share the machine, each group one after another.
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults")]
 
 # Star Battle 10x10 2-star boards (tens of ms each), 50 slots a task: the job outlasts the broker's outage,

@@ -17,8 +17,6 @@ import pytest
 import store
 from tests.workers.conftest import BIN, Fleet, OwnPostgres, OwnRedis, Proc, free_port, send_raw, wait_for
 
-# The fault scenarios run in two xdist groups, "faults" (broker restarts and wipes, one RabbitMQ node of
-# their own) and "faults-recovery": at most two of them share the machine, each group one after another.
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults-recovery")]
 
 COUNT = 120          # Star Battle 10x10 2-star boards: several seconds of work for two pool processes

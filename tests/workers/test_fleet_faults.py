@@ -24,8 +24,6 @@ from tests.workers.conftest import (BIN, BROKERS, DEFAULT_SETTINGS, Fleet, OwnRa
 
 # All but one are in the slow lane; a killed worker whose tasks go to a waiting one, on both brokers, is
 # the default lane's twin of the fault scenarios.
-# The fault scenarios run in two xdist groups, "faults" (broker restarts and wipes, one RabbitMQ node of
-# their own) and "faults-recovery": at most two of them share the machine, each group one after another.
 pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("faults")]
 
 

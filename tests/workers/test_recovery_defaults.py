@@ -28,8 +28,6 @@ import store
 from tests.workers.conftest import BROKERS, DEFAULT_SETTINGS, Fleet, assert_exactly, is_amqp, send_raw, wait_for
 from tests.workers.test_fleet_faults import kill_with_a_worker_waiting
 
-# The fault scenarios run in two xdist groups, "faults" (broker restarts and wipes, one RabbitMQ node of
-# their own) and "faults-recovery": at most two of them share the machine, each group one after another.
 pytestmark = [pytest.mark.fleet, pytest.mark.slow, pytest.mark.xdist_group("faults-recovery")]
 
 DEFAULTS = DEFAULT_SETTINGS             # conftest's fleet sets short limits

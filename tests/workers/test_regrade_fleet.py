@@ -17,8 +17,6 @@ import store
 from engine import ENGINE_VERSION
 from tests.workers.conftest import BIN, Fleet, make_db_url, wait_for, waiting_messages
 
-# The fault scenarios run in two xdist groups, "faults" (broker restarts and wipes, one RabbitMQ node of
-# their own) and "faults-recovery": at most two of them share the machine, each group one after another.
 pytestmark = [pytest.mark.fleet, pytest.mark.xdist_group("faults-recovery")]
 
 STALE = "0.0.0-old"
