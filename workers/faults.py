@@ -27,7 +27,7 @@ from store.errors import exception_chain, is_unreachable, one_line
 # store away and removed by the first task that succeeds after: one WARNING when a store outage begins
 # and one when it ends, per worker, the retries between them at INFO.
 STORE_DOWN_MARKER = os.path.join(tempfile.gettempdir(), "puzzlefleet-store-down-{pid}")
-log = logging.getLogger("workers.tasks")
+log = logging.getLogger(__name__)
 
 _TRANSIENT = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.DisconnectionError, sa_exc.TimeoutError,
               kombu.exceptions.OperationalError, redis.exceptions.ConnectionError,

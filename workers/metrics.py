@@ -93,9 +93,18 @@ def _multiproc_dir() -> str | None:
 def wipe() -> None:
     """Empty the multiprocess directory (at worker start, before any pool process writes to it)."""
     path = _multiproc_dir()
-    if path:
-        shutil.rmtree(path, ignore_errors=True)
-        os.makedirs(path, exist_ok=True)
+    if not path:
+        return
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        target = os.path.join(path, name)
+        if os.path.isdir(target) and not os.path.islink(target):
+            shutil.rmtree(target, ignore_errors=True)
+        else:
+            try:
+                os.remove(target)
+            except FileNotFoundError:
+                pass
 
 
 class JobSummaries:

@@ -13,8 +13,8 @@ On Redis (Transport):
 On RabbitMQ (AmqpTransport), a settle on a connection closed meanwhile needs none (RabbitMQ has taken the
 message back): one INFO line, not kombu's CRITICAL "Couldn't ack".
 
-tests/workers/test_transport.py fails when a kombu or py-amqp release changes what this overrides
-(Redis: `_brpop_read`, `_get`, `_deliver`, `basic_ack`, `basic_reject`; py-amqp: `basic_ack`, `basic_reject`)."""
+tests/workers/test_transport.py fails when a kombu or py-amqp release changes what this overrides (Redis:
+`_brpop_read`, `_get`, `_deliver`, `basic_ack`, `basic_reject`; py-amqp: `basic_ack`, `basic_reject`)."""
 
 from __future__ import annotations
 
